@@ -113,11 +113,12 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
     pair_row *rows = calloc((size_t)(n > 0 ? n : 1), sizeof *rows);
     *verdict = SLPI_VERDICT_PASS;
     slpi_progress *pg = slpi_progress_begin("golden, cases", n);
+    char pair[128] = ""; /* the pair of the case read last ("": none read) */
     for (int c = 0; c < n && rc == SLPI_OK; c++, slpi_progress_add(pg, 1)) {
-        char pair[128];
         slpi_golden g;
         slpi_golden_result res;
         double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);
+        pair[0] = '\0';
         if ((rc = slpi_golden_read(paths[c], &g, err)) != SLPI_OK) break;
         if (names && strcmp(g.name, names[c]) != 0)
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: holds case '%s', expected '%s'", paths[c], g.name, names[c]);
@@ -150,6 +151,10 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
         r->seconds += slpi_clock_seconds(CLOCK_MONOTONIC) - t0;
     }
     slpi_progress_end(pg);
+    /* stopped (interrupted, or a case unreadable or not the one expected): the rows of the
+     * pairs whose every case was checked, so the report is the start of the whole one; the
+     * last row is one of them only when the case that stopped starts another pair */
+    if (rc != SLPI_OK && nrows > 0 && (!pair[0] || strcmp(rows[nrows - 1].pair, pair) == 0)) nrows--;
     if (report && nrows > 0) print_table(report, rows, nrows);
     free(rows);
     return rc;

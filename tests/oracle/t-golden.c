@@ -12,7 +12,8 @@
  *   - negative controls: a stored ball moved off the exact value makes the ref check
  *     FAIL naming it (each component in turn), an invariant the ref path does not
  *     compute makes it UNABLE, and stored balls moved 100 n u from the fast result make
- *     the fast check FAIL (each component alone, and all).
+ *     the fast check FAIL (each component alone, and all);
+ *   - a check stopped at a case reports the pairs it finished: the start of the whole table.
  * Folder: SLPI_GOLDEN_DIR, default oracle/golden (make check runs from the top). */
 #include <unistd.h>
 
@@ -227,6 +228,86 @@ static void test_controls(void)
     slpi_golden_clear(&g);
 }
 
+/* A case's scheme x system pair: its name up to the second '/'. */
+static void pair_name(const char *name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", name);
+    char *s = strchr(buf, '/');
+    if (s && (s = strchr(s + 1, '/'))) *s = '\0';
+}
+
+/* The table of a report without its last column (each pair's seconds), up to the legend. */
+static char *table_rows(const char *report)
+{
+    char *out = calloc(strlen(report) + 1, 1), *o = out;
+    for (const char *l = report; out && *l && strncmp(l, "ratios:", 7) != 0;) {
+        size_t len = strcspn(l, "\n"), cut = len;
+        while (cut > 0 && l[cut - 1] != ' ') cut--; /* the last column */
+        memcpy(o, l, cut);
+        o += cut;
+        *o++ = '\n';
+        l += len + (l[len] == '\n');
+    }
+    return out;
+}
+
+/* A check stopped at case k (its file is not the case expected, the way an interrupt or an
+ * unreadable file stops it) reports the pairs whose every case it checked: its table is the
+ * start of the whole check's (seconds aside), never a pair with some of its cases. Stops
+ * in the middle of a pair among the first 15 cases, and at random cases. */
+static void test_stopped_report(void)
+{
+    const char *const *names = slpi_golden_cases();
+    int n = 0;
+    while (names[n]) n++;
+    const char **paths = calloc((size_t)n, sizeof *paths), **want = calloc((size_t)n, sizeof *want);
+    char(*buf)[SLPI_PATH_MAX + 64] = calloc((size_t)n, sizeof *buf);
+    TEST_CHECK(paths && want && buf);
+    if (!paths || !want || !buf) return;
+    for (int i = 0; i < n; i++) {
+        char file[256];
+        slpi_golden_file_name(names[i], file, sizeof file);
+        snprintf(buf[i], sizeof buf[i], "%s/%s", golden_dir(), file);
+        paths[i] = buf[i];
+        want[i] = names[i];
+    }
+    char *full = NULL, *part = NULL;
+    size_t nf = 0, np = 0;
+    slpi_verdict v;
+    slpi_error err = { 0, "" };
+    FILE *f = open_memstream(&full, &nf);
+    TEST_CHECK(f && slpi_golden_check_files(n, paths, want, f, &v, &err) == SLPI_OK);
+    if (f) fclose(f);
+    char *whole = full ? table_rows(full) : NULL;
+    long extra = test_iters(3);
+    for (int k = 1; whole && k < n; k++) {
+        char pa[128], pb[128];
+        pair_name(names[k - 1], pa, sizeof pa);
+        pair_name(names[k], pb, sizeof pb);
+        int mid = strcmp(pa, pb) == 0; /* case k is not its pair's first */
+        if (!(mid && k < 15) && !(extra > 0 && test_rand_u64() % (uint64_t)n < 2)) continue;
+        if (!(mid && k < 15)) extra--;
+        want[k] = "not-this-case";
+        f = open_memstream(&part, &np);
+        int rc = f ? slpi_golden_check_files(n, paths, want, f, &v, &err) : SLPI_EINPUT;
+        if (f) fclose(f);
+        want[k] = names[k];
+        char *rows = part ? table_rows(part) : NULL;
+        TEST_CHECKF(rc != SLPI_OK, "stopped at case %d (%s): rc %d", k, names[k], rc);
+        TEST_CHECKF(rows && strncmp(whole, rows, strlen(rows)) == 0,
+                    "stopped at case %d (%s%s): the report is not the start of the whole one:\n%s", k, names[k],
+                    mid ? ", inside its pair" : "", part ? part : "(none)");
+        free(rows);
+        free(part);
+        part = NULL;
+    }
+    free(whole);
+    free(full);
+    free(buf);
+    free(paths);
+    free(want);
+}
+
 int main(void)
 {
     test_start("t-golden", 0);
@@ -240,6 +321,7 @@ int main(void)
                 slpi_verdict_name(v));
     test_case_files(tmp);
     test_controls();
+    test_stopped_report();
     rmdir(tmp);
     TEST_END();
 }
