@@ -20,7 +20,6 @@
 #include "core/view-system.h"
 #include "slpi/fast.h"
 #include "slpi/noise.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "core/noise.h"
 #include "fast/ensemble.h"

@@ -60,7 +60,6 @@
 #include "core/view-solver.h"
 #include "core/view-system.h"
 #include "slpi/fast.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "benchutil.h"

@@ -11,7 +11,6 @@
 #include "core/view-system.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"

@@ -11,7 +11,6 @@
 #include "core/view-grid.h"
 #include "bench/benchutil.h"
 #include "reports/reports.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 
 /* The strong study of preset on R paths, built into the problem storage p (the study's

@@ -25,7 +25,6 @@
 #include "core/view-noise.h"
 #include "core/noise.h"
 #include "slpi/noise.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-finish.h"
 #include "fast/ensemble.h"

@@ -16,7 +16,6 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/output.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "core/parse.h"
 #include "core/threads.h"

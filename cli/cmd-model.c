@@ -16,7 +16,6 @@
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-finish.h"
 #include "core/problem-store.h"

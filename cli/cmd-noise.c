@@ -18,7 +18,6 @@
 #include "slpi/process.h"
 #include "slpi/noise.h"
 #include "slpi/output.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"

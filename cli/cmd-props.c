@@ -10,7 +10,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "core/problem-store.h"
 #include "core/view-system.h"

@@ -16,7 +16,6 @@
 #include "slpi/plan.h"
 #include "slpi/output.h"
 #include "slpi/run.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "core/parse.h"

@@ -14,5 +14,8 @@ slpi_problem *slpi_problem_alloc(void);
 slpi_problem *slpi_problem_dup(const slpi_problem *p);
 /* dst becomes a copy of src (a problem owns no memory, so this is the whole copy). */
 void slpi_problem_copy(slpi_problem *dst, const slpi_problem *src);
+/* Frees p; NULL: nothing. The handle API's (slpi/problem.h), declared here too, so that
+ * a file that only allocates and frees problems needs no public header of the problem. */
+void slpi_problem_free(slpi_problem *p);
 
 #endif

@@ -18,7 +18,6 @@
 #include "slpi/noise.h"
 #include "slpi/fast.h"
 #include "slpi/problem-build.h"
-#include "slpi/problem.h"
 #include "slpi/problem-shape.h"
 #include "core/problem-store.h"
 #include "core/view-scheme.h"

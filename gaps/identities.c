@@ -18,7 +18,6 @@
 #include "slpi/step.h"
 #include "slpi/fast.h"
 #include "slpi/problem-build.h"
-#include "slpi/problem.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
 #include "core/problem-store.h"

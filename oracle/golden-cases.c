@@ -16,7 +16,6 @@
 #include "slpi/fast.h"
 #include "slpi/ref.h"
 #include "slpi/tools.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"

@@ -19,7 +19,6 @@
 #include "slpi/step.h"
 #include "slpi/fast.h"
 #include "slpi/problem-build.h"
-#include "slpi/problem.h"
 #include "slpi/problem-shape.h"
 #include "core/problem-store.h"
 #include "core/view-grid.h"
