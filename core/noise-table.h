@@ -5,6 +5,8 @@
 #define NOISE_TABLE_ROWS 424
 #define NOISE_TABLE_DEG 10
 #define NOISE_TABLE_EMIN (-54)
+/* one row a line, as core/noise-table.py writes it */
+/* clang-format off */
 static const double noise_table[NOISE_TABLE_ROWS][17] = {
     {0x1.1000000000000p-54, 0x1.0000000000000p+54, -0x1.091ff108705dep+3, 0x0.0p+0, 0x0.0p+0, 0x0.0p+0, 0x1.8583cb4a23e8fp-56, 0x1.cacbae7f5558cp-4, -0x1.a9c617757edf3p-5, 0x1.09567f5b87cfbp-5, -0x1.74ebea5351031p-6, 0x1.17db10725faa2p-6, -0x1.b5d4bc60655d5p-7, 0x1.606d9d1841adcp-7, -0x1.21b15eab82f99p-7, 0x1.e7b69942fd067p-8, -0x1.9c961c4216b09p-8},
     {0x1.3000000000000p-54, 0x1.0000000000000p+54, -0x1.08b36b3250f5fp+3, 0x0.0p+0, 0x0.0p+0, 0x0.0p+0, -0x1.7e0b4712b671bp-51, 0x1.9b240df42da15p-4, -0x1.555efb3008736p-5, 0x1.7caed561aeaa4p-6, -0x1.deb565988c0a9p-7, 0x1.416cadde5fc2dp-7, -0x1.c1eda5aac3a2ep-8, 0x1.440b21b06df88p-8, -0x1.dca4b5d494305p-9, 0x1.666e78ed231a8p-9, -0x1.0f4ad08c00710p-9},
@@ -431,3 +433,4 @@ static const double noise_table[NOISE_TABLE_ROWS][17] = {
     {0x1.d000000000000p-2, 0x1.0000000000000p+2, 0x0.0p+0, 0x1.40d931ff62706p+1, 0x1.40d9320000000p+1, -0x1.3b1f400000000p-32, -0x1.1cdefd43530ffp-12, 0x1.1dcb97e041e76p-8, -0x1.8027ee1f0140bp-6, 0x1.60923d5ff9d6ap-5, -0x1.69291fc7a7f8ep-8, 0x1.a196fa3d63a39p-8, -0x1.6418256e6b81fp-10, 0x1.3a2dcafe69394p-10, -0x1.68a20028ce5fep-12, 0x1.0c75b3f3b9554p-12, -0x1.7561085af61adp-14},
     {0x1.0000000000000p-1, 0x1.0000000000000p+2, 0x0.0p+0, 0x1.40d931ff62706p+1, 0x1.40d9320000000p+1, -0x1.3b1f400000000p-32, 0x0.0p+0, -0x1.a73dbaa502265p-55, -0x1.ea3d96f0bad97p-54, 0x1.4ffddeaa21dfdp-5, -0x1.93fc332805894p-39, 0x1.71712fdeec188p-8, -0x1.3179e88be0ee5p-28, 0x1.f5523b4bb4714p-11, -0x1.e546f9705dc7fp-21, 0x1.6b784696d2ea6p-13, -0x1.7e38e9c4e34a4p-16},
 };
+/* clang-format on */

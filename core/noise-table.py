@@ -98,7 +98,10 @@ print(f" * generator's sample points: 2^{mp.nstr(mp.log(worst, 2), 4)} relative 
 print(f"#define NOISE_TABLE_ROWS {len(rows)}")
 print(f"#define NOISE_TABLE_DEG {DEG}")
 print(f"#define NOISE_TABLE_EMIN ({EMIN})")
+print("/* one row a line, as core/noise-table.py writes it */")
+print("/* clang-format off */")
 print(f"static const double noise_table[NOISE_TABLE_ROWS][{6 + DEG + 1}] = {{")
 for r in rows:
     print("    {" + ", ".join(float.hex(v) for v in r) + "},")
 print("};")
+print("/* clang-format on */")
