@@ -1,5 +1,6 @@
 /* t-audit-studies.c — the audit's study and closed checks (reports/audit-studies.c,
  * reports/audit-closed.c): weakexact's Monte Carlo clause against the exact quadrature,
+ * its slope against the quadrature computed here,
  * drift naming what it measured, test reading the recorded unit-test results, and the
  * memo of converge studies fed more studies than it keeps. */
 #include <jansson.h>
@@ -7,6 +8,11 @@
 #include <unistd.h>
 
 #include "auditutil.h"
+#include "core/problem-store.h"
+#include "core/view-grid.h"
+#include "core/view-noise.h"
+#include "core/view-system.h"
+#include "slpi/problem-build.h"
 
 /* The audit's memo of converge studies (reports/audit-studies.c), fed three times more
  * studies than it keeps: each study is found while it is among the last SLPI_AUDIT_MEMO
@@ -102,6 +108,42 @@ static void check_closed(const char *dir)
     slpi_audit_free(&a);
 }
 
+/* weakexact's slope, computed again here from the exact quadrature of the case's scheme at
+ * its six step sizes T 2^-3 .. T 2^-8 (the same WLS of reports/stats.c, its inputs built
+ * independently): the check's number is that slope, bit for bit, every level in the fit. */
+static void check_weakexact_slope(const char *dir)
+{
+    const char *reg = "# test registry\n"
+                      "= X1 | s | m | p | -\n"
+                      "X1 | t | CONFIRMED | claim | iso/so3/weak-exact | weakexact isomp 0.9 1.1 | -\n"
+                      "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+    slpi_audit a;
+    slpi_error err = { 0, "" };
+    memset(&a, 0, sizeof a);
+    snprintf(a.outdir, sizeof a.outdir, "%s", dir);
+    slpi_problem *p = slpi_problem_alloc();
+    int ok = p && slpi_problem_build(p, "iso/so3/weak-exact", NULL, 0, NULL, NULL, NULL, &err) == SLPI_OK &&
+        slpi_audit_load(&a, test_temp_file(reg), &err) == SLPI_OK && a.nchecks == 2;
+    TEST_CHECKF(ok, "weakexact slope: %s", err.msg);
+    if (ok) {
+        slpi_audit_run(&a, NULL, NULL);
+        double T = slpi_view_grid(p)->T, amp = slpi_view_system(p)->rb.amp, ell = slpi_view_noise(p)->trunc_ell;
+        double exact = slpi_weak_exact_sde(amp, T), h[6], e[6], se[6], slope, ic;
+        int use[6];
+        for (int i = 0; i < 6; i++) {
+            h[i] = T / (double)(8 << i);
+            e[i] = fabs(slpi_weak_exact_scheme(SLPI_SCHEME_ISOMP, amp, T, h[i], ell, 1) - exact);
+            se[i] = 1e-3 * e[i];
+            use[i] = 1;
+        }
+        slpi_stats_wls(6, h, e, se, use, &slope, &ic);
+        TEST_CHECKF(a.checks[0].value == slope, "weakexact slope: the check's %.17g, the quadrature's %.17g (%s)",
+                    a.checks[0].value, slope, a.checks[0].evidence);
+    }
+    slpi_problem_free(p);
+    slpi_audit_free(&a);
+}
+
 int main(void)
 {
     test_start("t-audit-studies", 11);
@@ -109,6 +151,7 @@ int main(void)
     char dir[] = "/tmp/slpi-t-audit-studies-XXXXXX";
     audit_test_dir(dir);
     check_weakexact_clause(dir);
+    check_weakexact_slope(dir);
     check_closed(dir);
     audit_test_rmdir(dir);
     TEST_END();
