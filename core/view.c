@@ -3,62 +3,20 @@
  * changes those of a problem it is building (slpi_view_<concern>_edit). */
 #include "core/problem-struct.h"
 
-const slpi_system_view *slpi_view_system(const slpi_problem *p)
-{
-    return &p->sys;
-}
+/* A concern's two accessors: its view to read, and to change while the problem is built. */
+#define VIEW_ACCESSORS(concern, type, member)                                                                          \
+    const type *slpi_view_##concern(const slpi_problem *p)                                                             \
+    {                                                                                                                  \
+        return &p->member;                                                                                             \
+    }                                                                                                                  \
+    type *slpi_view_##concern##_edit(slpi_problem *p)                                                                  \
+    {                                                                                                                  \
+        return &p->member;                                                                                             \
+    }
 
-const slpi_scheme_view *slpi_view_scheme(const slpi_problem *p)
-{
-    return &p->sch;
-}
-
-const slpi_solver_view *slpi_view_solver(const slpi_problem *p)
-{
-    return &p->sol;
-}
-
-const slpi_grid_view *slpi_view_grid(const slpi_problem *p)
-{
-    return &p->grid;
-}
-
-const slpi_noise_view *slpi_view_noise(const slpi_problem *p)
-{
-    return &p->noise;
-}
-
-const slpi_cert_view *slpi_view_cert(const slpi_problem *p)
-{
-    return &p->cert;
-}
-
-slpi_system_view *slpi_view_system_edit(slpi_problem *p)
-{
-    return &p->sys;
-}
-
-slpi_scheme_view *slpi_view_scheme_edit(slpi_problem *p)
-{
-    return &p->sch;
-}
-
-slpi_solver_view *slpi_view_solver_edit(slpi_problem *p)
-{
-    return &p->sol;
-}
-
-slpi_grid_view *slpi_view_grid_edit(slpi_problem *p)
-{
-    return &p->grid;
-}
-
-slpi_noise_view *slpi_view_noise_edit(slpi_problem *p)
-{
-    return &p->noise;
-}
-
-slpi_cert_view *slpi_view_cert_edit(slpi_problem *p)
-{
-    return &p->cert;
-}
+VIEW_ACCESSORS(system, slpi_system_view, sys)
+VIEW_ACCESSORS(scheme, slpi_scheme_view, sch)
+VIEW_ACCESSORS(solver, slpi_solver_view, sol)
+VIEW_ACCESSORS(grid, slpi_grid_view, grid)
+VIEW_ACCESSORS(noise, slpi_noise_view, noise)
+VIEW_ACCESSORS(cert, slpi_cert_view, cert)
