@@ -8,7 +8,8 @@
 # revision and machine. An archived verdict that differs from
 # the registry's expectation at the papers' sizes (R3's, altered in the copy) is named in
 # the report beside it and in the audit's summary; one that agrees (R1's) is not. The
-# kernel and libm screen's tables are recomputed from its archived members.
+# kernel and libm screen's tables are recomputed from its archived members, and the
+# archive's files stay within the budget reports/full/README.md states.
 bin=${SLPI_BIN:-build/slpi}
 command -v jq >/dev/null || { echo "t-archive: SKIP: jq is not installed (as root: apt-get install jq)"; exit 77; }
 dir=$(mktemp -d /tmp/slpi-t-archive-XXXXXX) || exit 1
@@ -296,5 +297,14 @@ OPENBLAS_NUM_THREADS=1 "$bin" audit --only R2 --out "$dir/r2" -q > "$dir/r2log" 
 awk '/<table/ { if (open) bad = 1; open = 1 } /<\/table>/ { if (!open) bad = 1; open = 0 }
      /<h[23]/ && open { bad = 1 } /kv var/ { var = 1 } END { exit (bad || open || !var) }' "$dir/r2/index.html" ||
   { echo "t-archive: FAIL: R2's report has a table left open (or no variants' table)"; fail=1; }
-[ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims; $ntexts archived texts without placeholders; ${nrev:-no} revisions on history, ${nchk:-no} digests recomputed, ${nexe:-no} of executables)"
+# the archive's weight (docs/design.md#full-archive): its tracked files stay within the budget
+# reports/full/README.md states, so that what a clone carries grows only by a reviewed raise
+budget=$(sed -n 's/^Budget: \([0-9][0-9]*\) bytes.*/\1/p' reports/full/README.md)
+bytes=$(git ls-files -z reports/full | xargs -0 cat | wc -c)
+if [ -z "$budget" ]; then
+  echo "t-archive: FAIL: reports/full/README.md states no 'Budget: N bytes' line"; fail=1
+elif [ "$bytes" -gt "$budget" ]; then
+  echo "t-archive: FAIL: the archive's files are $bytes bytes, over its budget of $budget (docs/design.md#full-archive)"; fail=1
+fi
+[ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims; $ntexts archived texts without placeholders; ${nrev:-no} revisions on history, ${nchk:-no} digests recomputed, ${nexe:-no} of executables; $bytes of $budget bytes)"
 exit $fail
