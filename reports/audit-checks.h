@@ -3,7 +3,10 @@
  * below it: reports/audit.c (the runner) -> reports/audit-lang.c (the language) -> one
  * file per check family -> reports/audit-figure.c (gnuplot) -> reports/audit-checks.c
  * (cases and outcomes). The check language itself, its words, typed arguments and
- * evaluators, is the table of reports/audit-lang.c. The families:
+ * evaluators, is the table of reports/audit-lang.c; what a check's row says before it runs
+ * (decidable, its bound, its result in words) is reports/audit-decidable.c. The registry
+ * is read line by line by reports/audit-registry.c and its lines grouped into claims by
+ * reports/audit-claims.c. The families:
  *   audit-runs.c     max/fails (diagnostics of a fast run), sphere, snapshots, ref,
  *                    growth (trend of a diagnostic), critical (critical step sweep),
  *                    ensemble (axis changes and spread of several realizations)
@@ -22,6 +25,29 @@
 #include "slpi/errors.h"
 typedef struct slpi_problem slpi_problem;
 #include "reports/reports.h"
+
+/* "= ID | statement | magnitude | paper size | why": a claim's description. */
+typedef struct {
+    char id[8];
+    char statement[512], magnitude[256], paper_size[256], why[768];
+    int line;
+} slpi_audit_desc;
+
+/* The claim's other description lines, by their first character:
+ *   " ID | where | the paper's words      (quoted exactly; at least one for a paper's claim)
+ *   ~ ID | the rule that decides it
+ *   ! ID | values | why: a threshold, window or size the paper does not give (our choice)
+ *   @ ID | LABEL | a variant: one reading of a choice the paper leaves open
+ *   % ID | DIMENSION | VALUES | why: the claim's multiverse (docs/claims.md#multiverse) */
+typedef struct {
+    char kind, id[8], a[96], v[256], b[768];
+    int line;
+} slpi_audit_extra;
+/* Group a's check lines (a->checks, read by slpi_audit_load) into claims (a->claims), with
+ * their descriptions d[0..nd) and other lines x[0..nx), by the rules of reports/audit-claims.c;
+ * an error names path:line. */
+int slpi_audit_group(slpi_audit *a, const slpi_audit_desc *d, int nd, const slpi_audit_extra *x, int nx,
+                     const char *path, slpi_error *err);
 
 /* Split s (copied into buf) into at most max whitespace-separated tokens. */
 int slpi_audit_tokens(const char *s, char *buf, size_t n, char **tok, int max);
@@ -53,6 +79,17 @@ int slpi_audit_compare(int op, double v, double thr);
 int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nwhy);
 /* The edit distance of a and b (b's first 63 characters), for the nearest valid word. */
 int slpi_audit_distance(const char *a, const char *b);
+/* The word of words[0..n) nearest to w by that distance (the first of equals; "?" if n is 0). */
+const char *slpi_audit_nearest(const char *const *words, int n, const char *w);
+/* Row `form` of the language's table (slpi_audit_args.form), as the rules before a run read
+ * it (reports/audit-decidable.c): what its number is (SLPI_AUDIT_MAG: a magnitude, >= 0;
+ * SLPI_AUDIT_WIN: a value judged by a window LO HI; 0: neither), its result in words (NULL:
+ * none), and the index in slpi_audit_args.arg of its argument `name` (as slpi_audit_get;
+ * "WORD" 0; -1 if the row has none). */
+enum { SLPI_AUDIT_MAG = 1, SLPI_AUDIT_WIN = 2 };
+int slpi_audit_form_kind(int form);
+const char *slpi_audit_form_says(int form);
+int slpi_audit_form_arg(int form, const char *name);
 /* Argument `name` of a check read by slpi_audit_parse: its name in the language's table
  * ("DIAG", "LO", "OP", ...; an optional key=VALUE by its key; "WORD" the check word).
  * A name the row does not have is a programming error: the process aborts, naming it. */

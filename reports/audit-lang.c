@@ -48,7 +48,8 @@ typedef void (*evaluator)(const slpi_audit *a, slpi_audit_check *c, const slpi_a
  * magnitude (>= 0: ">= X" with X <= 0 is always met, "<= X" with X < 0 never); WIN, a
  * window LO HI (and critical's sweep H0 < H1 by DH > 0) that must be non-empty and bounded
  * on one side at least. */
-enum { MAG = 1, WIN = 2 };
+#define MAG SLPI_AUDIT_MAG
+#define WIN SLPI_AUDIT_WIN
 
 typedef struct {
     const char *word;
@@ -181,15 +182,22 @@ int slpi_audit_distance(const char *a, const char *b)
     return row[n];
 }
 
-static const char *nearest(const word_list *l, const char *w)
+const char *slpi_audit_nearest(const char *const *words, int n, const char *w)
 {
     const char *best = NULL;
     int bd = 1 << 30;
-    for (int i = 0; i < l->n; i++) {
-        int d = slpi_audit_distance(w, WORD_AT(l, i));
-        if (d < bd) bd = d, best = WORD_AT(l, i);
+    for (int i = 0; i < n; i++) {
+        int d = slpi_audit_distance(w, words[i]);
+        if (d < bd) bd = d, best = words[i];
     }
     return best ? best : "?";
+}
+
+static const char *nearest(const word_list *l, const char *w)
+{
+    const char *words[sizeof l->off / sizeof l->off[0]];
+    for (int i = 0; i < l->n; i++) words[i] = WORD_AT(l, i);
+    return slpi_audit_nearest(words, l->n, w);
 }
 
 /* ---- reading one form */
@@ -436,164 +444,23 @@ void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c)
     slpi_audit_problems_free(c);
 }
 
-/* The index of argument `name` (its name, or an optional argument's key) in form f's row. */
-static int arg_index(const check_form *f, const char *name)
+int slpi_audit_form_kind(int form)
 {
+    return forms[form].kind;
+}
+
+const char *slpi_audit_form_says(int form)
+{
+    return forms[form].says;
+}
+
+int slpi_audit_form_arg(int form, const char *name)
+{
+    const check_form *f = &forms[form];
     if (!strcmp(name, "WORD")) return 0;
     for (int k = 0; f->arg[k].t != T_END; k++) {
         const char *nm = f->arg[k].key ? f->arg[k].key : f->arg[k].name;
         if (nm && !strcmp(nm, name)) return k + 1;
     }
     return -1;
-}
-
-/* The index of form f's threshold: X, or resolvable's count of levels N; -1 if none. */
-static int threshold_index(const check_form *f)
-{
-    int thr = arg_index(f, "X");
-    return thr > 0 ? thr : arg_index(f, "N");
-}
-
-/* 0 if form f's threshold or window lies in the range its quantity can take (an exponent's
- * window not holding it all), else -1 with why (docs/claims.md#reach, fixed 2026-11-27). */
-static int reach(const check_form *f, const slpi_audit_args *x, char *why, size_t n)
-{
-    const char *w = x->arg[0].s, *what = "a change of a real quantity", *bad = NULL;
-    int d = arg_index(f, "DIAG"), thr = threshold_index(f), lo = arg_index(f, "LO"), exponent = 0;
-    double rlo = 1e-18, rhi = 1e6; /* a change; the others below */
-    char dw[64];
-    snprintf(dw, sizeof dw, " %s ", d > 0 ? x->arg[d].s : "-");
-    if (!strcmp(w, "resolvable")) { /* "<= N" with N at the top always holds */
-        rlo = 0, what = "a number of resolved levels";
-        rhi = x->arg[arg_index(f, "B")].r - x->arg[arg_index(f, "A")].r + 1 -
-            (x->arg[arg_index(f, "OP")].e == SLPI_AUDIT_LE);
-    } else if (!strcmp(w, "versus") || (!strcmp(w, "ensemble") && thr > 0)) {
-        rlo = 1e-24, rhi = 1e24, what = "a ratio of two changes";
-    } else if (!strcmp(w, "max") && strstr(" capped stagnated failed mean_iters max_iters ", dw)) {
-        rlo = 0, rhi = 1e9, what = "a count";
-    } else if (!strcmp(w, "critical")) {
-        rlo = x->arg[arg_index(f, "H0")].r, rhi = x->arg[arg_index(f, "H1")].r, what = "a step of its sweep";
-    } else if (f->kind == WIN) {
-        rlo = -10, rhi = 10, what = "an exponent (a log-log slope)", exponent = 1;
-    }
-    int win = !(thr > 0 && f->kind == MAG), k = win ? lo : thr; /* a threshold: the window [X, X] */
-    if (k < 0) return 0;
-    double a = x->arg[k].r, b = x->arg[k + win].r; /* ensemble away: two distances (changes) */
-    bad = f->kind != WIN && (a < rlo || b < rlo || a > rhi || b > rhi) ? "lies outside"
-        : b < rlo || a > rhi                                           ? "misses"
-        : exponent && a <= rlo && b >= rhi                             ? "holds all of"
-                                                                       : NULL;
-    if (bad)
-        snprintf(why, n,
-                 "the %s %s%s%s%s%s %s [%g, %g], the range %s can take in a passing and in a failing run "
-                 "(docs/claims.md#reach)",
-                 win ? "window" : "threshold", win ? "[" : "", x->arg[k].s, win ? ", " : "", win ? x->arg[k + 1].s : "",
-                 win ? "]" : "", bad, rlo, rhi, what);
-    return bad ? -1 : 0;
-}
-
-int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why,
-                         size_t n)
-{
-    const check_form *f = &forms[x->form];
-    int d = arg_index(f, "DIAG"), op = arg_index(f, "OP"), thr = threshold_index(f);
-    if (d > 0 && diag) {
-        word_list l = {0};
-        int known = 0;
-        for (int i = 0; i < ndiag; i++) {
-            words_add(&l, diag[i], strlen(diag[i]), "");
-            known |= !strcmp(diag[i], x->arg[d].s);
-        }
-        if (!known) {
-            snprintf(why, n, "'%s' is not a diagnostic of this case's run (nearest: %s)", x->arg[d].s,
-                     nearest(&l, x->arg[d].s));
-            return -1;
-        }
-    }
-    if (f->kind == MAG && op > 0 && thr > 0) {
-        double t = x->arg[thr].r;
-        int ge = x->arg[op].e == SLPI_AUDIT_GE;
-        if ((ge && t <= 0) || (!ge && t < 0)) {
-            snprintf(why, n, "'%s %s' is %s met by a magnitude (>= 0): the outcome cannot differ "
-                     "between runs", x->arg[op].s, x->arg[thr].s, ge ? "always" : "never");
-            return -1;
-        }
-    }
-    if (f->kind == WIN) {
-        const slpi_audit_arg *lo = &x->arg[arg_index(f, "LO")], *hi = &x->arg[arg_index(f, "HI")];
-        int h0 = arg_index(f, "H0");   /* a sweep: its critical h is a grid point, [h, h] a window */
-        if (lo->r > hi->r || (lo->r == hi->r && h0 < 0)) {
-            snprintf(why, n, "the window [%s, %s] is %s (nearest valid: %s %s)", lo->s, hi->s,
-                     lo->r > hi->r ? "reversed" : "empty", lo->r > hi->r ? hi->s : "LO",
-                     lo->r > hi->r ? lo->s : "HI");
-            return -1;
-        }
-        if (isinf(lo->r) && isinf(hi->r)) {
-            snprintf(why, n, "the window [%s, %s] holds every number: the outcome cannot differ between "
-                     "runs", lo->s, hi->s);
-            return -1;
-        }
-        if (h0 > 0 && !(x->arg[h0].r <= x->arg[h0 + 1].r && x->arg[h0 + 2].r > 0)) {
-            snprintf(why, n, "the sweep %s..%s by %s is empty or reversed", x->arg[h0].s, x->arg[h0 + 1].s,
-                     x->arg[h0 + 2].s);
-            return -1;
-        }
-    }
-    return reach(f, x, why, n);
-}
-
-int slpi_audit_bound(const slpi_audit_args *x, double *lo, double *hi)
-{
-    const check_form *f = &forms[x->form];
-    int thr = threshold_index(f);
-    if (f->kind == MAG && thr > 0) {
-        *lo = *hi = x->arg[thr].r;
-        return 1;
-    }
-    if (f->kind != WIN) return 0;
-    *lo = x->arg[arg_index(f, "LO")].r;
-    *hi = x->arg[arg_index(f, "HI")].r;
-    return 2;
-}
-
-/* A printf conversion of one double from a template's {NAME%FMT}. */
-static int says_number(char *out, size_t n, const char *fmt, size_t len, double v)
-{
-    char f[16];
-    snprintf(f, sizeof f, "%.*s", (int)(len < sizeof f ? len : sizeof f - 1), fmt);
-    return snprintf(out, n, f, v);
-}
-
-void slpi_audit_measured_words(const char *check, double value, double lo, double hi, char *out, size_t n)
-{
-    slpi_audit_args x;
-    char why[400];
-    const char *t = NULL;
-    out[0] = 0;
-    if (!isfinite(value) && !isinf(value)) {
-        snprintf(out, n, "no value");
-        return;
-    }
-    if (!slpi_audit_parse(check, &x, why, sizeof why)) t = forms[x.form].says;
-    if (!t) {   /* a form without words, or a check the table no longer reads */
-        snprintf(out, n, "%.*s: %.3g", (int)strcspn(check, " "), check, value);
-        return;
-    }
-    size_t l = 0;
-    while (*t && l + 1 < n) {
-        if (*t != '{') {
-            out[l++] = *t++;
-            out[l] = 0;
-            continue;
-        }
-        size_t name = strcspn(t + 1, "%}"), end = strcspn(t, "}");
-        const char *fmt = t + 1 + name;
-        int w;
-        if (!strncmp(t + 1, "1}", 2)) w = snprintf(out + l, n - l, "%s", x.arg[1].s);
-        else w = says_number(out + l, n - l, fmt, (size_t)(t + end - fmt),
-                             !strncmp(t + 1, "lo%", 3) ? lo : !strncmp(t + 1, "hi%", 3) ? hi : value);
-        l += w > 0 ? (size_t)w : 0;
-        if (l >= n) l = n - 1;
-        t += end + (t[end] == '}');
-    }
 }

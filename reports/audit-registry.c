@@ -200,10 +200,7 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
     return rc;
 }
 
-/* "= ID | statement | magnitude | paper size | why": a claim's description. */
-typedef struct { char id[8]; char statement[512], magnitude[256], paper_size[256], why[768]; int line; } desc;
-
-static int parse_desc(desc *d, char *buf, const char *path, int line, slpi_error *err)
+static int parse_desc(slpi_audit_desc *d, char *buf, const char *path, int line, slpi_error *err)
 {
     char *f[5];
     int nf = split_fields(buf + 1, f, 5);
@@ -225,18 +222,10 @@ static int parse_desc(desc *d, char *buf, const char *path, int line, slpi_error
     return rc;
 }
 
-/* The claim's other description lines, by their first character:
- *   " ID | where | the paper's words      (quoted exactly; at least one for a paper's claim)
- *   ~ ID | the rule that decides it
- *   ! ID | values | why: a threshold, window or size the paper does not give (our choice)
- *   @ ID | LABEL | a variant: one reading of a choice the paper leaves open
- *   % ID | DIMENSION | VALUES | why: the claim's multiverse (docs/claims.md#multiverse) */
-typedef struct { char kind, id[8], a[96], v[256], b[768]; int line; } extra;
-
 /* A multiverse line's dimension and values (docs/claims.md#multiverse): the dimension one
  * of the five, each value one of its words (seeds: unsigned offsets, at least 8, distinct),
  * no value twice; an error names the line and the nearest valid word. */
-static int check_dimension(const extra *x, const char *path, slpi_error *err)
+static int check_dimension(const slpi_audit_extra *x, const char *path, slpi_error *err)
 {
     static const char *dims[] = {"seeds", "blas", "libm", "fit", "levels"};
     static const char *vals[] = { NULL, "Prescott Nehalem Sandybridge Haswell SkylakeX Cooperlake",
@@ -245,14 +234,10 @@ static int check_dimension(const extra *x, const char *path, slpi_error *err)
     for (int i = 0; i < 5; i++)
         if (!strcmp(x->a, dims[i])) d = i;
     if (d < 0) {
-        char near[16] = "seeds";
-        int best = 1 << 30;
-        for (int i = 0; i < 5; i++) {
-            int n = slpi_audit_distance(x->a, dims[i]);
-            if (n < best) best = n, snprintf(near, sizeof near, "%s", dims[i]);
-        }
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: multiverse dimension '%s' is not one of seeds blas "
-                              "libm fit levels (nearest: %s)", path, x->line, x->a, near);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%d: multiverse dimension '%s' is not one of seeds blas "
+                              "libm fit levels (nearest: %s)",
+                              path, x->line, x->a, slpi_audit_nearest(dims, 5, x->a));
     }
     char buf[sizeof x->v], *tok[64];
     int n = slpi_audit_tokens(x->v, buf, sizeof buf, tok, 64);
@@ -282,7 +267,7 @@ static int check_dimension(const extra *x, const char *path, slpi_error *err)
     return SLPI_OK;
 }
 
-static int parse_extra(extra *x, char *buf, const char *path, int line, slpi_error *err)
+static int parse_extra(slpi_audit_extra *x, char *buf, const char *path, int line, slpi_error *err)
 {
     static const char *what[] = {"\" ID | where | words", "~ ID | rule", "! ID | values | reason",
                                  "@ ID | LABEL | what the variant reads", "% ID | DIMENSION | VALUES | why"};
@@ -331,163 +316,6 @@ int slpi_audit_selected(const slpi_audit *a, const char *id)
     return 0;
 }
 
-/* Two lines of cl that must come out alike: a control with the case and check of a
- * decisive line (it cannot show that the check discriminates), or two variants whose
- * decisive lines are the same cases and checks (they cannot disagree). NULL if none, else
- * what (static storage). */
-static const char *same_lines(const slpi_audit *a, const slpi_audit_claim *cl, int *line)
-{
-    static char msg[160];
-    const slpi_audit_check *k = &a->checks[cl->first];
-    for (int i = 0; i < cl->count; i++)
-        for (int j = 0; j < cl->count; j++)
-            if (k[i].role == SLPI_ROLE_CLAIM && slpi_audit_is_control(&k[j]) &&
-                !strcmp(k[i].kase, k[j].kase) && !strcmp(k[i].check, k[j].check)) {
-                snprintf(msg, sizeof msg, "this control repeats the case and check of line %d", k[i].line);
-                *line = k[j].line;
-                return msg;
-            }
-    for (int v = 0; v < cl->nvar; v++)
-        for (int w = v + 1; w < cl->nvar; w++) {
-            int differ = 0;
-            for (int i = 0; i < cl->count && !differ; i++) {
-                if (k[i].role != SLPI_ROLE_CLAIM || (k[i].variant != v && k[i].variant != w)) continue;
-                int twin = 0;   /* the other variant has the same case and check */
-                for (int j = 0; j < cl->count && !twin; j++)
-                    twin = k[j].role == SLPI_ROLE_CLAIM && k[j].variant == (k[i].variant == v ? w : v) &&
-                           !strcmp(k[i].kase, k[j].kase) && !strcmp(k[i].check, k[j].check) &&
-                           !strcmp(k[i].full, k[j].full);
-                differ = k[i].variant >= 0 && !twin;
-                *line = k[i].line;
-            }
-            if (!differ) {
-                snprintf(msg, sizeof msg, "variants %s and %s have the same cases and checks",
-                         cl->var[v].label, cl->var[w].label);
-                return msg;
-            }
-        }
-    return NULL;
-}
-
-static int group_claims(slpi_audit *a, const desc *d, int nd, const extra *x, int nx,
-                        const char *path, slpi_error *err)
-{
-    a->claims = calloc((size_t)a->nchecks, sizeof *a->claims);
-    if (!a->claims) return slpi_error_set(err, SLPI_EINPUT, "audit: out of memory");
-    for (int i = 0; i < a->nchecks; i++) {
-        slpi_audit_claim *cl = a->nclaims ? &a->claims[a->nclaims - 1] : NULL;
-        if (cl && !strcmp(cl->id, a->checks[i].id)) {
-            if (strcmp(cl->expected, a->checks[i].expected) ||
-                strcmp(cl->expected_full, a->checks[i].expected_full))
-                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: expected verdict differs "
-                                      "from its first line", path, a->checks[i].line, cl->id);
-            cl->count++;
-            continue;
-        }
-        for (int j = 0; j < a->nclaims; j++)
-            if (!strcmp(a->claims[j].id, a->checks[i].id))
-                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: its lines must be "
-                                      "consecutive", path, a->checks[i].line, a->checks[i].id);
-        cl = &a->claims[a->nclaims++];
-        strcpy(cl->id, a->checks[i].id);
-        strcpy(cl->source, a->checks[i].source);
-        strcpy(cl->expected, a->checks[i].expected);
-        strcpy(cl->expected_full, a->checks[i].expected_full);
-        cl->first = i;
-        cl->count = 1;
-    }
-    for (int j = 0; j < a->nclaims; j++) {
-        slpi_audit_claim *cl = &a->claims[j];
-        int k = -1, nctl = 0;
-        for (int i = 0; i < nd; i++)
-            if (!strcmp(d[i].id, cl->id)) k = i;
-        for (int i = cl->first; i < cl->first + cl->count; i++) nctl += slpi_audit_is_control(&a->checks[i]);
-        if (k < 0)
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s has no description line "
-                                  "(= %s | statement | magnitude | paper size | why)", path,
-                                  a->checks[cl->first].line, cl->id, cl->id);
-        strcpy(cl->statement, d[k].statement);
-        strcpy(cl->magnitude, d[k].magnitude);
-        strcpy(cl->paper_size, d[k].paper_size);
-        strcpy(cl->why, d[k].why);
-        for (const char *s = strchr(cl->why, '{'); s; s = strchr(s + 1, '{')) {   /* {K.NAME} */
-            int kk, used = 0;
-            char name[16];
-            if (sscanf(s, "{%d.%15[a-zA-Z_0-9]}%n", &kk, name, &used) == 2 && used > 0 &&
-                (kk < 1 || kk > cl->count))
-                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: its text names {%d.%s}, "
-                                      "but the claim has %d check lines", path, d[k].line, cl->id,
-                                      kk, name, cl->count);
-        }
-        for (int i = 0; i < nx; i++) {
-            if (strcmp(x[i].id, cl->id)) continue;
-            char q[1024];
-            if (x[i].kind == '"') {
-                snprintf(q, sizeof q, "\"%s\" (%s)", x[i].b, x[i].a);
-                slpi_audit_append(cl->quote, sizeof cl->quote, "; ", q);
-            } else if (x[i].kind == '~') {
-                slpi_audit_append(cl->rule, sizeof cl->rule, " ", x[i].b);
-                cl->rule_line = x[i].line;
-            } else if (x[i].kind == '%') {
-                for (int j = 0; j < i; j++) /* one line per dimension: a second would cross with itself */
-                    if (x[j].kind == '%' && !strcmp(x[j].id, cl->id) && !strcmp(x[j].a, x[i].a))
-                        return slpi_error_set(err, SLPI_EINPUT,
-                                              "%s:%d: claim %s: a second '%s' line (the "
-                                              "first: line %d); one line per dimension",
-                                              path, x[i].line, cl->id, x[i].a, x[j].line);
-                snprintf(q, sizeof q, "%s %s", x[i].a, x[i].v);
-                slpi_audit_append(cl->multiverse, sizeof cl->multiverse, "; ", q);
-            } else if (x[i].kind == '!') {
-                snprintf(q, sizeof q, "%s: %s", x[i].a, x[i].b);
-                slpi_audit_append(cl->choices, sizeof cl->choices, "; ", q);
-            } else {
-                if (cl->nvar == SLPI_AUDIT_MAXVAR)
-                    return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: more than %d variants",
-                                          path, x[i].line, cl->id, SLPI_AUDIT_MAXVAR);
-                slpi_audit_variant *v = &cl->var[cl->nvar++];
-                memcpy(v->label, x[i].a, strlen(x[i].a) + 1); /* lengths checked by parse_extra */
-                memcpy(v->what, x[i].b, strlen(x[i].b) + 1);
-            }
-        }
-        /* every variant label used is declared, every declared one used */
-        for (int i = cl->first; i < cl->first + cl->count; i++) {
-            slpi_audit_check *c = &a->checks[i];
-            for (int v = 0; c->vlabel[0] && v < cl->nvar; v++)
-                if (!strcmp(cl->var[v].label, c->vlabel)) c->variant = v;
-            if (c->vlabel[0] && c->variant < 0)
-                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: variant '%s' is not declared "
-                                      "(@ %s | %s | what it reads)", path, c->line, cl->id, c->vlabel,
-                                      cl->id, c->vlabel);
-        }
-        for (int v = 0; v < cl->nvar; v++) {
-            int used = 0;
-            for (int i = cl->first; i < cl->first + cl->count; i++)
-                used += a->checks[i].variant == v && a->checks[i].role == SLPI_ROLE_CLAIM;
-            if (!used)
-                return slpi_error_set(err, SLPI_EINPUT, "%s: claim %s: variant '%s' has no claim@%s "
-                                      "line", path, cl->id, cl->var[v].label, cl->var[v].label);
-        }
-        int at = 0;
-        const char *same = same_lines(a, cl, &at);
-        if (same)
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s: %s: the outcome cannot differ",
-                                  path, at, cl->id, same);
-        if (!nctl)
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: claim %s has no control (a \"fails\" "
-                                  "or \"passes\" line showing that its check can fail)", path,
-                                  a->checks[cl->first].line, cl->id);
-
-    }
-    for (int i = 0; i < nx; i++) {
-        int found = 0;
-        for (int j = 0; j < a->nclaims && !found; j++) found = !strcmp(a->claims[j].id, x[i].id);
-        if (!found && !a->only)
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: '%c %s': no such claim", path, x[i].line,
-                                  x[i].kind, x[i].id);
-    }
-    return SLPI_OK;
-}
-
 /* A line said twice word for word (a check, a description, a quote, a rule...) is refused:
  * a repeated check counts its evidence twice and a repeated description hides which one
  * is meant. Lines as trimmed, their FNV-1a digests kept in seen (grown here); 0 or the
@@ -520,8 +348,8 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
     char buf[4096];
     int line = 0, rc = SLPI_OK, cap = 0, nd = 0, dcap = 0, nx = 0, xcap = 0;
     snprintf(a->registry, sizeof a->registry, "%s", path);
-    desc *d = NULL;
-    extra *xs = NULL;
+    slpi_audit_desc *d = NULL;
+    slpi_audit_extra *xs = NULL;
     a->nchecks = a->nclaims = 0;
     a->checks = NULL;
     a->claims = NULL;
@@ -544,7 +372,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
         if (*s == '=') {
             if (nd == dcap) {
                 dcap = dcap ? 2 * dcap : 64;
-                desc *n = realloc(d, (size_t)dcap * sizeof *n);
+                slpi_audit_desc *n = realloc(d, (size_t)dcap * sizeof *n);
                 if (!n) { rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory"); break; }
                 d = n;
             }
@@ -555,7 +383,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
         if (strchr("\"~!@%", *s)) {
             if (nx == xcap) {
                 xcap = xcap ? 2 * xcap : 256;
-                extra *n = realloc(xs, (size_t)xcap * sizeof *n);
+                slpi_audit_extra *n = realloc(xs, (size_t)xcap * sizeof *n);
                 if (!n) { rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory"); break; }
                 xs = n;
             }
@@ -581,7 +409,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
     if (rc == SLPI_OK && !a->nchecks)
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: no claim%s%s", path, a->only ? " " : "",
                             a->only ? a->only : "");
-    if (rc == SLPI_OK) rc = group_claims(a, d, nd, xs, nx, path, err);
+    if (rc == SLPI_OK) rc = slpi_audit_group(a, d, nd, xs, nx, path, err);
     free(d);
     free(xs);
     return rc;

@@ -14,8 +14,9 @@ trap 'rm -f "$tmp" "$gen"' EXIT
 "$slpi" audit --docs "$gen" --claims "$reg" || exit 2
 # Rules include their code: a claim's rule digest covers its rule lines and the source of
 # the evaluators its check words call (the files of reports/ that define them, by the
-# language's table, reports/audit-lang.c), the language itself and the verdict rules
-# (reports/audit.c). The table of per-claim digests is generated into docs/claims.md; the
+# language's table, reports/audit-lang.c), the language itself with the rules that judge a
+# check before it runs (reports/audit-lang.c, reports/audit-decidable.c) and the verdict
+# rules (reports/audit.c). The table of per-claim digests is generated into docs/claims.md; the
 # changelog's digest is the digest of that table, so a change to a rule line or to an
 # evaluator's source needs a dated changelog entry.
 src_of() {   # the source files of check word $1's evaluators
@@ -32,7 +33,7 @@ trap 'rm -f "$tmp" "$gen" "$digests"' EXIT
     lines=$(grep "^[~!@%] $id |\|^$id |" "$reg")
     words=$(printf '%s\n' "$lines" | awk -F' [|] ' '/^[A-Z]/ { split($6, a, " "); print a[1]; n = split($7, b, " :: "); split(b[n], c, " "); if (c[1] !~ /=/ && c[1] != "-") print c[1] }' | sort -u)
     files=$(for w in $words; do src_of "$w"; done | sort -u)
-    d=$( { printf '%s\n' "$lines"; cat reports/audit-lang.c reports/audit.c $files; } | sha256sum | cut -c1-16)
+    d=$( { printf '%s\n' "$lines"; cat reports/audit-lang.c reports/audit-decidable.c reports/audit.c $files; } | sha256sum | cut -c1-16)
     echo "| $id | $d |"
   done
 } > "$digests"

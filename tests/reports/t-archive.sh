@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-archive.sh — reports/archive-full.sh --add: a FULL run of some claims added to the
+# t-archive.sh — reports/archive/archive-full.sh --add: a FULL run of some claims added to the
 # archive. Built from the committed archive (reports/full): a run that decided R1 (with
 # another date and revision) and left R2 "not run" is added; then R1 must be that run's
 # entry carrying its own run, R2 and every other claim unchanged, the archive's header
@@ -8,7 +8,8 @@
 # revision and machine. An archived verdict that differs from
 # the registry's expectation at the papers' sizes (R3's, altered in the copy) is named in
 # the report beside it and in the audit's summary; one that agrees (R1's) is not. The
-# kernel and libm screen's tables are recomputed from its archived members.
+# kernel and libm screen's tables are recomputed from its archived members, and the
+# archive's files stay within the budget reports/full/README.md states.
 bin=${SLPI_BIN:-build/slpi}
 command -v jq >/dev/null || { echo "t-archive: SKIP: jq is not installed (as root: apt-get install jq)"; exit 77; }
 dir=$(mktemp -d /tmp/slpi-t-archive-XXXXXX) || exit 1
@@ -23,7 +24,7 @@ jq '.date = "2099-01-01 00:00 UTC" | .provenance = "git_rev=abc1234\n" | .seed_o
                  | if .id == "R1" then .reason = "from the added run" else .checks |= map(.outcome = "not run") end]' \
   reports/full/claims.json > "$dir/run/claims.json" || exit 1
 before=$(ls "$dir/arch/figures" | wc -l)
-sh reports/archive-full.sh --add "$dir/run" "$dir/arch" > "$dir/log" 2>&1 || { echo "t-archive: FAIL: --add exited $?"; cat "$dir/log"; exit 1; }
+sh reports/archive/archive-full.sh --add "$dir/run" "$dir/arch" > "$dir/log" 2>&1 || { echo "t-archive: FAIL: --add exited $?"; cat "$dir/log"; exit 1; }
 grep -q "^archive-full: added R1$" "$dir/log" || { echo "t-archive: FAIL: --add should add exactly R1:"; cat "$dir/log"; fail=1; }
 check() {   # jq expression that must be true of the merged archive
   [ "$(jq "$1" "$dir/arch/claims.json")" = true ] || { echo "t-archive: FAIL: $2"; fail=1; }
@@ -39,8 +40,8 @@ n=$(jq -c '.claims[] | select(.id == "R2")' "$dir/arch/claims.json")
 [ "$(jq -c '[.date, .provenance, .machine]' reports/full/claims.json)" = "$(jq -c '[.date, .provenance, .machine]' "$dir/arch/claims.json")" ] \
   || { echo "t-archive: FAIL: the archive's header changed"; fail=1; }
 [ "$(ls "$dir/arch/figures" | wc -l)" -ge "$before" ] || { echo "t-archive: FAIL: figures of the archive were removed"; fail=1; }
-# the archive's pages are written again from the merged numbers (reports/archive-html.sh)
-sh reports/archive-html.sh --check "$dir/arch" > /dev/null 2>&1 && grep -q "from the added run" "$dir/arch/index.html" \
+# the archive's pages are written again from the merged numbers (reports/archive/archive-html.sh)
+sh reports/archive/archive-html.sh --check "$dir/arch" > /dev/null 2>&1 && grep -q "from the added run" "$dir/arch/index.html" \
   || { echo "t-archive: FAIL: --add did not write the archive's page from the merged numbers"; fail=1; }
 # the reduced report names the added claim's own run, and no run for a claim without one
 OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3 --out "$dir/out" --archive "$dir/arch" -q > "$dir/alog" 2>&1
@@ -98,6 +99,8 @@ mkdir -p "$dir/arch/multiverse/R5" && echo "R5 SEED-DEPENDENT over 8 members: CO
 OPENBLAS_NUM_THREADS=1 "$bin" audit --claims "$dir/claims-mv.txt" --only R5 --out "$dir/outmv" --archive "$dir/arch" -q > /dev/null 2>&1
 [ "$(jq -r '.claims[0].multiverse | [.members, .declared] | map(tostring) | join(" ")' "$dir/outmv/claims.json")" = "8 seeds 0 1 2 3 4 5 6 7" ] \
   || { echo "t-archive: FAIL: R5 with a seeds line: $(jq -c '.claims[0].multiverse' "$dir/outmv/claims.json")"; fail=1; }
+# (the words are the audit's C, reports/audit-words.c, a decision source under the frozen
+# digest: they keep the driver's former path, reports/multiverse.sh)
 jq -r '.claims[0].multiverse.words' "$dir/outmv/claims.json" | grep -q "archived verdict over the members (reports/multiverse.sh): SEED-DEPENDENT over 8 members: CONFIRMED 7" \
   || { echo "t-archive: FAIL: R5's archived multiverse verdict is not in its words: $(jq -r '.claims[0].multiverse.words' "$dir/outmv/claims.json")"; fail=1; }
 # the multiverse decides: the verdict shown (JSON, the summary's verdict column, the
@@ -132,7 +135,7 @@ grep -q "^  R3   archived CONFIRMED    expected DISCREPANCY$" "$dir/alog" \
   || { echo "t-archive: FAIL: the audit's summary does not list R3's archived verdict against its expectation:"; cat "$dir/alog"; fail=1; }
 [ "$(grep -c " archived " "$dir/alog")" = 1 ] || { echo "t-archive: FAIL: the summary lists other archived claims"; cat "$dir/alog"; fail=1; }
 # a missing archive is refused, nothing created
-sh reports/archive-full.sh --add "$dir/run" "$dir/none" > "$dir/log2" 2>&1 && { echo "t-archive: FAIL: --add into a missing archive accepted"; fail=1; }
+sh reports/archive/archive-full.sh --add "$dir/run" "$dir/none" > "$dir/log2" 2>&1 && { echo "t-archive: FAIL: --add into a missing archive accepted"; fail=1; }
 [ -e "$dir/none/claims.json" ] && { echo "t-archive: FAIL: --add into a missing archive wrote claims.json"; fail=1; }
 # no archived text keeps a placeholder: every {K.NAME} of a claim's generated texts was
 # filled by its run, in every archived text -- the JSON (the registry's templates, .why,
@@ -150,32 +153,32 @@ for f in $(find reports/full -name '*.json' -o -name '*.html' -o -name '*.md' | 
 done
 [ "$ntexts" -ge 4 ] || { echo "t-archive: FAIL: only $ntexts archived texts found"; fail=1; }
 # the one index (reports/full/INDEX.md) is generated from the archived numbers: the
-# committed one is what reports/archive-index.sh writes, a changed number makes --check
+# committed one is what reports/archive/archive-index.sh writes, a changed number makes --check
 # fail, and every revision it names is on this checkout's history (when it is a git one)
-sh reports/archive-index.sh --check reports/full > "$dir/ilog" 2>&1 \
+sh reports/archive/archive-index.sh --check reports/full > "$dir/ilog" 2>&1 \
   || { echo "t-archive: FAIL: reports/full/INDEX.md is not the archive's numbers:"; cat "$dir/ilog"; fail=1; }
 # the archive's pages (index.html, confirmatory/index.html) are generated from its numbers
-# and INDEX.md's verdict column (reports/archive-html.sh): the committed ones are what it
+# and INDEX.md's verdict column (reports/archive/archive-html.sh): the committed ones are what it
 # writes, a changed verdict makes --check fail, and the page shows the multiverse verdict
-sh reports/archive-html.sh --check reports/full > "$dir/hlog" 2>&1 \
+sh reports/archive/archive-html.sh --check reports/full > "$dir/hlog" 2>&1 \
   || { echo "t-archive: FAIL: the archive's pages are not its numbers:"; cat "$dir/hlog"; fail=1; }
 grep -q '<td class="v SEED-DEPENDENT">SEED-DEPENDENT (FULL multiverse)</td><td class="v CONFIRMED">' reports/full/index.html \
   || { echo "t-archive: FAIL: the archive's page does not show V23's multiverse verdict beside its run's"; fail=1; }
 cp -r reports/full "$dir/ih" && jq '(.claims[] | select(.id == "I8") | .verdict) |= "UNABLE"' reports/full/confirmatory/claims.json > "$dir/ih/confirmatory/claims.json"
-sh reports/archive-html.sh --check "$dir/ih" > /dev/null 2>&1 && { echo "t-archive: FAIL: archive-html.sh --check misses a changed verdict"; fail=1; }
+sh reports/archive/archive-html.sh --check "$dir/ih" > /dev/null 2>&1 && { echo "t-archive: FAIL: archive-html.sh --check misses a changed verdict"; fail=1; }
 cp -r reports/full "$dir/ix" && jq '(.claims[] | select(.id == "R1") | .checks[0].value) |= . * 2' reports/full/claims.json > "$dir/ix/claims.json"
-sh reports/archive-index.sh --check "$dir/ix" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed number"; fail=1; }
+sh reports/archive/archive-index.sh --check "$dir/ix" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed number"; fail=1; }
 # the confirmatory comparison is generated too: a confirmatory number changed is seen, and
 # I26's reading-L departure is said to have moved, not to be "the same numbers"
 cp -r reports/full "$dir/ic" && jq '(.claims[] | select(.id == "I26") | .checks[] | select(.role == "claim") | .value) |= . * 2' \
   reports/full/confirmatory/claims.json > "$dir/ic/confirmatory/claims.json"
-sh reports/archive-index.sh --check "$dir/ic" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed confirmatory number"; fail=1; }
+sh reports/archive/archive-index.sh --check "$dir/ic" > /dev/null 2>&1 && { echo "t-archive: FAIL: INDEX.md --check misses a changed confirmatory number"; fail=1; }
 # docs/claims.md's numbers of I25's and I26's FULL runs are generated lines: a changed
 # archived number (I26's reading-L departure, confirmatory) makes --check name docs/claims.md
 mkdir -p "$dir/repo" && cp -r reports docs "$dir/repo/" &&
   jq '(.claims[] | select(.id == "I26") | .checks[] | select(.role == "claim" and .variant == "L") | .value) |= . * 3' \
     reports/full/confirmatory/claims.json > "$dir/repo/reports/full/confirmatory/claims.json" &&
-  (cd "$dir/repo" && sh reports/archive-index.sh --check) > "$dir/dlog" 2>&1
+  (cd "$dir/repo" && sh reports/archive/archive-index.sh --check) > "$dir/dlog" 2>&1
 grep -q "docs/claims.md#archived differs" "$dir/dlog" && grep -q '^- I26, confirmatory FULL run' docs/claims.md \
   || { echo "t-archive: FAIL: docs/claims.md's I26 numbers are not checked against the archive"; fail=1; }
 # docs/claims.md#archived holds the index's one table (the confirmatory table has its own
@@ -260,7 +263,7 @@ ROWS
   [ "$nrev" -ge 10 ] && [ "$nnamed" -ge 10 ] && [ "$nchk" -ge 5 ] ||
     { echo "t-archive: FAIL: too few revisions ($nrev), digests ($nnamed) or checked digests ($nchk) found"; fail=1; }
 fi
-# the screen's archive (reports/full/screen): its tables are what reports/screen-verdict.sh
+# the screen's archive (reports/full/screen): its tables are what reports/multiverse/screen-verdict.sh
 # makes of the archived members, and its consequence holds in the registry: a screened
 # claim that the kernel or libm can decide declares both, one that they cannot declares
 # neither (docs/claims.md#screen); a changed member is seen
@@ -268,7 +271,7 @@ nscr=0
 for t in screen known; do
   while IFS="$(printf '\t')" read -r id rest; do
     nscr=$((nscr + 1))
-    [ "$(sh reports/screen-verdict.sh "$id" "reports/full/screen/$id.json")" = "$id	$rest" ] ||
+    [ "$(sh reports/multiverse/screen-verdict.sh "$id" "reports/full/screen/$id.json")" = "$id	$rest" ] ||
       { echo "t-archive: FAIL: screen/$t.tsv's $id row is not what its archived members give"; fail=1; }
   done < "reports/full/screen/$t.tsv"
 done
@@ -281,7 +284,7 @@ while IFS="$(printf '\t')" read -r id n v decision rest; do
   esac
 done < reports/full/screen/screen.tsv
 jq '.[3].checks[0].value = 1e9' reports/full/screen/R1.json > "$dir/R1.json"
-[ "$(sh reports/screen-verdict.sh R1 "$dir/R1.json" | cut -f4)" = "CAN DECIDE" ] ||
+[ "$(sh reports/multiverse/screen-verdict.sh R1 "$dir/R1.json" | cut -f4)" = "CAN DECIDE" ] ||
   { echo "t-archive: FAIL: a changed member of the screen's archive is not seen"; fail=1; }
 # the archive's own placeholder scan can fail: a report with one unfilled is caught
 mkdir -p "$dir/ph" && printf '<p>slope {7.value}</p>\n' > "$dir/ph/index.html"
@@ -294,5 +297,14 @@ OPENBLAS_NUM_THREADS=1 "$bin" audit --only R2 --out "$dir/r2" -q > "$dir/r2log" 
 awk '/<table/ { if (open) bad = 1; open = 1 } /<\/table>/ { if (!open) bad = 1; open = 0 }
      /<h[23]/ && open { bad = 1 } /kv var/ { var = 1 } END { exit (bad || open || !var) }' "$dir/r2/index.html" ||
   { echo "t-archive: FAIL: R2's report has a table left open (or no variants' table)"; fail=1; }
-[ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims; $ntexts archived texts without placeholders; ${nrev:-no} revisions on history, ${nchk:-no} digests recomputed, ${nexe:-no} of executables)"
+# the archive's weight (docs/design.md#full-archive): its tracked files stay within the budget
+# reports/full/README.md states, so that what a clone carries grows only by a reviewed raise
+budget=$(sed -n 's/^Budget: \([0-9][0-9]*\) bytes.*/\1/p' reports/full/README.md)
+bytes=$(git ls-files -z reports/full | xargs -0 cat | wc -c)
+if [ -z "$budget" ]; then
+  echo "t-archive: FAIL: reports/full/README.md states no 'Budget: N bytes' line"; fail=1
+elif [ "$bytes" -gt "$budget" ]; then
+  echo "t-archive: FAIL: the archive's files are $bytes bytes, over its budget of $budget (docs/design.md#full-archive)"; fail=1
+fi
+[ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims; $ntexts archived texts without placeholders; ${nrev:-no} revisions on history, ${nchk:-no} digests recomputed, ${nexe:-no} of executables; $bytes of $budget bytes)"
 exit $fail

@@ -1,5 +1,6 @@
 /* t-audit-registry.c — the claims registry and its check language (reports/claims.txt,
- * reports/audit-registry.c, reports/audit-lang.c; docs/claims.md#rules):
+ * reports/audit-registry.c, reports/audit-claims.c, reports/audit-lang.c,
+ * reports/audit-decidable.c; docs/claims.md#rules):
  *  - the registry holds every claim of docs/claims.md and parses;
  *  - malformed registry lines (fields, roles, missing description or control, unknown
  *    check words, bad arity or numbers, bad cases, undeclared variants) are refused with

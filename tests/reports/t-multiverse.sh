@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-multiverse.sh — reports/multiverse.sh, a claim decided over its declared multiverse
+# t-multiverse.sh — reports/multiverse/multiverse.sh, a claim decided over its declared multiverse
 # (docs/claims.md#multiverse), with a stand-in for slpi whose verdict is a function of the
 # member's choices: every combination of the declared values runs once, with its seed
 # offset, fit and levels as options and its BLAS kernel and libm in the environment; the
@@ -52,7 +52,7 @@ cat > "$dir/claims.txt" <<'REG'
 % X5 | seeds | 0 1000 | two noises
 % X5 | fit | wls ols | two fits
 REG
-mv() { SLPI_CRMATH=$dir/crmath.so sh reports/multiverse.sh "$dir/slpi" "$dir/$1" "$2" --claims "$dir/claims.txt" > "$dir/$1.out" 2>&1; }
+mv() { SLPI_CRMATH=$dir/crmath.so sh reports/multiverse/multiverse.sh "$dir/slpi" "$dir/$1" "$2" --claims "$dir/claims.txt" > "$dir/$1.out" 2>&1; }
 want() {   # NAME ID RULE PATTERN: the verdict line of run NAME matches PATTERN
   RULE=$3 mv "$1" "$2" || { echo "t-multiverse: FAIL: $1 exited $?: $(cat "$dir/$1.out")"; fail=1; return; }
   grep -q -- "$4" "$dir/$1/multiverse.txt" || { echo "t-multiverse: FAIL: $1: $(cat "$dir/$1/multiverse.txt") (want /$4/)"; fail=1; }
@@ -73,10 +73,10 @@ want seeds X1 '[ $S = 1000 ] || [ $S = 5000 ] && echo DISCREPANCY || echo CONFIR
 # without a number are not taken for identical
 VAL=1.5 want same X1 'echo CONFIRMED' \
   '^X1 CONFIRMED over 1 distinct member of 32 (seeds, blas, libm: every value gives the same outcome, so these dimensions do not apply): CONFIRMED 1 (share 1.00 \[0.21, 1.00\])$'
-RULE='echo CONFIRMED' SLPI_CRMATH=$dir/crmath.so sh reports/multiverse.sh "$dir/slpi" "$dir/noseeds" X1 --claims "$dir/claims.txt" > /dev/null 2>&1
+RULE='echo CONFIRMED' SLPI_CRMATH=$dir/crmath.so sh reports/multiverse/multiverse.sh "$dir/slpi" "$dir/noseeds" X1 --claims "$dir/claims.txt" > /dev/null 2>&1
 awk -F'\t' -v OFS='\t' 'NR > 1 { sub(/^[0-9]+/, "0", $4) } { print }' "$dir/noseeds/members.tsv" > "$dir/noseeds.tsv"
-sh reports/multiverse-verdict.sh X1 "$dir/noseeds.tsv" 32 | grep -q '^X1 CONFIRMED over 4 distinct members of 32 (seeds: every value gives the same outcome, so the dimension does not apply): CONFIRMED 4 (share 1.00 \[0.51, 1.00\])$' ||
-  { echo "t-multiverse: FAIL: seeds that reach no number: $(sh reports/multiverse-verdict.sh X1 "$dir/noseeds.tsv" 32)"; fail=1; }
+sh reports/multiverse/multiverse-verdict.sh X1 "$dir/noseeds.tsv" 32 | grep -q '^X1 CONFIRMED over 4 distinct members of 32 (seeds: every value gives the same outcome, so the dimension does not apply): CONFIRMED 4 (share 1.00 \[0.51, 1.00\])$' ||
+  { echo "t-multiverse: FAIL: seeds that reach no number: $(sh reports/multiverse/multiverse-verdict.sh X1 "$dir/noseeds.tsv" 32)"; fail=1; }
 VAL=null want blind X1 'echo UNABLE' '^X1 UNABLE over 32 members: UNABLE 32 '
 # the kernel decides, the seeds do not
 want kernel X1 '[ $K = Prescott ] && echo DISCREPANCY || echo CONFIRMED' '^X1 CRITERION-DEPENDENT over 32 .*; moved by: blas$'
@@ -111,7 +111,7 @@ want found X2 'echo DISCREPANCY' '^X2 DISCREPANCY over 1 member'
 grep -q "blas(Autodetected)" "$dir/found/members.tsv" || { echo "t-multiverse: FAIL: the kernel the member ran on is not recorded: $(cat "$dir/found/members.tsv")"; fail=1; }
 # resumed: 5 members, then the 27 others, each run once; the partial verdict is INCOMPLETE
 # with the CPU the rest needs, and the dimensions seen to move so far
-rv() { n=$1; shift; SLPI_CRMATH=$dir/crmath.so CALLS=$dir/calls sh reports/multiverse.sh "$dir/slpi" "$dir/$n" X1 --claims "$dir/claims.txt" "$@" > "$dir/$n.out" 2>&1; }
+rv() { n=$1; shift; SLPI_CRMATH=$dir/crmath.so CALLS=$dir/calls sh reports/multiverse/multiverse.sh "$dir/slpi" "$dir/$n" X1 --claims "$dir/claims.txt" "$@" > "$dir/$n.out" 2>&1; }
 : > "$dir/calls"
 RULE='echo CONFIRMED' rv part --max 5 || { echo "t-multiverse: FAIL: --max 5: $(cat "$dir/part.out")"; fail=1; }
 grep -q '^X1 INCOMPLETE over 5 of 32 members: CONFIRMED 5 (share 1.00 \[0.57, 1.00\]); 27 not run (about 0.00 CPU-hours' "$dir/part/multiverse.txt" ||
@@ -137,7 +137,7 @@ DIGEST=d2 RULE='echo CONFIRMED' rv settled --max 1; [ $? = 2 ] && grep -q "rules
   { echo "t-multiverse: FAIL: a changed rules digest was not refused: $(cat "$dir/settled.out")"; fail=1; }
 [ "$(grep -c . "$dir/settled/members.tsv")" = 9 ] || { echo "t-multiverse: FAIL: the refused member was listed"; fail=1; }
 # refusals: a missing libm library, a missing claim, a member without its report
-RULE='echo CONFIRMED' SLPI_CRMATH=$dir/none.so sh reports/multiverse.sh "$dir/slpi" "$dir/bad1" X1 --claims "$dir/claims.txt" > "$dir/bad1.out" 2>&1
+RULE='echo CONFIRMED' SLPI_CRMATH=$dir/none.so sh reports/multiverse/multiverse.sh "$dir/slpi" "$dir/bad1" X1 --claims "$dir/claims.txt" > "$dir/bad1.out" 2>&1
 [ $? = 2 ] && grep -q "none.so missing" "$dir/bad1.out" || { echo "t-multiverse: FAIL: a missing libm library: $(cat "$dir/bad1.out")"; fail=1; }
 RULE='echo CONFIRMED' mv bad2 X9; [ $? = 2 ] && grep -q "has no claim X9" "$dir/bad2.out" || { echo "t-multiverse: FAIL: a missing claim: $(cat "$dir/bad2.out")"; fail=1; }
 NOREPORT=4000 RULE='echo CONFIRMED' mv bad3 X1; [ $? = 2 ] && grep -q "seeds=4000 .*wrote no report" "$dir/bad3.out" || { echo "t-multiverse: FAIL: a member without a report: $(cat "$dir/bad3.out")"; fail=1; }

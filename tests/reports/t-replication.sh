@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-replication.sh — the three replication reports (reports/replication.sh): the committed
+# t-replication.sh — the three replication reports (reports/archive/replication.sh): the committed
 # reports/full/replication/*.md are what the archive generates (--check), and every digit
 # in them comes from the archive, none from the script: the script's report program holds
 # no digit, and on a copy of the archive with every digit 1..9 moved to the next (9 to 1,
@@ -10,13 +10,13 @@ command -v jq > /dev/null || { echo "t-replication: SKIP: jq is not installed (a
 dir=$(mktemp -d /tmp/slpi-t-replication-XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
 fail=0
-sh reports/replication.sh --check > "$dir/log" 2>&1 || { echo "t-replication: FAIL: the committed reports differ from the archive:"; cat "$dir/log"; fail=1; }
+sh reports/archive/replication.sh --check > "$dir/log" 2>&1 || { echo "t-replication: FAIL: the committed reports differ from the archive:"; cat "$dir/log"; fail=1; }
 for p in RKMK ISO SVI; do
   [ -s "reports/full/replication/$p.md" ] || { echo "t-replication: FAIL: reports/full/replication/$p.md missing"; fail=1; }
 done
 # the report program (the jq text between "jq -r" and its input file) has no digit
-prog=$(sed -n '/^  jq -r --arg p/,/^  . "\$arch\/claims.json"/p' reports/replication.sh | sed '1d;$d')
-[ -n "$prog" ] || { echo "t-replication: FAIL: the report program was not found in reports/replication.sh"; fail=1; }
+prog=$(sed -n '/^  jq -r --arg p/,/^  . "\$arch\/claims.json"/p' reports/archive/replication.sh | sed '1d;$d')
+[ -n "$prog" ] || { echo "t-replication: FAIL: the report program was not found in reports/archive/replication.sh"; fail=1; }
 if printf '%s\n' "$prog" | grep -n '[0-9]' > "$dir/digits"; then
   echo "t-replication: FAIL: the report program types digits:"; cat "$dir/digits"; fail=1
 fi
@@ -31,7 +31,7 @@ for m in reports/full/multiverse*/*/multiverse.txt; do
   mkdir -p "$dir/a/${r%/*}" "$dir/b/$(printf '%s' "${r%/*}" | move)" &&
     cp "$m" "$dir/a/$r" && move < "$m" > "$dir/b/$(printf '%s' "$r" | move)" || exit 1
 done
-sh reports/replication.sh "$dir/a" > "$dir/alog" 2>&1 && sh reports/replication.sh "$dir/b" > "$dir/blog" 2>&1 ||
+sh reports/archive/replication.sh "$dir/a" > "$dir/alog" 2>&1 && sh reports/archive/replication.sh "$dir/b" > "$dir/blog" 2>&1 ||
   { echo "t-replication: FAIL: replication.sh exited non-zero:"; cat "$dir/alog" "$dir/blog"; fail=1; }
 for p in RKMK ISO SVI; do
   move < "$dir/a/replication/$p.md" > "$dir/want"
@@ -46,6 +46,6 @@ done
 # a changed archived number is seen by --check
 cp -r "$dir/a" "$dir/c" && mkdir -p "$dir/c/replication" && cp reports/full/replication/*.md "$dir/c/replication/" &&
   jq '(.claims[] | select(.id == "R3") | .checks[0].evidence) |= gsub("7"; "8")' reports/full/claims.json > "$dir/c/claims.json"
-sh reports/replication.sh --check "$dir/c" > /dev/null 2>&1 && { echo "t-replication: FAIL: --check misses a changed number"; fail=1; }
+sh reports/archive/replication.sh --check "$dir/c" > /dev/null 2>&1 && { echo "t-replication: FAIL: --check misses a changed number"; fail=1; }
 [ $fail = 0 ] && echo "t-replication: PASS"
 exit $fail

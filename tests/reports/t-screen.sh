@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-screen.sh — reports/screen.sh and reports/screen-verdict.sh, the kernel and libm screen
+# t-screen.sh — reports/multiverse/screen.sh and reports/multiverse/screen-verdict.sh, the kernel and libm screen
 # (docs/claims.md#screen), with a stand-in for slpi whose numbers are a function of the
 # member's kernel (K) and libm (P): the screened claims are those declaring neither blas
 # nor libm (or those --only names), each over the 16 members {4 kernels} x {glibc, mpfr,
@@ -42,7 +42,7 @@ X2 | src | CONFIRMED | claim | case | max H0_dev <= 1 | -
 = X3 | s | m | p | -
 X3 | src | CONFIRMED | claim | case | max H0_dev <= 1 | -
 REG
-sc() { n=$1; shift; SLPI_CRMATH=$dir/crmath.so sh reports/screen.sh "$dir/slpi" "$dir/$n" --claims "$dir/claims.txt" "$@" > "$dir/$n.out" 2>&1; }
+sc() { n=$1; shift; SLPI_CRMATH=$dir/crmath.so sh reports/multiverse/screen.sh "$dir/slpi" "$dir/$n" --claims "$dir/claims.txt" "$@" > "$dir/$n.out" 2>&1; }
 row() {   # NAME ID PATTERN: claim ID's row of run NAME matches PATTERN
   grep -q -- "^$2	$3" "$dir/$1/screen.tsv" 2>/dev/null || { echo "t-screen: FAIL: $1: $(grep "^$2	" "$dir/$1/screen.tsv" 2>/dev/null || cat "$dir/$1.out") (want /$2	$3/)"; fail=1; }
 }
@@ -64,9 +64,9 @@ row flat X1 '16	CONFIRMED	CANNOT DECIDE	0	largest spread/margin at check 1 (- | 
 [ "$(jq -r '[.[] | "\(.member) \(.coordinates) \(.checks | length)"] | join(",")' "$dir/flat/X3/screen.json")" = \
   "1 blas=Prescott libm=glibc 2,2 blas=Prescott libm=mpfr 2,3 blas=Prescott libm=mpfr-up 2,4 blas=Prescott libm=mpfr-down 2,5 blas=Sandybridge libm=glibc 2,6 blas=Sandybridge libm=mpfr 2,7 blas=Sandybridge libm=mpfr-up 2,8 blas=Sandybridge libm=mpfr-down 2,9 blas=Haswell libm=glibc 2,10 blas=Haswell libm=mpfr 2,11 blas=Haswell libm=mpfr-up 2,12 blas=Haswell libm=mpfr-down 2,13 blas=Cooperlake libm=glibc 2,14 blas=Cooperlake libm=mpfr 2,15 blas=Cooperlake libm=mpfr-up 2,16 blas=Cooperlake libm=mpfr-down 2" ] ||
   { echo "t-screen: FAIL: screen.json: $(jq -c 'map(.coordinates)' "$dir/flat/X3/screen.json")"; fail=1; }
-[ "$(sh reports/screen-verdict.sh X3 "$dir/flat/X3/screen.json")" = "$(grep '^X3	' "$dir/flat/screen.tsv")" ] ||
+[ "$(sh reports/multiverse/screen-verdict.sh X3 "$dir/flat/X3/screen.json")" = "$(grep '^X3	' "$dir/flat/screen.tsv")" ] ||
   { echo "t-screen: FAIL: the verdict from screen.json differs from the run's row"; fail=1; }
-sh reports/screen-verdict.sh X3 "$dir/none.json" > /dev/null 2>&1; [ $? = 2 ] || { echo "t-screen: FAIL: a missing screen.json did not exit 2"; fail=1; }
+sh reports/multiverse/screen-verdict.sh X3 "$dir/none.json" > /dev/null 2>&1; [ $? = 2 ] || { echo "t-screen: FAIL: a missing screen.json did not exit 2"; fail=1; }
 # the rule's parts, one claim at a time
 want() {   # NAME PATTERN, with VALUE, BOUND, VERDICT, CTL from the environment
   sc "$1" --only X3 || { echo "t-screen: FAIL: $1 exited: $(cat "$dir/$1.out")"; fail=1; }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # multiverse-evidence.sh OUT [ROWS] — the numbers behind every check of every member of a
-# multiverse run (reports/multiverse.sh OUT), so that a referee can re-fit them without
+# multiverse run (reports/multiverse/multiverse.sh OUT), so that a referee can re-fit them without
 # running anything (docs/claims.md#labels): OUT/checks.tsv, one row a member's check:
 #   member, coordinates (as members.tsv), role, registry line, check, outcome, value, its
 #   numbers (compact JSON: a slope's CI, the ensemble's closest and farthest paths, ...),

@@ -27,7 +27,7 @@
 # --tests FILE the unit tests' results a "test" check reads (reports/unit-tests.sh).
 # OUT/multiverse.txt: the verdict over the members by the rule fixed before the runs
 # (docs/claims.md#multiverse and #labels), computed from the members alone by
-# reports/multiverse-verdict.sh (the C rule): INCOMPLETE while a member has not run (the
+# reports/multiverse/multiverse-verdict.sh (the C rule): INCOMPLETE while a member has not run (the
 # shares over the K run, the CPU the others need, the dimensions seen to move so far);
 # CONFIRMED or DISCREPANCY (or another verdict alike) when all of at least 4 members give
 # it; UNABLE when the decided members agree but some is UNABLE or fewer than 4 ran;
@@ -123,6 +123,6 @@ while read -r coords; do
     "$out/m$k/claims.json" >> "$out/members.tsv" || exit 2
   ran_now=$((ran_now + 1))
 done < "$out/members.txt"
-# the verdict over the members (the rule of the header; reports/multiverse-verdict.sh, which runs the C rule)
+# the verdict over the members (the rule of the header; reports/multiverse/multiverse-verdict.sh, which runs the C rule)
 sh "$(dirname "$0")/multiverse-verdict.sh" "$id" "$out/members.tsv" "$k" > "$out/multiverse.txt" || exit 2
 cat "$out/multiverse.txt"

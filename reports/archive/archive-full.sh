@@ -14,9 +14,9 @@
 # date, revision and machine stay those of the run that wrote them. Figures
 # and tables of the added claims are copied; nothing of TO is removed.
 # Both end by writing TO's index and pages from the numbers now archived, with the tools of
-# this checkout (reports/archive-index.sh: INDEX.md, and docs/claims.md's tables for
-# reports/full; reports/archive-html.sh: index.html, confirmatory/index.html;
-# reports/replication.sh: replication/RKMK.md, ISO.md, SVI.md), never a report an older
+# this checkout (reports/archive/archive-index.sh: INDEX.md, and docs/claims.md's tables for
+# reports/full; reports/archive/archive-html.sh: index.html, confirmatory/index.html;
+# reports/archive/replication.sh: replication/RKMK.md, ISO.md, SVI.md), never a report an older
 # binary wrote.
 add=0
 [ "${1:-}" = --add ] && { add=1; shift; }
@@ -57,4 +57,4 @@ for n in $figs; do
   done
 done
 echo "archive-full: $(ls "$to/figures" | wc -l) figures, $(ls "$to/data" | wc -l) tables, $(du -sk "$to" | cut -f1) KB in $to"
-sh reports/archive-index.sh "$to" && sh reports/archive-html.sh "$to" && sh reports/replication.sh "$to" || exit 2
+sh reports/archive/archive-index.sh "$to" && sh reports/archive/archive-html.sh "$to" && sh reports/archive/replication.sh "$to" || exit 2

@@ -6,11 +6,11 @@
 # mpfr-down} (the libm to nearest and directed, since 2026-11-27) at seed offset 0,
 # fit wls and every level (its other declared choices at their first values), at the
 # registry's reduced sizes (--full is not offered: the screen is reduced by its rule):
-# reports/multiverse.sh with a derived registry, OUT/claims.txt, in which the claim's "%"
+# reports/multiverse/multiverse.sh with a derived registry, OUT/claims.txt, in which the claim's "%"
 # lines are replaced by the screen's two, into OUT/ID (members.tsv and the members'
 # reports; resumable as multiverse.sh is). OUT/ID/screen.json keeps what the verdict
 # reads of each member (its coordinates, verdict, and every check's role, case, check,
-# outcome, numbers and bound); reports/screen-verdict.sh decides each claim from it, by
+# outcome, numbers and bound); reports/multiverse/screen-verdict.sh decides each claim from it, by
 # the rule committed before the screen ran, into OUT/screen.tsv (one row a claim) and
 # prints it.
 # The claims screened: every claim of FILE (default reports/claims.txt) that declares no
