@@ -79,6 +79,7 @@
 #include <stddef.h>
 #include "slpi/errors.h"
 #include "slpi/limits.h"
+#include "core/algebra-type.h"
 
 typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */
 
@@ -120,16 +121,6 @@ typedef struct {
 const char *slpi_expr_op_name(int op);
 
 /* ------------------------------------------------------------ algebras */
-
-typedef enum {
-    SLPI_ALGEBRA_SO3, SLPI_ALGEBRA_SE3, SLPI_ALGEBRA_SON, SLPI_ALGEBRA_SUN, SLPI_ALGEBRA_SO3K
-} slpi_algebra_kind;
-
-typedef struct {
-    slpi_algebra_kind kind;
-    int n;          /* so(n), su(n): n; so3^k: k; so3, se3: 3 */
-    int dim;        /* coordinates (the state layout's length) */
-} slpi_algebra;
 
 /* "so3", "se3", "so(n)" (3 <= n <= 64), "su(n)" (2 <= n <= 256), "so3^k" (2 <= k <= 64);
  * an error names key=text and lists the families. */

@@ -38,6 +38,7 @@
 #include "core/problem.h"
 #include "core/parse.h"
 #include "core/fpmode.h"
+#include "core/expr.h"
 
 #define IS_PI 3.14159265358979323846
 

@@ -8,7 +8,8 @@
 #include <stdint.h>
 #include "slpi/registry.h"
 #include "core/problem-options.h"
-#include "core/expr.h"
+#include "slpi/limits.h"
+#include "core/algebra-type.h"
 
 typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */
 

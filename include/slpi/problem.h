@@ -6,8 +6,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "slpi/errors.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
