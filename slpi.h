@@ -34,6 +34,7 @@
  * double path only, without Arb's headers (slpi/ref.h leaves out its ball declarations). */
 #include "slpi/errors.h"
 #include "slpi/process.h"
+#include "slpi/registry-ids.h"
 #include "slpi/registry.h"
 #include "slpi/limits.h"
 #include "slpi/problem.h"

@@ -16,7 +16,7 @@
  * what a stepper refuses) and reports the reason in its own words. */
 #include "slpi/errors.h"
 #include "slpi/process.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/noise.h"
 #include "slpi/step.h"
 #include <stdint.h>

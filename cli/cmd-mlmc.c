@@ -14,7 +14,7 @@
 #include "cli/cli.h"
 #include "reports/mlmc.h"
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/output.h"
 #include "slpi/problem-build.h"
 #include "core/parse.h"

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 

@@ -31,7 +31,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/problem-shape.h"
 #include "slpi/initial.h"
 #include "core/problem-struct.h"

@@ -9,7 +9,7 @@
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/problem-finish.h"
 
 #include <stddef.h>

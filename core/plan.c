@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/plan.h"
 #include "slpi/problem-shape.h"
 #include "core/problem-struct.h"

@@ -5,7 +5,7 @@
  * cannot drift from the parser (docs/architecture.md, problem keys). */
 #include <stddef.h>
 
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/limits.h"
 #include "core/problem-struct.h"
 #include "core/problem-key-table.h"

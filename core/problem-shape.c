@@ -8,7 +8,7 @@
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/zeitlin-family.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/problem-shape.h"
 
 int slpi_problem_state_dim(const slpi_problem *p)

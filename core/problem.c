@@ -8,7 +8,7 @@
  * and its initial state (core/initial-state.c). */
 #include <string.h>
 
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/problem-build.h"
 #include "core/problem-struct.h"
 #include "core/problem.h"

@@ -7,7 +7,7 @@
 #define SLPI_CORE_PROBLEM_H
 
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 typedef struct slpi_problem slpi_problem;
 
 /* The system's defaults for p->system (they depend on p->scheme: svi brings the SVI forms),

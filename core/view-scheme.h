@@ -5,7 +5,7 @@
 #ifndef SLPI_CORE_VIEW_SCHEME_H
 #define SLPI_CORE_VIEW_SCHEME_H
 
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "core/problem-options.h"
 
 typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */

@@ -6,7 +6,7 @@
 #define SLPI_CORE_VIEW_SYSTEM_H
 
 #include <stdint.h>
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "core/problem-options.h"
 #include "slpi/limits.h"
 #include "core/algebra-type.h"

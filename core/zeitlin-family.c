@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/problem-build.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"

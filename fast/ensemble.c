@@ -23,7 +23,7 @@
 #include <math.h>
 #include <string.h>
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "core/cpu.h"
 #include "core/view-scheme.h"
 #include "core/view-solver.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"

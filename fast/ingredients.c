@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/step.h"
 #include "slpi/problem-shape.h"
 #include "core/problem-options.h"

@@ -25,7 +25,7 @@
 #include <string.h>
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/step.h"
 #include "core/view-scheme.h"
 #include "core/view-solver.h"

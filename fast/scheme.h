@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 typedef struct slpi_problem slpi_problem;
 #include "slpi/step.h"
 typedef struct slpi_fast slpi_fast;

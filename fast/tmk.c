@@ -9,7 +9,7 @@
 #include <lapacke.h>
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/step.h"
 #include "fast/fast.h"
 #include "fast/solver.h"

@@ -41,7 +41,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/tools.h"

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "props/props.h"
 
 /* Rules every generated or shrunk case obeys. Vortex rates grow like 1/|x|^2 (H_0 is

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <stdio.h>
 
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/problem.h"
 #include "core/slpi-flint.h"
 #include "props/props.h"

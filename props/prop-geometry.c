@@ -36,7 +36,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/step.h"
 #include "slpi/ref.h"
 #include "slpi/problem.h"

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include "core/vec.h"
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_system_view slpi_system_view; /* core/view-system.h */
 #include "slpi/step.h"

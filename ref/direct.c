@@ -9,7 +9,7 @@
  * L fixed-point sweeps y <- G(y) from y = mu_n, evaluated in balls. */
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/step.h"
 #include "core/slpi-flint.h"
 #include "core/view-solver.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/step.h"
 #include "slpi/ref.h"
 #include "core/problem-options.h"

@@ -67,7 +67,7 @@
  * The assumptions on the BLAS (round to nearest, gradual underflow in and out) are
  * probed once per process (slpi_ref_mrmat_probe, ref/mrmat-probe.c); any non-finite part
  * refuses. */
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "core/slpi-flint.h"
 #include "core/view-cert.h"
 #include "core/view-scheme.h"

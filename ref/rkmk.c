@@ -9,7 +9,7 @@
  * operation is a ball operation, so the output is certified without a solver. */
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/step.h"
 #include "core/slpi-flint.h"
 #include "core/view-scheme.h"

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 typedef struct slpi_problem slpi_problem;
 #include "slpi/step.h"
 #include "core/slpi-flint.h"

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/step.h"
 #include "core/slpi-flint.h"
 #include "core/view-solver.h"

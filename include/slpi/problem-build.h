@@ -4,7 +4,7 @@
 #define SLPI_PUBLIC_PROBLEM_BUILD_H
 
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 
 typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */
 
