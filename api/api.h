@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 
 /* Record err's message as the calling thread's slpi_api_last_error when rc is an error;
  * returns rc. */

@@ -5,7 +5,7 @@
 #define SLPI_ENSEMBLE_LANES_H
 
 #include <stdint.h>
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_plan slpi_plan;
 
 typedef struct slpi_ens_lanes slpi_ens_lanes;   /* one per thread */

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "slpi/ensemble.h"
 
 #define ENS_MAX_GRID 8      /* grid keys */

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_run_result slpi_run_result; /* slpi/run.h, for its users only */
 

@@ -77,7 +77,7 @@
 #define SLPI_CORE_EXPR_H
 
 #include <stddef.h>
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "slpi/limits.h"
 #include "core/algebra-type.h"
 

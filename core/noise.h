@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_problem slpi_problem;
 
 /* Steps 2-4 of core/noise.c's header: the standard normal of one 64-bit Philox word. */

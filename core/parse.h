@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 
 /* Strict numbers (core/parse.c), for every key, option and numeric text field: the
  * whole text is the number (blanks around it allowed), no trailing garbage, overflow,

@@ -4,7 +4,7 @@
 #ifndef SLPI_CORE_PLAN_H
 #define SLPI_CORE_PLAN_H
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_plan slpi_plan;
 #include "core/expr.h"

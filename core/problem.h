@@ -6,7 +6,7 @@
 #ifndef SLPI_CORE_PROBLEM_H
 #define SLPI_CORE_PROBLEM_H
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "slpi/registry-ids.h"
 typedef struct slpi_problem slpi_problem;
 

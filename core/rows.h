@@ -5,7 +5,7 @@
 #ifndef SLPI_ROWS_H
 #define SLPI_ROWS_H
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_problem slpi_problem;
 
 typedef struct {

@@ -36,7 +36,6 @@
 #include "slpi/noise.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/step.h"
 #include "slpi/trajectory.h"
 #include "slpi/output.h"

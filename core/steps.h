@@ -8,7 +8,7 @@
 #ifndef SLPI_STEPS_H
 #define SLPI_STEPS_H
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_noise_source slpi_noise_source;
 #include "slpi/step.h"

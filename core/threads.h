@@ -3,7 +3,7 @@
 #ifndef SLPI_CORE_THREADS_H
 #define SLPI_CORE_THREADS_H
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 
 /* Threads of one command's OpenMP work (core/threads.c): `requested` (> 0), or the OpenMP
  * runtime's default (OMP_NUM_THREADS) when requested <= 0, into *nt; more than

@@ -9,7 +9,7 @@
 #define SLPI_CORE_ZEITLIN_FAMILY_H
 
 #include <stdint.h>
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_problem slpi_problem;
 #include "core/expr.h"
 

@@ -5,7 +5,7 @@
 #ifndef SLPI_FAST_ENSEMBLE_H
 #define SLPI_FAST_ENSEMBLE_H
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_plan slpi_plan;
 #include "slpi/step.h"
 #include "core/problem-options.h"

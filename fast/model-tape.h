@@ -6,7 +6,7 @@
 #ifndef SLPI_FAST_MODEL_TAPE_H
 #define SLPI_FAST_MODEL_TAPE_H
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "slpi/limits.h"
 #include "core/expr.h"
 

@@ -6,7 +6,7 @@
 #define SLPI_FAST_SCHEME_H
 
 #include <stddef.h>
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "slpi/registry-ids.h"
 typedef struct slpi_problem slpi_problem;
 #include "slpi/step.h"

@@ -14,7 +14,7 @@
 
 #include "fast/cmplx.h"
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 
 typedef struct {
     int N, K, nm;        /* nm = N^2 - 1 modes */

@@ -15,7 +15,7 @@
 #ifndef SLPI_FAST_SUN_H
 #define SLPI_FAST_SUN_H
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "slpi/step.h"
 #include "fast/cmplx.h"
 

@@ -30,7 +30,7 @@
 #define SLPI_FAST_SYSTEM_H
 
 #include <stddef.h>
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_plan slpi_plan;
 #include "slpi/step.h"

@@ -13,7 +13,7 @@
 #include "fast/cmplx.h"
 #include <stddef.h>
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 
 typedef struct {
     int N;

@@ -13,7 +13,7 @@
 
 #include <stdint.h>
 #include "core/vec.h"
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "slpi/registry-ids.h"
 typedef struct slpi_problem slpi_problem;
 #include "slpi/step.h"

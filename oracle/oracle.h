@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 #include <stddef.h>
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "slpi/limits.h"
 typedef struct slpi_problem slpi_problem;
 #include "slpi/step.h"

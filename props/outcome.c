@@ -6,6 +6,7 @@
 #include <string.h>
 #include <stdio.h>
 
+#include "slpi/errors.h"
 #include "slpi/registry-ids.h"
 #include "slpi/problem.h"
 #include "core/slpi-flint.h"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "core/vec.h"
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "slpi/registry-ids.h"
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_system_view slpi_system_view; /* core/view-system.h */

@@ -7,7 +7,7 @@
 #ifndef SLPI_REF_EULER_ZEITLIN_H
 #define SLPI_REF_EULER_ZEITLIN_H
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "core/problem-options.h"
 #include "core/slpi-flint.h"
 #include "core/zeitlin-family.h"

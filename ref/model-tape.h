@@ -6,7 +6,7 @@
 #define SLPI_REF_MODEL_TAPE_H
 
 #include "core/expr.h"
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "slpi/limits.h"
 typedef struct slpi_plan slpi_plan;
 #include "core/slpi-flint.h"

@@ -3,7 +3,7 @@
 #ifndef SLPI_REF_VECTOR_FIELD_H
 #define SLPI_REF_VECTOR_FIELD_H
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "core/slpi-flint.h"
 #include "ref/system.h"
 

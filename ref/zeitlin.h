@@ -18,7 +18,7 @@
 #ifndef SLPI_REF_ZEITLIN_H
 #define SLPI_REF_ZEITLIN_H
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "core/slpi-flint.h"
 #include "ref/vec.h"
 #include "ref/mrmat.h"
