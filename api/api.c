@@ -12,7 +12,6 @@
 #include "slpi/noise.h"
 #include "slpi/step.h"
 #include "slpi/version.h"
-#include "slpi/run.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
 #include "slpi/stepper.h"

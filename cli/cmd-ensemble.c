@@ -22,7 +22,6 @@
 #include "slpi/problem.h"
 #include "slpi/version.h"
 #include "slpi/output.h"
-#include "slpi/run.h"
 #include "slpi/ensemble.h"
 #include "slpi/plan.h"
 #include "slpi/problem-build.h"

@@ -4,7 +4,6 @@
 #ifndef SLPI_CORE_PROBLEM_OPTIONS_H
 #define SLPI_CORE_PROBLEM_OPTIONS_H
 
-#include "slpi/limits.h"
 
 typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */
 

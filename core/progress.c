@@ -11,7 +11,6 @@
  * know its caller's line (a certified path's set-up) ticks this thread's current line
  * (slpi_progress_current, slpi_progress_tick). */
 #include "slpi/process.h"
-#include "slpi/run.h"
 #include "core/progress.h"
 
 #include <stdarg.h>

@@ -9,7 +9,6 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/step.h"
-#include "slpi/fast.h"
 #include "core/view-scheme.h"
 #include "core/view-solver.h"
 #include "core/check.h"

@@ -6,7 +6,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/step.h"
-#include "slpi/fast.h"
 #include "core/problem-options.h"
 #include "fast/lie-ops.h"
 #include "fast/fast.h"

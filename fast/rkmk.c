@@ -10,7 +10,6 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/step.h"
-#include "slpi/fast.h"
 #include "core/view-scheme.h"
 #include "core/check.h"
 #include "fast/fast.h"

@@ -11,7 +11,6 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/step.h"
-#include "slpi/fast.h"
 #include "fast/fast.h"
 #include "fast/solver.h"
 #include "fast/vector-field.h"

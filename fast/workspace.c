@@ -4,7 +4,6 @@
 #include <stddef.h>
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/fast.h"
 #include "fast/fast.h"
 #include "core/view-scheme.h"
 

@@ -13,7 +13,6 @@
 #include "core/clock.h"
 #include "slpi/errors.h"
 #include "slpi/output.h"
-#include "slpi/run.h"
 #include "slpi/tools.h"
 #include "core/progress.h"
 

@@ -25,7 +25,6 @@
 #include "slpi/errors.h"
 #include "slpi/process.h"
 #include "slpi/step.h"
-#include "slpi/run.h"
 #include "slpi/fast.h"
 #include "slpi/ref.h"
 #include "slpi/tools.h"

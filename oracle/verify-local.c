@@ -12,7 +12,6 @@
 #include "slpi/process.h"
 #include "slpi/step.h"
 #include "slpi/trajectory.h"
-#include "slpi/run.h"
 #include "slpi/tools.h"
 #include "oracle/oracle.h"
 #include "core/threads.h"

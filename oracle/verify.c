@@ -38,7 +38,6 @@
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/trajectory.h"
-#include "slpi/run.h"
 #include "slpi/noise.h"
 #include "slpi/ref.h"
 #include "slpi/tools.h"

@@ -14,7 +14,6 @@
 #include "slpi/errors.h"
 #include "slpi/process.h"
 #include "slpi/registry.h"
-#include "slpi/run.h"
 #include "props/props.h"
 #include "core/progress.h"
 

@@ -13,7 +13,7 @@
 #define SLPI_REF_KRAWCZYK_H
 
 #include <stddef.h>
-#include "slpi/ref.h"
+typedef struct slpi_ref_work slpi_ref_work; /* slpi/ref.h */
 #include "ref/vec.h"
 
 typedef struct {

@@ -91,7 +91,7 @@ int slpi_ref_set_lohner(slpi_ref *s, int on);
  * fn(ctx, w) is called on the stepping thread at each precision the step tries, after
  * each solver iteration (midpoint iteration or enclosure test) and each Jacobian column,
  * with the step's work so far. `slpi run --ref` draws it on its progress line. */
-typedef struct {
+typedef struct slpi_ref_work {
     long step;       /* the step's index (steps attempted before it) */
     long prec;       /* the precision of the attempt, bits */
     long iterations; /* solver iterations in the step so far, every precision */
