@@ -1,5 +1,5 @@
 /* props/properties.c — the property table (one entry per property file: prop-structure.c,
- * prop-geometry.c, prop-order.c), its lookup, and the verdict of one case: the property's
+ * prop-geometry.c, prop-order.c, prop-agree.c), its lookup, and the verdict of one case: the property's
  * check against its expectation (docs/schemes.md#summary: holds, or a negative control
  * that must be violated). Tri-state: UNABLE (solver failure, no enclosure) is never a PASS. */
 #include <string.h>

@@ -137,7 +137,7 @@ static void check_real_property(void)
                c.noises == slpi_props_noise_count(&c));
 }
 
-/* The order studies fit their cases (props/prop-order.c): order-strong keeps 1 or 3 noises
+/* The order studies fit their cases (props/order-study.c): order-strong keeps 1 or 3 noises
  * (1 where fewer exist) at amplitude 1/2 for one noise (pre-asymptotic at 1) and 1 for
  * several (the Levy-area term dominates); order-det has none. */
 static void check_order_adjust(void)
@@ -203,7 +203,7 @@ static void check_energy(void)
     TEST_CHECKF(o.holds == 0, "rkmk-le energy control (h = 1/4, 256 steps) should drift past the bound: %s", o.msg);
 }
 
-/* The order studies' bootstrap CI (props/prop-order.c) is a percentile interval around
+/* The order studies' bootstrap CI (props/order-study.c) is a percentile interval around
  * the slope over all paths, lo <= s <= hi, and resolves the convergence: on the rigid
  * body (ISOMP, strong order 1/2 or 1) it excludes order 0 (lo >= 0.1; over 300 cases
  * of SLPI_TEST_SEED 1..100 the least lo was 0.23). Both ends enter the verdict
