@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/registry.h"
+#include "slpi/registry-ids.h"
 #include "slpi/problem-build.h"
 #include "core/problem-store.h"
 #include "props/props.h"
