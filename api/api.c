@@ -131,8 +131,9 @@ slpi_problem *slpi_problem_new(const char *preset)
         api_out_of_memory("slpi_problem_new");
         return NULL;
     }
-    if (slpi_api_record(&err, slpi_problem_build(p, preset && preset[0] ? preset : NULL, NULL, 0, NULL, NULL,
-                                                 NULL, &err)) != SLPI_OK) {
+    if (slpi_api_record(&err,
+                        slpi_problem_build(p, preset && preset[0] ? preset : NULL, NULL, 0, NULL, NULL, NULL, &err)) !=
+        SLPI_OK) {
         slpi_problem_free(p);
         return NULL;
     }
@@ -234,16 +235,19 @@ static int stepper_rewind(slpi_stepper *s, slpi_error *err)
     s->rows.next = 0;
     if (s->fast) {
         static const long zero[SLPI_FAST_NCOUNTERS];
-        slpi_fast_set_counters(s->fast, zero);   /* the diagnostics' solver counts are the path's own */
-        slpi_fast_set_step_index(s->fast, 0);    /* and its time: t0 (docs/models.md#time) */
-        if (s->given) memcpy(s->x0, s->given, (size_t)s->dim * sizeof *s->x0);
-        else rc = slpi_fast_initial_state(s->fast, s->x0, err);
+        slpi_fast_set_counters(s->fast, zero); /* the diagnostics' solver counts are the path's own */
+        slpi_fast_set_step_index(s->fast, 0);  /* and its time: t0 (docs/models.md#time) */
+        if (s->given)
+            memcpy(s->x0, s->given, (size_t)s->dim * sizeof *s->x0);
+        else
+            rc = slpi_fast_initial_state(s->fast, s->x0, err);
         if (rc == SLPI_OK) memcpy(s->x, s->x0, (size_t)s->dim * sizeof *s->x);
     } else {
         slpi_ref_set_step_index(s->cert, 0);
         if (s->given)
             for (int i = 0; i < s->dim; i++) arb_set_d(s->bx0 + i, s->given[i]);
-        else rc = slpi_ref_initial_state(s->cert, s->bx0, err);
+        else
+            rc = slpi_ref_initial_state(s->cert, s->bx0, err);
         if (rc == SLPI_OK) _arb_vec_set(s->bx, s->bx0, s->dim);
     }
     if (rc == SLPI_OK)
@@ -355,10 +359,12 @@ int slpi_stepper_new_plan(slpi_stepper **out, const slpi_plan *plan, int ref, co
         }
     } else if (rc == SLPI_OK) {
         int given = slpi_problem_explicit_x0(s->q, s->x0, &err);
-        if (given < 0) rc = SLPI_EINPUT;
+        if (given < 0)
+            rc = SLPI_EINPUT;
         else if (given && !(s->given = malloc((size_t)s->dim * sizeof *s->given)))
             rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
-        else if (given) memcpy(s->given, s->x0, (size_t)s->dim * sizeof *s->given);
+        else if (given)
+            memcpy(s->given, s->x0, (size_t)s->dim * sizeof *s->given);
     }
     s->given0 = s->given;
     if (rc == SLPI_OK && s->ref) {
@@ -423,7 +429,7 @@ int slpi_stepper_restart_from(slpi_stepper *s, uint64_t path, const double *x0, 
 
 void slpi_stepper_shape(const slpi_stepper *s, int *dim, int *noises, int *ndiag, long *steps, double *h)
 {
-    if (dim) *dim = s->dim;   /* each output may be NULL, as in slpi_problem_shape */
+    if (dim) *dim = s->dim; /* each output may be NULL, as in slpi_problem_shape */
     if (noises) *noises = s->M;
     if (ndiag) *ndiag = s->ndiag;
     if (steps) *steps = slpi_view_grid(s->q)->steps;
@@ -536,8 +542,7 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
         if (slpi_step_failed(st)) {
             const char *why = s->cert ? slpi_ref_unable_reason(s->cert) : slpi_fast_failure_reason(s->fast);
             rc = slpi_error_set(&err, SLPI_ENUMERIC, "step %ld: %s after %d iterations, residual %.3g%s%s", n,
-                                slpi_step_status_name(st), info.iterations, info.residual,
-                                why[0] ? ": " : "", why);
+                                slpi_step_status_name(st), info.iterations, info.residual, why[0] ? ": " : "", why);
             break;
         }
         s->n = n + 1;
@@ -548,7 +553,7 @@ int slpi_stepper_advance(slpi_stepper *s, long count, const double *dW, long eve
             if (iters) iters[r] = info.iterations;
             if (resid) resid[r] = info.residual;
         }
-        if (s->observer && observe(s)) break;   /* stopped: the rows so far are a prefix */
+        if (s->observer && observe(s)) break; /* stopped: the rows so far are a prefix */
     }
     return slpi_api_record(&err, rc);
 }

@@ -40,19 +40,19 @@
 #include "core/rows.h"
 #include "fast/ensemble.h"
 
-#define LANES_CHUNK 64   /* steps of increments drawn at once per path */
+#define LANES_CHUNK 64 /* steps of increments drawn at once per path */
 
 struct slpi_ens_lanes {
-    const slpi_plan *plan;     /* a reference (slpi_plan_ref), dropped by slpi_ens_lanes_free */
-    const slpi_problem *q;     /* its problem */
-    slpi_fast *f;              /* the diagnostics of one lane's state at a time */
+    const slpi_plan *plan; /* a reference (slpi_plan_ref), dropped by slpi_ens_lanes_free */
+    const slpi_problem *q; /* its problem */
+    slpi_fast *f;          /* the diagnostics of one lane's state at a time */
     slpi_fast_rb_soa soa;
     slpi_fast_model_soa msoa; /* system=model */
     slpi_fast_soa_kind kind;
     int noise_isa; /* the canonical noise's kernel (slpi_ens_lanes_set_noise_isa) */
     int dim, M, nq;
-    long rows, *at;            /* the saved rows' steps */
-    double D;                  /* the clipping threshold (+inf: none) */
+    long rows, *at;                   /* the saved rows' steps */
+    double D;                         /* the clipping threshold (+inf: none) */
     double *x, *x0, *noise, *val, *s; /* noise: [step][component][lane] of a chunk */
     slpi_fast_lane lane[SLPI_ENSEMBLE_BLOCK];
     long tally[SLPI_ENSEMBLE_BLOCK][SLPI_FAST_NCOUNTERS];
@@ -232,8 +232,8 @@ void slpi_ens_lanes_take_counts(slpi_ens_lanes *L, long *clipped, long *capped)
     L->clipped = L->capped = 0;
 }
 
-int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x0, const double *dW,
-                       slpi_ens_row_fn fn, void *ctx)
+int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x0, const double *dW, slpi_ens_row_fn fn,
+                       void *ctx)
 {
     const size_t D = (size_t)L->dim, M = (size_t)L->M;
     slpi_error err = { 0 };
@@ -267,7 +267,7 @@ int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x
             : slpi_fast_rb_svi_soa(&L->soa, n, slpi_view_grid(L->q)->h, L->x, dWs, NULL, L->lane);
         slpi_fpmode_restore(mode);
         if (bad) return 1;
-        for (int l = 0; l < n; l++) {   /* as fast.c's counters: steps, iterations, max, stagnated, capped */
+        for (int l = 0; l < n; l++) { /* as fast.c's counters: steps, iterations, max, stagnated, capped */
             long *t = L->tally[l];
             const slpi_fast_lane *r = &L->lane[l];
             t[0]++;

@@ -8,7 +8,7 @@
 typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_plan slpi_plan;
 
-typedef struct slpi_ens_lanes slpi_ens_lanes;   /* one per thread */
+typedef struct slpi_ens_lanes slpi_ens_lanes; /* one per thread */
 
 /* The route for the plan's problem q on the fast path: *out NULL and *why the reason when
  * no lane kernel integrates q bit-identically to the general path (the caller then steps
@@ -30,8 +30,8 @@ typedef void (*slpi_ens_row_fn)(void *ctx, long row, int n, const double *val);
  * row order. Returns 0, or 1 when a path cannot be run here (a step failed, an initial
  * state or an increment is refused, an interrupt is pending): the rows handed so far are
  * then void, and the general path, run on the same paths, fails too and words the reason. */
-int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x0, const double *dW,
-                       slpi_ens_row_fn fn, void *ctx);
+int slpi_ens_lanes_run(slpi_ens_lanes *L, uint64_t path0, int n, const double *x0, const double *dW, slpi_ens_row_fn fn,
+                       void *ctx);
 /* The increments clipped and the steps capped (on_cap=accept) by the runs since the last
  * call (or slpi_ens_lanes_new), into *clipped and *capped; the counts start again at 0. */
 void slpi_ens_lanes_take_counts(slpi_ens_lanes *L, long *clipped, long *capped);

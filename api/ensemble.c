@@ -51,30 +51,30 @@
 
 /* One set of paths' statistics at rows x nq quantities (the state, then the diagnostics). */
 typedef struct {
-    long n;                                /* paths */
-    double *mean, *m2, *min, *max, *rad;   /* [rows * nq] each, in one allocation (mean) */
+    long n;                              /* paths */
+    double *mean, *m2, *min, *max, *rad; /* [rows * nq] each, in one allocation (mean) */
 } ens_acc;
 
-#define ENS_DEPTH 64   /* blocks up to 2^64: the counter's stack never overflows */
+#define ENS_DEPTH 64 /* blocks up to 2^64: the counter's stack never overflows */
 
 struct slpi_ensemble {
     int ref, threads, dim, M, ndiag, nq;
     long steps, every, rows;
     uint64_t first_path;
-    long done;                  /* paths run: ordinals 0 .. done-1 */
-    long clipped, capped;       /* over the paths this object ran: clipped increments, capped steps */
-    slpi_stepper **worker;      /* one stepper per thread */
-    slpi_ens_lanes **lanes;     /* one lane engine per thread, or NULL: the general route */
-    int lanes_off;              /* slpi_ensemble_set_lanes(e, 0) */
-    char route[160];            /* slpi_ensemble_route, with lanes */
-    double *zero;               /* nq radii of the fast path */
-    double **buf;               /* per thread: rows x (dim + ndiag) values and as many radii */
-    ens_acc pending;            /* the block in progress (done % SLPI_ENSEMBLE_BLOCK paths) */
-    ens_acc stack[ENS_DEPTH];   /* stack[i] holds 2^level[i] whole blocks, in block order */
+    long done;                /* paths run: ordinals 0 .. done-1 */
+    long clipped, capped;     /* over the paths this object ran: clipped increments, capped steps */
+    slpi_stepper **worker;    /* one stepper per thread */
+    slpi_ens_lanes **lanes;   /* one lane engine per thread, or NULL: the general route */
+    int lanes_off;            /* slpi_ensemble_set_lanes(e, 0) */
+    char route[160];          /* slpi_ensemble_route, with lanes */
+    double *zero;             /* nq radii of the fast path */
+    double **buf;             /* per thread: rows x (dim + ndiag) values and as many radii */
+    ens_acc pending;          /* the block in progress (done % SLPI_ENSEMBLE_BLOCK paths) */
+    ens_acc stack[ENS_DEPTH]; /* stack[i] holds 2^level[i] whole blocks, in block order */
     int level[ENS_DEPTH], depth;
-    ens_acc *wave;              /* the blocks of one parallel wave */
+    ens_acc *wave; /* the blocks of one parallel wave */
     int wave_blocks;
-    ens_acc scratch[2];         /* the fold of slpi_ensemble_stats */
+    ens_acc scratch[2]; /* the fold of slpi_ensemble_stats */
 };
 
 static size_t acc_size(const slpi_ensemble *e)
@@ -85,7 +85,7 @@ static size_t acc_size(const slpi_ensemble *e)
 static void acc_reset(ens_acc *a, size_t size)
 {
     a->n = 0;
-    memset(a->mean, 0, 2 * size * sizeof *a->mean);   /* mean and m2 */
+    memset(a->mean, 0, 2 * size * sizeof *a->mean); /* mean and m2 */
     for (size_t i = 0; i < size; i++) {
         a->min[i] = INFINITY;
         a->max[i] = -INFINITY;
@@ -115,8 +115,7 @@ static void acc_copy(ens_acc *a, const ens_acc *b, size_t size)
  * radius r[i] of quantity from + i. */
 static void acc_add_at(ens_acc *a, long n, size_t from, size_t len, const double *v, const double *r)
 {
-    double *mean = a->mean + from, *m2 = a->m2 + from, *min = a->min + from, *max = a->max + from,
-           *rad = a->rad + from;
+    double *mean = a->mean + from, *m2 = a->m2 + from, *min = a->min + from, *max = a->max + from, *rad = a->rad + from;
     for (size_t i = 0; i < len; i++) {
         double d = v[i] - mean[i];
         mean[i] += d / (double)n;
@@ -209,13 +208,14 @@ static int ensemble_route(slpi_ensemble *e, const slpi_plan *plan, slpi_error *e
         free(e->lanes);
         e->lanes = NULL;
     }
-    if (e->lanes) snprintf(e->route, sizeof e->route, "lanes");
-    else snprintf(e->route, sizeof e->route, "general: %s", why);
+    if (e->lanes)
+        snprintf(e->route, sizeof e->route, "lanes");
+    else
+        snprintf(e->route, sizeof e->route, "general: %s", why);
     return SLPI_OK;
 }
 
-int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint64_t first_path, long every,
-                      int threads)
+int slpi_ensemble_new(slpi_ensemble **out, const slpi_problem *p, int ref, uint64_t first_path, long every, int threads)
 {
     slpi_error err = { 0 };
     *out = NULL;
@@ -239,8 +239,11 @@ int slpi_ensemble_new_plan(slpi_ensemble **out, const slpi_plan *plan, int ref, 
     *out = NULL;
     int nt;
     if (every < 0)
-        return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "every=%ld: must be >= 0 (0: the problem's "
-                                                     "output grid)", every));
+        return slpi_api_record(&err,
+                               slpi_error_set(&err, SLPI_EINPUT,
+                                              "every=%ld: must be >= 0 (0: the problem's "
+                                              "output grid)",
+                                              every));
     if (slpi_threads_resolve(threads, "ensemble", &nt, &err) != SLPI_OK) return slpi_api_record(&err, SLPI_EINPUT);
 #ifndef _OPENMP
     nt = 1;
@@ -268,11 +271,13 @@ int slpi_ensemble_new_plan(slpi_ensemble **out, const slpi_plan *plan, int ref, 
         size_t w = ((size_t)64 << 20) / (5 * size * sizeof(double) * (size_t)nt);
         e->wave_blocks = nt * (w < 4 ? 4 : w > 256 ? 256 : (int)w);
         e->wave = calloc((size_t)e->wave_blocks, sizeof *e->wave);
-        int ok = e->wave && acc_init(&e->pending, size) && acc_init(&e->scratch[0], size) && acc_init(&e->scratch[1], size);
+        int ok =
+            e->wave && acc_init(&e->pending, size) && acc_init(&e->scratch[0], size) && acc_init(&e->scratch[1], size);
         for (int i = 0; ok && i < e->wave_blocks; i++) ok = acc_init(&e->wave[i], size);
         for (int t = 0; ok && t < nt; t++) ok = (e->buf[t] = malloc(4 * size * sizeof(double))) != NULL;
-        if (!ok) rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for %ld rows of %d quantities",
-                                     e->rows, e->nq);
+        if (!ok)
+            rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for %ld rows of %d quantities", e->rows,
+                                e->nq);
     }
     if (rc == SLPI_OK) rc = ensemble_route(e, plan, &err);
     if (rc != SLPI_OK) {
@@ -325,7 +330,7 @@ long slpi_ensemble_paths(const slpi_ensemble *e)
 
 /* What slpi_ensemble_run was handed: path i of the call is ordinal done + i. */
 typedef struct {
-    long base;                         /* the ordinal of the call's path 0 */
+    long base; /* the ordinal of the call's path 0 */
     const double *x0, *dW;
     double *x, *xrad, *diag, *drad;
 } ens_call;
@@ -341,7 +346,8 @@ static int run_path(slpi_ensemble *e, int t, long k, const ens_call *c, ens_acc 
     size_t size = acc_size(e);
     double *b = e->buf[t], *val = b + 2 * size, *rad = val + size;
     double *x = c->x ? c->x + i * R * D : b, *xr = c->xrad ? c->xrad + i * R * D : b + R * D;
-    double *dg = c->diag ? c->diag + i * R * G : b + 2 * R * D, *dr = c->drad ? c->drad + i * R * G : b + 2 * R * D + R * G;
+    double *dg = c->diag ? c->diag + i * R * G : b + 2 * R * D,
+           *dr = c->drad ? c->drad + i * R * G : b + 2 * R * D + R * G;
     const double *dW = c->dW ? c->dW + (size_t)i * (size_t)steps * (size_t)e->M : NULL;
     for (long j = 0; dW && j < steps * e->M; j++)
         if (!isfinite(dW[j])) {
@@ -376,8 +382,8 @@ static int run_path(slpi_ensemble *e, int t, long k, const ens_call *c, ens_acc 
 
 /* A job of a wave: the paths [from, to) of one block, run in order by one thread. */
 typedef struct {
-    long from, to, failed;   /* failed: the ordinal of the first path that failed, or -1 */
-    long count[2];           /* its paths' clipped increments and capped steps */
+    long from, to, failed; /* failed: the ordinal of the first path that failed, or -1 */
+    long count[2];         /* its paths' clipped increments and capped steps */
     int rc;
     char msg[512];
 } ens_job;
@@ -387,7 +393,7 @@ typedef struct {
     const slpi_ensemble *e;
     const ens_call *c;
     ens_acc *a;
-    long i0, n0;   /* the call's index of the first path; a's paths before it */
+    long i0, n0; /* the call's index of the first path; a's paths before it */
 } lanes_ctx;
 
 static void lanes_row(void *ctx, long row, int n, const double *val)
@@ -443,8 +449,10 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
         for (long from = e->done; from < end && nj < e->wave_blocks; nj++) {
             long to = (from / B + 1) * B < end ? (from / B + 1) * B : end;
             job[nj] = (ens_job){ from, to, -1, { 0, 0 }, SLPI_OK, "" };
-            if (nj == 0) acc_copy(&e->wave[0], &e->pending, size);   /* the block in progress goes on */
-            else acc_reset(&e->wave[nj], size);
+            if (nj == 0)
+                acc_copy(&e->wave[0], &e->pending, size); /* the block in progress goes on */
+            else
+                acc_reset(&e->wave[nj], size);
             from = to;
         }
 #pragma omp parallel for num_threads(e->threads) schedule(dynamic, 1)
@@ -462,14 +470,15 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
                         job[j].failed = k;
             slpi_round_restore(rnd);
         }
-        for (int j = 0; rc == SLPI_OK && j < nj; j++)   /* the first path that failed, whatever the threads */
+        for (int j = 0; rc == SLPI_OK && j < nj; j++) /* the first path that failed, whatever the threads */
             if (job[j].rc != SLPI_OK) rc = slpi_error_set(&err, job[j].rc, "%s", job[j].msg);
-        if (rc != SLPI_OK) break;   /* the wave's paths are not counted */
+        if (rc != SLPI_OK) break; /* the wave's paths are not counted */
         acc_reset(&e->pending, size);
         for (int j = 0; j < nj; j++) {
             e->clipped += job[j].count[0];
             e->capped += job[j].count[1];
-            if (job[j].to % B != 0) acc_copy(&e->pending, &e->wave[j], size);   /* only the last can end early */
+            if (job[j].to % B != 0)
+                acc_copy(&e->pending, &e->wave[j], size); /* only the last can end early */
             else if (!push_blocks(e, &e->wave[j], 0))
                 rc = slpi_error_set(&err, SLPI_EINPUT, "ensemble: out of memory for the statistics");
         }
@@ -486,7 +495,7 @@ long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *mi
     ens_acc *r = &e->scratch[0], *s = &e->scratch[1];
     slpi_fpmode rnd = slpi_round_nearest(); /* Chan's merges and M2 / (n - 1), as every caller's: core/fpmode.h */
     acc_copy(r, &e->pending, size);
-    for (int i = e->depth - 1; i >= 0; i--) {   /* the stack's blocks come before the one in progress */
+    for (int i = e->depth - 1; i >= 0; i--) { /* the stack's blocks come before the one in progress */
         acc_copy(s, &e->stack[i], size);
         acc_merge(s, r, size);
         ens_acc *u = r;
@@ -528,22 +537,30 @@ int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n)
     slpi_error err = { 0 };
     const long size = (long)acc_size(e), piece = 2 + 5 * size, B = SLPI_ENSEMBLE_BLOCK;
     if (n < 2 || buf[1] != (double)piece || !(buf[0] >= 0) || buf[0] > ENS_DEPTH + 1 || n != 2 + (long)buf[0] * piece)
-        return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "import: %ld doubles are no exported state of "
-                                                     "this ensemble's shape (%ld doubles a piece)", n, piece));
+        return slpi_api_record(&err,
+                               slpi_error_set(&err, SLPI_EINPUT,
+                                              "import: %ld doubles are no exported state of "
+                                              "this ensemble's shape (%ld doubles a piece)",
+                                              n, piece));
     const long np = (long)buf[0];
-    for (long i = 0; i < np; i++) {   /* checked whole before anything is added */
+    for (long i = 0; i < np; i++) { /* checked whole before anything is added */
         const double *o = buf + 2 + i * piece;
         long lev = (long)o[0], cnt = (long)o[1], at = e->done / B;
         const char *why = o[0] != (double)lev || lev < -1 || lev > 62 ? "a bad level"
-                          : (lev >= 0 && (double)cnt != (double)B * ldexp(1, (int)lev)) || (lev < 0 && !(cnt > 0 && cnt < B))
-                              ? "a path count that is not its level's"
-                          : e->pending.n > 0 || (lev < 0 && i != np - 1) ? "a partial block before other paths"
-                          : lev >= 0 && at % (1L << lev) != 0 ? "blocks not aligned on the tree of one run" : NULL;
+            : (lev >= 0 && (double)cnt != (double)B * ldexp(1, (int)lev)) || (lev < 0 && !(cnt > 0 && cnt < B))
+            ? "a path count that is not its level's"
+            : e->pending.n > 0 || (lev < 0 && i != np - 1) ? "a partial block before other paths"
+            : lev >= 0 && at % (1L << lev) != 0            ? "blocks not aligned on the tree of one run"
+                                                           : NULL;
         if (why)
-            return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "import: piece %ld (level %g, %g paths) "
-                                   "after %ld paths: %s (split runs into ranges of 64 x 2^k paths from the first, "
-                                   "docs/api.md#ensembles)", i, o[0], o[1], e->done, why));
-        e->done += cnt;   /* undone below: only the check walks forward here */
+            return slpi_api_record(
+                &err,
+                slpi_error_set(&err, SLPI_EINPUT,
+                               "import: piece %ld (level %g, %g paths) "
+                               "after %ld paths: %s (split runs into ranges of 64 x 2^k paths from the first, "
+                               "docs/api.md#ensembles)",
+                               i, o[0], o[1], e->done, why));
+        e->done += cnt; /* undone below: only the check walks forward here */
     }
     for (long i = 0; i < np; i++) e->done -= (long)buf[2 + i * piece + 1];
     ens_acc a = { 0 };
@@ -551,12 +568,13 @@ int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n)
     for (long i = 0; i < np; i++) {
         const double *o = buf + 2 + i * piece;
         a.n = (long)o[1];
-        a.mean = (double *)(o + 2);   /* read only: copied by push_blocks and acc_copy */
+        a.mean = (double *)(o + 2); /* read only: copied by push_blocks and acc_copy */
         a.m2 = a.mean + size;
         a.min = a.m2 + size;
         a.max = a.min + size;
         a.rad = a.max + size;
-        if (o[0] < 0) acc_copy(&e->pending, &a, (size_t)size);
+        if (o[0] < 0)
+            acc_copy(&e->pending, &a, (size_t)size);
         else if (!push_blocks(e, &a, (int)o[0])) {
             slpi_round_restore(rnd);
             return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "import: out of memory"));

@@ -113,19 +113,25 @@ int main(void)
 {
     double load = NAN;
     FILE *la = fopen("/proc/loadavg", "r");
-    if (la) { if (fscanf(la, "%lf", &load) != 1) load = NAN; fclose(la); }
-    printf("models vs built-ins, double path, ns per step (min of %d x %d steps, CPU time); load average %.2f\n",
-           REPS, STEPS, load);
+    if (la) {
+        if (fscanf(la, "%lf", &load) != 1) load = NAN;
+        fclose(la);
+    }
+    printf("models vs built-ins, double path, ns per step (min of %d x %d steps, CPU time); load average %.2f\n", REPS,
+           STEPS, load);
     double *dW = malloc(sizeof *dW * M * STEPS);
     uint64_t s = 12345;
-    for (int i = 0; i < M * STEPS; i++)   /* N(0, h) by the canonical generator, h = 2^-8 */
+    for (int i = 0; i < M * STEPS; i++) /* N(0, h) by the canonical generator, h = 2^-8 */
         dW[i] = sqrt(0x1p-8) * slpi_noise_normal(s, 0, (uint32_t)(i % M), (uint64_t)(i / M));
     double w1 = pair("models/rigid-body.slpi", dW), w2 = w1 < 0 ? -1 : pair("models/point-vortices.slpi", dW);
     free(dW);
     if (w2 < 0) return 1;
     la = fopen("/proc/loadavg", "r");
-    if (la) { if (fscanf(la, "%lf", &load) != 1) load = NAN; fclose(la); }
-    printf("worst model/built-in: rigid body %.2f, point vortices %.2f (goal <= 3); load average after %.2f\n",
-           w1, w2, load);
+    if (la) {
+        if (fscanf(la, "%lf", &load) != 1) load = NAN;
+        fclose(la);
+    }
+    printf("worst model/built-in: rigid body %.2f, point vortices %.2f (goal <= 3); load average after %.2f\n", w1, w2,
+           load);
     return 0;
 }

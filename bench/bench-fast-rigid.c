@@ -36,15 +36,19 @@ static uint64_t rng = 0x1234567;
 static double gauss(void)
 {
     uint64_t a = (rng += 0x9e3779b97f4a7c15ULL), b = (rng += 0x9e3779b97f4a7c15ULL);
-    a = (a ^ (a >> 31)) * 0xbf58476d1ce4e5b9ULL; a ^= a >> 29;
-    b = (b ^ (b >> 31)) * 0x94d049bb133111ebULL; b ^= b >> 29;
+    a = (a ^ (a >> 31)) * 0xbf58476d1ce4e5b9ULL;
+    a ^= a >> 29;
+    b = (b ^ (b >> 31)) * 0x94d049bb133111ebULL;
+    b ^= b >> 29;
     double u = ((a >> 11) + 0.5) * 0x1p-53, v = (b >> 11) * 0x1p-53;
     return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
 }
 
 enum { BLOCK = 256 };
 
-typedef struct { double ns_per_step, mean_iters; } result;
+typedef struct {
+    double ns_per_step, mean_iters;
+} result;
 enum { CHUNK_STEPS = 64 };
 
 /* Canonical increments of steps n0..n0+CHUNK_STEPS-1 of the BLOCK paths from path0,
@@ -71,8 +75,7 @@ static void canonical_chunk(uint64_t path0, long n0, double h, double *w)
 
 /* nb blocks of BLOCK paths, `steps` steps each, on `threads` threads; dW == NULL: the
  * canonical increments are generated inside the timed region. */
-static result run_soa(const slpi_fast_rb_soa *c, int svi, int nb, int steps, double h,
-                      const double *dW, int threads)
+static result run_soa(const slpi_fast_rb_soa *c, int svi, int nb, int steps, double h, const double *dW, int threads)
 {
     double *x = malloc(sizeof *x * 3 * BLOCK * (size_t)nb);
     for (int b = 0; b < nb; b++)
@@ -86,7 +89,7 @@ static result run_soa(const slpi_fast_rb_soa *c, int svi, int nb, int steps, dou
         for (int n = 0; n < steps; n++) {
             const double *w;
             if (dW) {
-                w = dW + (size_t)n * 3 * BLOCK;   /* the same increments for every block */
+                w = dW + (size_t)n * 3 * BLOCK; /* the same increments for every block */
             } else {
                 if (n % CHUNK_STEPS == 0) canonical_chunk((uint64_t)b * BLOCK, n, h, wc);
                 w = wc + (size_t)(n % CHUNK_STEPS) * 3 * BLOCK;
@@ -98,7 +101,7 @@ static result run_soa(const slpi_fast_rb_soa *c, int svi, int nb, int steps, dou
     double t = now() - t0, rs = (double)nb * BLOCK * steps;
     if (bad) printf("  (%ld failed path-steps)\n", bad);
     free(x);
-    return (result){1e9 * t / rs, (double)iters / rs};
+    return (result){ 1e9 * t / rs, (double)iters / rs };
 }
 
 /* Baseline: the general path, one slpi_fast_step per path and step. */
@@ -106,10 +109,12 @@ static double run_general(slpi_fast *f, int np, int steps, const double *dW)
 {
     double x[3], t0 = now();
     for (int r = 0; r < np; r++) {
-        x[0] = sin(1.1); x[1] = 0; x[2] = cos(1.1);
+        x[0] = sin(1.1);
+        x[1] = 0;
+        x[2] = cos(1.1);
         for (int n = 0; n < steps; n++) {
             const double *w = dW + (size_t)n * 3 * BLOCK;
-            double d[3] = {w[r], w[BLOCK + r], w[2 * BLOCK + r]};
+            double d[3] = { w[r], w[BLOCK + r], w[2 * BLOCK + r] };
             slpi_step_info info;
             slpi_fast_step(f, x, d, &info);
         }
@@ -122,14 +127,13 @@ int main(void)
     const double T = 0.125;
     const int level = 10, steps = 1 << level;
     const double h = T / steps;
-    slpi_error err = {0};
+    slpi_error err = { 0 };
     slpi_problem *p = slpi_problem_alloc();
     if (!p) {
         fprintf(stderr, "bench: out of memory\n");
         return 1;
     }
-    printf("P2 rigid-body ensembles: h = T 2^-%d, T = %g, blocks of %d paths, %d steps\n",
-           level, T, BLOCK, steps);
+    printf("P2 rigid-body ensembles: h = T 2^-%d, T = %g, blocks of %d paths, %d steps\n", level, T, BLOCK, steps);
     double *dW = malloc(sizeof *dW * 3 * BLOCK * (size_t)steps);
     for (size_t i = 0; i < 3 * (size_t)BLOCK * steps; i++) dW[i] = sqrt(h) * gauss();
     for (int svi = 0; svi < 2; svi++) {
@@ -158,15 +162,15 @@ int main(void)
         result rp1 = run_soa(&c, svi, 8, steps, h, NULL, 1);
         across_paths = 1;
         double g = run_general(f, 64, steps, dW);
-        printf("%-22s 1 thread: %6.2f ns/realization-step (%.3g steps/s/core), %.2f iterations/step\n",
-               name, r1.ns_per_step, 1e9 / r1.ns_per_step, r1.mean_iters);
-        printf("%-22s 2 threads: %6.2f ns per realization-step per core; scaling ratio %.2f\n", "",
-               r2.ns_per_step, r1.ns_per_step / r2.ns_per_step);
-        printf("%-22s general path (slpi_fast_step): %6.2f ns/step; SoA speed-up ratio %.2f\n", "",
-               g, g / r1.ns_per_step);
+        printf("%-22s 1 thread: %6.2f ns/realization-step (%.3g steps/s/core), %.2f iterations/step\n", name,
+               r1.ns_per_step, 1e9 / r1.ns_per_step, r1.mean_iters);
+        printf("%-22s 2 threads: %6.2f ns per realization-step per core; scaling ratio %.2f\n", "", r2.ns_per_step,
+               r1.ns_per_step / r2.ns_per_step);
+        printf("%-22s general path (slpi_fast_step): %6.2f ns/step; SoA speed-up ratio %.2f\n", "", g,
+               g / r1.ns_per_step);
         printf("%-22s with canonical noise, 2 threads: %6.2f ns per realization-step per core "
-               "(%.3g steps/s/core); noise share %.0f%%\n", "", rn.ns_per_step,
-               1e9 / rn.ns_per_step, 100 * (1 - r2.ns_per_step / rn.ns_per_step));
+               "(%.3g steps/s/core); noise share %.0f%%\n",
+               "", rn.ns_per_step, 1e9 / rn.ns_per_step, 100 * (1 - r2.ns_per_step / rn.ns_per_step));
         printf("%-22s with canonical noise, 1 thread: %6.2f ns/realization-step (noise across the paths), "
                "%6.2f (path by path)\n",
                "", rn1.ns_per_step, rp1.ns_per_step);

@@ -44,8 +44,8 @@ typedef struct {
     slpi_fast *f;
     int dim, M;
     double *x, *dW;
-    double best, iters;   /* fastest step, its iterations */
-    long its, steps;      /* all iterations, all steps */
+    double best, iters; /* fastest step, its iterations */
+    long its, steps;    /* all iterations, all steps */
 } conf;
 
 static void conf_init(conf *c, int N, int k, int steps, int fixed)
@@ -123,8 +123,8 @@ int main(void)
             for (int k = 0; k < NCONF; k++)
                 printf("N = %3d %-14s %-10s fastest step %8.2f ms (%2.0f iterations; mean %.2f)\n", N, how,
                        conf_name[k], 1e3 * c[k].best, c[k].iters, (double)c[k].its / c[k].steps);
-            printf("N = %3d %-14s QG/built-in %.3f per step%s, %.3f per iteration; QG/built-in Q %.3f per step\n",
-                   N, how, c[QG].best / c[BUILTIN].best, fixed ? " (goal <= 1.2)" : "",
+            printf("N = %3d %-14s QG/built-in %.3f per step%s, %.3f per iteration; QG/built-in Q %.3f per step\n", N,
+                   how, c[QG].best / c[BUILTIN].best, fixed ? " (goal <= 1.2)" : "",
                    c[QG].best / c[QG].iters / (c[BUILTIN].best / c[BUILTIN].iters), c[QG].best / c[BUILTIN_Q].best);
             printf("N = %3d %-14s QG lambda/built-in %.3f per step, QG lambda/QG %.3f per step, %.3f per iteration\n",
                    N, how, c[QG_LAMBDA].best / c[BUILTIN].best, c[QG_LAMBDA].best / c[QG].best,

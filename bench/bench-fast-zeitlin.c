@@ -112,8 +112,8 @@ static double time_zgemm(int N, int m3, int reps)
     double best = INFINITY;
     for (int r = 0; r < reps; r++) {
         double t = now();
-        (m3 ? cblas_zgemm3m : cblas_zgemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, N, N, N, &one, A, N,
-                                           B, N, &zero, C, N);
+        (m3 ? cblas_zgemm3m : cblas_zgemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, N, N, N, &one, A, N, B, N, &zero,
+                                           C, N);
         best = fmin(best, now() - t);
     }
     free(A);
@@ -129,7 +129,7 @@ static double time_zgemm(int N, int m3, int reps)
  * = 1.49e-8; quflow measures both sides in the max-row-sum norm, slpi in the max-entry
  * norm, so the two rules agree to within a factor N either way). */
 typedef enum { SOLVE_DEFAULT, SOLVE_NONE, SOLVE_WARM, SOLVE_QUFLOW } solve_mode;
-static const char *const solve_name[] = {"default (tol 1e-15)", "predictor=none", "warm_start=1", "quflow's rule"};
+static const char *const solve_name[] = { "default (tol 1e-15)", "predictor=none", "warm_start=1", "quflow's rule" };
 
 /* The iso/zeitlin/long parameters at size N and the given noise reading. */
 static void bench_problem(slpi_problem *p, int N, slpi_ez_noise noise, solve_mode mode)
@@ -153,8 +153,8 @@ static void bench_problem(slpi_problem *p, int N, slpi_ez_noise noise, solve_mod
  * (the minimum is robust against time slicing on a shared machine), with that step's
  * iteration count in *it, the mean over all steps in *mean_it and the fastest pass's
  * mean time per step in *mean_t; clk: thread CPU time (now) or wall time (bench_wall). */
-static double time_steps_on(double (*clk)(void), int N, slpi_ez_noise noise, solve_mode mode,
-                            int steps, int passes, int *it, double *mean_it, double *mean_t)
+static double time_steps_on(double (*clk)(void), int N, slpi_ez_noise noise, solve_mode mode, int steps, int passes,
+                            int *it, double *mean_it, double *mean_t)
 {
     slpi_error err;
     slpi_problem *p = slpi_problem_alloc();
@@ -278,7 +278,7 @@ int main(void)
     printf("P1 Euler-Zeitlin ISOMP; BLAS: OpenBLAS core %s (%s), one BLAS thread; thread team from N = %d\n",
            openblas_get_corename(), openblas_get_config(), SLPI_FAST_TEAM_MIN_N);
     bench_print_load("start");
-    static const int Ns[3] = {64, 128, 256}, steps[3] = {200, 40, 10};
+    static const int Ns[3] = { 64, 128, 256 }, steps[3] = { 200, 40, 10 };
     double ratio[3][2], pratio[3], thr[3][2];
     for (int i = 0; i < 3; i++) {
         int N = Ns[i];
@@ -293,8 +293,8 @@ int main(void)
         printf("N=%3d  zgemm %8.3f ms (%5.1f GFlop/s)  step %8.3f ms  iterations %d (mean %.2f)  "
                "bound %8.3f ms  ratio %.3f (goal <= 1.15 at N >= 128); with the predictor's product "
                "(2 it + 1 zgemm) %.3f\n",
-               N, 1e3 * tg, 8.0 * N * N * N / tg * 1e-9, 1e3 * ts, it, mit, 1e3 * bound,
-               ts / bound, ts / ((2 * it + 1) * tg));
+               N, 1e3 * tg, 8.0 * N * N * N / tg * 1e-9, 1e3 * ts, it, mit, 1e3 * bound, ts / bound,
+               ts / ((2 * it + 1) * tg));
         double pit = iteration_products(N), pbound = (it * pit + 1) * tg3;
         pratio[i] = ts / pbound;
         printf("       zgemm3m %8.3f ms (zgemm / zgemm3m %.2f); product bound (iterations x %.4f + 1 for the "
@@ -303,22 +303,23 @@ int main(void)
         printf("       noise (Q), amp 0.1, M=%d: step %8.3f ms  iterations %d  ratio %.3f (goal <= 1.3 at N = 128)\n",
                N * N - (N / 2) * (N / 2), 1e3 * tq, itq, tq / boundq);
         printf("       solver settings, noise (Q), %d steps: mean per step, iterations, / (mean iterations x 2 zgemm),"
-               " / (products x zgemm; products = 2 iterations + 1 for the predictor's commutator)\n", steps[i]);
+               " / (products x zgemm; products = 2 iterations + 1 for the predictor's commutator)\n",
+               steps[i]);
         for (int mode = SOLVE_DEFAULT; mode <= SOLVE_QUFLOW; mode++) {
             double m1, t1;
             int i1;
             time_steps(N, SLPI_EZ_NOISE_Q, mode, steps[i], &i1, &m1, &t1);
-            double prods = 2 * m1 + (mode == SOLVE_DEFAULT);   /* warm modes start warm after step 1 */
+            double prods = 2 * m1 + (mode == SOLVE_DEFAULT); /* warm modes start warm after step 1 */
             printf("         %-20s %8.3f ms  %.2f  %.3f  %.3f\n", solve_name[mode], 1e3 * t1, m1, t1 / (m1 * 2 * tg),
                    t1 / (prods * tg));
         }
         printf("       fused kernel / 2 zgemm by column blocks:");
-        for (int nb = 1; nb <= 8; nb *= 2)
-            printf("  %d: %.3f", nb, time_kernel(N, nb, N >= 256 ? 10 : 50) / (2 * tg));
+        for (int nb = 1; nb <= 8; nb *= 2) printf("  %d: %.3f", nb, time_kernel(N, nb, N >= 256 ? 10 : 50) / (2 * tg));
         printf("\n");
         time_threads(N, steps[i], 7, thr[i]);
         printf("       threads, noise (Q), wall, median of 7: 1 thread %8.3f ms/step  2 threads %8.3f ms/step  "
-               "2/1 %.3f (goal < 1 at N >= 64)\n", 1e3 * thr[i][0], 1e3 * thr[i][1], thr[i][1] / thr[i][0]);
+               "2/1 %.3f (goal < 1 at N >= 64)\n",
+               1e3 * thr[i][0], 1e3 * thr[i][1], thr[i][1] / thr[i][0]);
     }
     printf("summary  N   step/(it x 2 zgemm) no noise  noise (Q)   step/product bound no noise   ms/step 1 thread  "
            "2 threads  2/1\n");

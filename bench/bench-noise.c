@@ -32,10 +32,10 @@ static double cpu_seconds(void)
 /* Box–Muller with libm: two normals per Philox block (53-bit uniforms in (0, 1)). */
 static void box_muller(uint64_t seed, uint64_t first_block, size_t count, double *out)
 {
-    philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+    philox4x32_key_t key = { { (uint32_t)seed, (uint32_t)(seed >> 32) } };
     for (size_t i = 0; i + 2 <= count; i += 2) {
         uint64_t b = first_block + i / 2;
-        philox4x32_ctr_t c = {{(uint32_t)b, (uint32_t)(b >> 32), 0, 0}};
+        philox4x32_ctr_t c = { { (uint32_t)b, (uint32_t)(b >> 32), 0, 0 } };
         philox4x32_ctr_t r = philox4x32_R(10, c, key);
         uint64_t w0 = (uint64_t)r.v[1] << 32 | r.v[0], w1 = (uint64_t)r.v[3] << 32 | r.v[2];
         double u1 = ((double)(w0 >> 11) + 0.5) * 0x1p-53;
@@ -58,12 +58,24 @@ static double rate(kind k, double budget, double *sink)
     do {
         for (int rep = 0; rep < 64; rep++, done += CHUNK) {
             switch (k) {
-            case CANONICAL: slpi_noise_normals(1, 0, 0, done, CHUNK, buf); break;
-            case PORTABLE: slpi_noise_normals_isa(SLPI_NOISE_PORTABLE, 1, 0, 0, done, CHUNK, buf); break;
-            case AVX2: slpi_noise_normals_isa(SLPI_NOISE_AVX2, 1, 0, 0, done, CHUNK, buf); break;
-            case BOX_MULLER: box_muller(1, done / 2, CHUNK, buf); break;
-            case HIER0: slpi_noise_increments(1, 0, 0, 0x1p-7, 0, done, CHUNK, buf, NULL); break;
-            case HIER4: slpi_noise_increments(1, 0, 0, 0x1p-7, 4, done, CHUNK, buf, NULL); break;
+            case CANONICAL:
+                slpi_noise_normals(1, 0, 0, done, CHUNK, buf);
+                break;
+            case PORTABLE:
+                slpi_noise_normals_isa(SLPI_NOISE_PORTABLE, 1, 0, 0, done, CHUNK, buf);
+                break;
+            case AVX2:
+                slpi_noise_normals_isa(SLPI_NOISE_AVX2, 1, 0, 0, done, CHUNK, buf);
+                break;
+            case BOX_MULLER:
+                box_muller(1, done / 2, CHUNK, buf);
+                break;
+            case HIER0:
+                slpi_noise_increments(1, 0, 0, 0x1p-7, 0, done, CHUNK, buf, NULL);
+                break;
+            case HIER4:
+                slpi_noise_increments(1, 0, 0, 0x1p-7, 4, done, CHUNK, buf, NULL);
+                break;
             case LANES: /* an ensemble block's chunk: 64 paths x 64 steps, across the paths */
                 slpi_noise_normals_lanes(SLPI_NOISE_BEST, 1, done / 64, 64, 0, 0, 64, buf, 64);
                 break;
@@ -96,9 +108,9 @@ int main(void)
                                        "increments, 1 per call",
                                        "across 64 paths, 64 steps",
                                        "64 paths x 64 steps, path by path" };
-    double sink = 0, best[KINDS] = {0}, worst[KINDS];
+    double sink = 0, best[KINDS] = { 0 }, worst[KINDS];
     for (int k = 0; k < KINDS; k++) worst[k] = INFINITY;
-    for (int trial = 0; trial < TRIALS; trial++) {   /* interleaved: the same disturbances */
+    for (int trial = 0; trial < TRIALS; trial++) { /* interleaved: the same disturbances */
         for (int k = 0; k < KINDS; k++) {
             double r = rate((kind)k, 0.15, &sink);
             best[k] = fmax(best[k], r);
@@ -106,12 +118,15 @@ int main(void)
         }
     }
     for (int k = 0; k < KINDS; k++) {
-        printf("bench-noise: %-32s %7.1f M/s per core (worst of %d: %5.1f)%s\n", what[k],
-               best[k] / 1e6, TRIALS, worst[k] / 1e6,
-               k == CANONICAL ? " target 300 with AVX-512" : k == AVX2 ? (slpi_noise_isa_available(SLPI_NOISE_AVX2)
-               ? " target 180" : " (no AVX2 here: portable)") : k == HIER4 ? " increments of 16 draws" : "");
+        printf("bench-noise: %-32s %7.1f M/s per core (worst of %d: %5.1f)%s\n", what[k], best[k] / 1e6, TRIALS,
+               worst[k] / 1e6,
+               k == CANONICAL ? " target 300 with AVX-512"
+                   : k == AVX2
+                   ? (slpi_noise_isa_available(SLPI_NOISE_AVX2) ? " target 180" : " (no AVX2 here: portable)")
+                   : k == HIER4 ? " increments of 16 draws"
+                                : "");
     }
-    printf("bench-noise: canonical / Box-Muller %7.2f (portable kernels: %.2f)\n",
-           best[CANONICAL] / best[BOX_MULLER], best[PORTABLE] / best[BOX_MULLER]);
-    return sink == 12345.678 ? 1 : 0;   /* keeps the work observable */
+    printf("bench-noise: canonical / Box-Muller %7.2f (portable kernels: %.2f)\n", best[CANONICAL] / best[BOX_MULLER],
+           best[PORTABLE] / best[BOX_MULLER]);
+    return sink == 12345.678 ? 1 : 0; /* keeps the work observable */
 }

@@ -52,7 +52,7 @@ typedef struct {
 void openblas_set_num_threads(int n) __attribute__((weak));
 void omp_set_num_threads(int n) __attribute__((weak));
 
-static const char *bench_prec = "128";   /* --prec */
+static const char *bench_prec = "128";    /* --prec */
 static const char *bench_update = "comm"; /* --update */
 
 static int bench_problem(slpi_problem *p, const char *spec, const char *route, slpi_error *err)
@@ -63,7 +63,8 @@ static int bench_problem(slpi_problem *p, const char *spec, const char *route, s
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (slpi_problem_preset(p, mk ? "iso/manakov/long" : "iso/zeitlin/long", err) != SLPI_OK ||
         slpi_problem_set(p, mk ? "n" : "N", spec + 3, err) != SLPI_OK ||
-        slpi_problem_set(p, "matmul", route, err) != SLPI_OK || slpi_problem_set(p, "prec", bench_prec, err) != SLPI_OK ||
+        slpi_problem_set(p, "matmul", route, err) != SLPI_OK ||
+        slpi_problem_set(p, "prec", bench_prec, err) != SLPI_OK ||
         slpi_problem_set(p, "update", bench_update, err) != SLPI_OK)
         return SLPI_EINPUT;
     slpi_system_view *sys = slpi_view_system_edit(p);
@@ -97,12 +98,10 @@ static int time_route_on(slpi_problem *p, const char *spec, const char *route, i
     arb_ptr x = _arb_vec_init(n);
     rat = (slpi_ref_at){ r, x };
     slpi_ref_mrmat_seconds_take(&g, &c);
-    if (slpi_fast_initial_state(f, xf, err) != SLPI_OK)
-        rc = SLPI_EINPUT;
+    if (slpi_fast_initial_state(f, xf, err) != SLPI_OK) rc = SLPI_EINPUT;
     for (int k = 0; k < K && rc == SLPI_OK; k++) {
         slpi_step_status st = SLPI_STEP_INVALID;
-        for (int i = 0; i < n; i++)
-            arb_set_d(x + i, xf[i]);
+        for (int i = 0; i < n; i++) arb_set_d(x + i, xf[i]);
         double c0 = bench_cpu(), w0 = bench_wall();
         if (slpi_steps_take(&stepping, k, NULL, &st, err) != SLPI_OK || st != SLPI_STEP_CONVERGED) {
             rc = slpi_error_set(err, SLPI_ENUMERIC, "%s matmul=%s step %d: %s", spec, route, k,
@@ -130,8 +129,7 @@ static int time_route_on(slpi_problem *p, const char *spec, const char *route, i
     if (rt->done) {
         rt->cpu /= rt->done, rt->wall /= rt->done, rt->gemm /= rt->done, rt->convert /= rt->done;
         rt->iterations /= rt->done;
-        if (fast != NULL)
-            *fast = tfast / rt->done;
+        if (fast != NULL) *fast = tfast / rt->done;
     }
     _arb_vec_clear(x, n);
     free(xf);
@@ -154,24 +152,29 @@ int main(int argc, char **argv)
 {
     int K = 3, arb_max = 64, a = 1;
     for (; a + 1 < argc && strncmp(argv[a], "--", 2) == 0; a += 2) {
-        if (strcmp(argv[a], "--steps") == 0) K = atoi(argv[a + 1]);
-        else if (strcmp(argv[a], "--arb-max") == 0) arb_max = atoi(argv[a + 1]);
-        else if (strcmp(argv[a], "--prec") == 0) bench_prec = argv[a + 1];
-        else if (strcmp(argv[a], "--update") == 0) bench_update = argv[a + 1];
-        else break;
+        if (strcmp(argv[a], "--steps") == 0)
+            K = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--arb-max") == 0)
+            arb_max = atoi(argv[a + 1]);
+        else if (strcmp(argv[a], "--prec") == 0)
+            bench_prec = argv[a + 1];
+        else if (strcmp(argv[a], "--update") == 0)
+            bench_update = argv[a + 1];
+        else
+            break;
     }
-    if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads)
-        openblas_set_num_threads(1);
-    if (!getenv("OMP_NUM_THREADS") && omp_set_num_threads)
-        omp_set_num_threads(1);
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);     /* the command's allocator settings (cli/main.c) */
+    if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads) openblas_set_num_threads(1);
+    if (!getenv("OMP_NUM_THREADS") && omp_set_num_threads) omp_set_num_threads(1);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20); /* the command's allocator settings (cli/main.c) */
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     if (a >= argc || K < 1) {
-        fprintf(stderr, "usage: bench-ref-blas [--steps K] [--arb-max N] [--prec BITS] [--update comm|cay] ez:N|mk:n ...\n");
+        fprintf(stderr,
+                "usage: bench-ref-blas [--steps K] [--arb-max N] [--prec BITS] [--update comm|cay] ez:N|mk:n ...\n");
         return 2;
     }
-    printf("# CPU s per step (all threads; one thread each unless OMP_NUM_THREADS), wall s; ratios = certified CPU / double CPU; %d steps per case; update=%s\n", K,
-           bench_update);
+    printf(
+        "# CPU s per step (all threads; one thread each unless OMP_NUM_THREADS), wall s; ratios = certified CPU / double CPU; %d steps per case; update=%s\n",
+        K, bench_update);
     printf("# cold: the first step (the double path's warm start has no earlier increment yet), double ms and "
            "blas s; steady: the ratio over steps 2..K\n");
     printf("%-8s %10s %10s %10s %8s %6s %6s %6s %10s %10s %8s %10s %10s %8s %7s %8s %9s %8s %7s\n", "case", "double ms",

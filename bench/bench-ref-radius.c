@@ -20,7 +20,7 @@
 static double now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);   /* CPU time: the machine is shared */
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); /* CPU time: the machine is shared */
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
@@ -29,8 +29,8 @@ int main(int argc, char **argv)
     const char *filter = argc > 1 ? argv[1] : "";
     long step_cap = argc > 2 ? atol(argv[2]) : 5000;
     double seconds = argc > 3 ? atof(argv[3]) : 5.0;
-    printf("%-40s %-12s %10s %10s %8s %-6s %s\n", "preset", "scheme", "steps", "us/step",
-           "maxprec", "stop", "propagation");
+    printf("%-40s %-12s %10s %10s %8s %-6s %s\n", "preset", "scheme", "steps", "us/step", "maxprec", "stop",
+           "propagation");
     slpi_problem *p = slpi_problem_alloc();
     if (!p) {
         fprintf(stderr, "bench-ref-radius: out of memory\n");
@@ -62,8 +62,7 @@ int main(int argc, char **argv)
         }
         const char *lohner = slpi_ref_set_lohner(r, 1) == SLPI_OK ? "lohner" : "plain";
         arb_ptr x = _arb_vec_init(n);
-        for (int i = 0; i < n; i++)
-            arb_set_d(x + i, x0[i]);
+        for (int i = 0; i < n; i++) arb_set_d(x + i, x0[i]);
         rat = (slpi_ref_at){ r, x };
         long steps = 0, maxprec = 0;
         const char *stop = "cap";
@@ -83,8 +82,7 @@ int main(int argc, char **argv)
                 stop = "UNABLE";
                 break;
             }
-            if (info.prec > maxprec)
-                maxprec = info.prec;
+            if (info.prec > maxprec) maxprec = info.prec;
             if (info.radius > 1e-30) {
                 stop = "radius";
                 break;

@@ -24,7 +24,7 @@
 static double now(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);   /* CPU time: the machine is shared */
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); /* CPU time: the machine is shared */
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
@@ -33,8 +33,7 @@ static double fast_cost(const slpi_problem *p, const double *x0, long steps)
 {
     slpi_fast *f;
     slpi_error err;
-    if (steps <= 0 || slpi_fast_create(&f, p, &err) != SLPI_OK)
-        return -1;
+    if (steps <= 0 || slpi_fast_create(&f, p, &err) != SLPI_OK) return -1;
     int n = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
     double x[64], dW[64];
     long done = 0;
@@ -68,16 +67,13 @@ static double ref_cost(const slpi_problem *p, const double *x0)
         long steps = 0;
         double t0 = now(), t;
         while ((t = now() - t0) < 0.5 && best > 0) {
-            for (int i = 0; i < n; i++)
-                arb_set_d(x + i, x0[i]);
+            for (int i = 0; i < n; i++) arb_set_d(x + i, x0[i]);
             for (int s = 0; s < P4_RUN; s++, steps++) {
                 for (int j = 0; j < M; j++) dW[j] = sqrt(slpi_view_grid(p)->h) * sin(3.3 * s + j);
-                if (slpi_ref_step(r, x, dW, NULL) != SLPI_STEP_CONVERGED)
-                    best = -1;
+                if (slpi_ref_step(r, x, dW, NULL) != SLPI_STEP_CONVERGED) best = -1;
             }
         }
-        if (best > 0 && 1e6 * t / steps < best)
-            best = 1e6 * t / steps;
+        if (best > 0 && 1e6 * t / steps < best) best = 1e6 * t / steps;
     }
     _arb_vec_clear(x, n);
     slpi_ref_free(r);
@@ -90,12 +86,17 @@ static double ref_cost(const slpi_problem *p, const double *x0)
  * the model within 5x of the built-in); 1 when memory runs out. */
 static int model_ratio(void)
 {
-    static const char *const keys[][2] = {
-        { "system", "model" }, { "algebra", "so3" }, { "param.I1", "2" }, { "param.I2", "1" },
-        { "param.I3", "0.66666666666666662965923251249478198587894439697265625" },
-        { "param.amp", "0.1000000000000000055511151231257827021181583404541015625" },
-        { "H", "x1^2/I1 + x2^2/I2 + x3^2/I3" }, { "noise_H1", "amp*x1^2" },
-        { "noise_H2", "amp*x2^2" }, { "noise_H3", "amp*x3^2" }, { "x0", "1,0.5,0.2" } };
+    static const char *const keys[][2] = { { "system", "model" },
+                                           { "algebra", "so3" },
+                                           { "param.I1", "2" },
+                                           { "param.I2", "1" },
+                                           { "param.I3", "0.66666666666666662965923251249478198587894439697265625" },
+                                           { "param.amp", "0.1000000000000000055511151231257827021181583404541015625" },
+                                           { "H", "x1^2/I1 + x2^2/I2 + x3^2/I3" },
+                                           { "noise_H1", "amp*x1^2" },
+                                           { "noise_H2", "amp*x2^2" },
+                                           { "noise_H3", "amp*x3^2" },
+                                           { "x0", "1,0.5,0.2" } };
     const double x0[3] = { 1, 0.5, 0.2 };
     printf("\nmodel rigid body (models/rigid-body.slpi) vs built-in, certified step at 128 bits:\n");
     printf("%-12s %14s %14s %10s\n", "scheme", "built-in us", "model us", "model/built-in");
@@ -127,7 +128,7 @@ static int model_ratio(void)
 
 int main(int argc, char **argv)
 {
-    if (argc > 1 && strcmp(argv[1], "--model") == 0) {   /* only the model figure */
+    if (argc > 1 && strcmp(argv[1], "--model") == 0) { /* only the model figure */
         int rc = model_ratio();
         flint_cleanup();
         return rc;
@@ -137,8 +138,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench-ref-step: out of memory\n");
         return 1;
     }
-    printf("%-16s %-12s %12s %12s %9s %6s %20s %s\n", "system", "scheme", "ref us/step",
-           "fast us/step", "ref/fast", "prec", "steps to rad>1e-30", "ended");
+    printf("%-16s %-12s %12s %12s %9s %6s %20s %s\n", "system", "scheme", "ref us/step", "fast us/step", "ref/fast",
+           "prec", "steps to rad>1e-30", "ended");
     for (int sys = 0; sys < SLPI_SYS_COUNT; sys++)
         for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
             if (sys == SLPI_SYS_EULER_ZEITLIN) continue;
@@ -150,15 +151,13 @@ int main(int argc, char **argv)
             double x0[64], dW[64];
             slpi_fast *f;
             if (slpi_fast_create(&f, p, &err) != SLPI_OK || slpi_fast_initial_state(f, x0, &err) != SLPI_OK) {
-                printf("%-16s %-12s   (no initial state: %s)\n", slpi_system_name(sys),
-                       slpi_scheme_name(k), err.msg);
+                printf("%-16s %-12s   (no initial state: %s)\n", slpi_system_name(sys), slpi_scheme_name(k), err.msg);
                 slpi_ref_free(r);
                 continue;
             }
             slpi_fast_free(f);
             arb_ptr x = _arb_vec_init(n);
-            for (int i = 0; i < n; i++)
-                arb_set_d(x + i, x0[i]);
+            for (int i = 0; i < n; i++) arb_set_d(x + i, x0[i]);
             long steps = 0, certified = -1;
             const char *stop = "";
             double t0 = now(), t = 0;
@@ -171,8 +170,7 @@ int main(int argc, char **argv)
                     break;
                 }
                 steps++;
-                if (certified < 0 && info.radius > 1e-30)
-                    certified = steps - 1;
+                if (certified < 0 && info.radius > 1e-30) certified = steps - 1;
             }
             char cert[32];
             if (certified >= 0)
@@ -180,8 +178,8 @@ int main(int argc, char **argv)
             else
                 snprintf(cert, sizeof cert, ">= %ld", steps);
             double tr = steps ? 1e6 * t / steps : INFINITY, tf = fast_cost(p, x0, steps);
-            printf("%-16s %-12s %12.1f %12.3f %9.0f %6ld %20s %s\n", slpi_system_name(sys),
-                   slpi_scheme_name(k), tr, tf, tf > 0 ? tr / tf : NAN, info.prec, cert, stop);
+            printf("%-16s %-12s %12.1f %12.3f %9.0f %6ld %20s %s\n", slpi_system_name(sys), slpi_scheme_name(k), tr, tf,
+                   tf > 0 ? tr / tf : NAN, info.prec, cert, stop);
             fflush(stdout);
             _arb_vec_clear(x, n);
             slpi_ref_free(r);
@@ -210,17 +208,14 @@ int main(int argc, char **argv)
                 arb_set_d(x + 2, cos(1.1));
                 for (int j = 0; j < P4_RUN; j++, steps++) {
                     slpi_step_info info;
-                    if (slpi_ref_step(r, x, dW, &info) != SLPI_STEP_CONVERGED ||
-                        info.prec != 128)
-                        bad++;
+                    if (slpi_ref_step(r, x, dW, &info) != SLPI_STEP_CONVERGED || info.prec != 128) bad++;
                 }
             }
-            if (1e6 * t / steps < best)
-                best = 1e6 * t / steps;
+            if (1e6 * t / steps < best) best = 1e6 * t / steps;
         }
         printf("P4 certified rigid-body IsoMP step at 128 bits: %.1f us (goal <= 50 us; "
-               "best of %d, runs of %d steps%s)\n", best, P4_REPEATS, P4_RUN,
-               bad ? ", SOME NOT CONVERGED AT 128 BITS" : "");
+               "best of %d, runs of %d steps%s)\n",
+               best, P4_REPEATS, P4_RUN, bad ? ", SOME NOT CONVERGED AT 128 BITS" : "");
         _arb_vec_clear(x, 3);
         slpi_ref_free(r);
     }

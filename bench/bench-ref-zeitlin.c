@@ -56,8 +56,7 @@ static double gauss(uint64_t *st)
 #define STEPS_N 2
 static int bench_sizes(int argc, char **argv)
 {
-    printf("%6s %8s %10s %12s %12s %8s\n", "N", "unknowns", "setup s", "step s (CPU)",
-           "radius", "prec");
+    printf("%6s %8s %10s %12s %12s %8s\n", "N", "unknowns", "setup s", "step s (CPU)", "radius", "prec");
     slpi_problem *p = slpi_problem_alloc();
     if (!p) {
         fprintf(stderr, "bench-ref-zeitlin: out of memory\n");
@@ -90,9 +89,8 @@ static int bench_sizes(int argc, char **argv)
             rat = (slpi_ref_at){ r, x };
             for (int k = 0; k < STEPS_N; k++) {
                 slpi_step_status st = SLPI_STEP_INVALID;
-                for (int i = 0; i < n; i++)
-                    arb_set_d(x + i, xf[i]);
-                t0 = now();   /* the step's increments (microseconds) and the certified step */
+                for (int i = 0; i < n; i++) arb_set_d(x + i, xf[i]);
+                t0 = now(); /* the step's increments (microseconds) and the certified step */
                 if (slpi_steps_take(&stepping, k, NULL, &st, &err) != SLPI_OK || st != SLPI_STEP_CONVERGED) {
                     printf("N=%s step %d: %s\n", argv[a], k, slpi_ref_unable_reason(r));
                     break;
@@ -102,8 +100,7 @@ static int bench_sizes(int argc, char **argv)
                 rad = info.radius > rad ? info.radius : rad;
                 prec = info.prec > prec ? info.prec : prec;
                 done++;
-                if (slpi_step_failed(slpi_fast_step(f, xf, stepping.dW, &info)))
-                    break;
+                if (slpi_step_failed(slpi_fast_step(f, xf, stepping.dW, &info))) break;
             }
         }
         if (done)
@@ -164,7 +161,7 @@ int main(int argc, char **argv)
     arb_clear(r);
     slpi_ref_zeitlin_synthesis(X, c, 0, &z, PREC);
     s.m_pack(&s, x, X, PREC);
-    for (int i = 0; i < n; i++)   /* the state comes in as binary64 */
+    for (int i = 0; i < n; i++) /* the state comes in as binary64 */
         arb_set_d(x + i, arf_get_d(arb_midref(x + i), ARF_RND_NEAR));
 
     const slpi_ref_scheme *sc = slpi_ref_scheme_get(SLPI_SCHEME_ISOMP);
@@ -174,11 +171,9 @@ int main(int argc, char **argv)
     double h = 1.0 / 128, total = 0, first_big = -1, rad = 0;
     for (int k = 0; k < STEPS; k++) {
         delta[k * (s.M + 1)] = h;
-        for (int i = 1; i <= s.M; i++)
-            delta[k * (s.M + 1) + i] = sqrt(h) * gauss(&st);
+        for (int i = 1; i <= s.M; i++) delta[k * (s.M + 1) + i] = sqrt(h) * gauss(&st);
     }
-    for (int i = 0; i < n; i++)
-        xf[i] = arf_get_d(arb_midref(x + i), ARF_RND_NEAR);
+    for (int i = 0; i < n; i++) xf[i] = arf_get_d(arb_midref(x + i), ARF_RND_NEAR);
     int done = 0;
     for (int k = 0; k < STEPS; k++) {
         double t0 = now();
@@ -190,8 +185,7 @@ int main(int argc, char **argv)
         }
         done++;
         rad = slpi_ref_vec_radius(x, n);
-        if (rad > 1e-30 && first_big < 0)
-            first_big = k;
+        if (rad > 1e-30 && first_big < 0) first_big = k;
     }
     double tref = done ? total / done : 0;
     printf("bench-ref-zeitlin: certified ISOMP step, Euler-Zeitlin N=%d (Q), %d bits: "
@@ -210,11 +204,10 @@ int main(int argc, char **argv)
         double t0 = now();
         int fdone = 0;
         for (int k = 0; k < STEPS; k++, fdone++)
-            if (slpi_step_failed(slpi_fast_step(fp, xf, delta + k * (s.M + 1) + 1, &info)))
-                break;
+            if (slpi_step_failed(slpi_fast_step(fp, xf, delta + k * (s.M + 1) + 1, &info))) break;
         double tfast = fdone ? (now() - t0) / fdone : 0;
-        printf("bench-ref-zeitlin: fast ISOMP step %.3f ms (CPU); ref/fast cost ratio %.0f\n",
-               1e3 * tfast, tfast > 0 ? tref / tfast : 0.0);
+        printf("bench-ref-zeitlin: fast ISOMP step %.3f ms (CPU); ref/fast cost ratio %.0f\n", 1e3 * tfast,
+               tfast > 0 ? tref / tfast : 0.0);
         slpi_fast_free(fp);
     } else {
         printf("bench-ref-zeitlin: fast path unavailable: %s\n", err.msg);

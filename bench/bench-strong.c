@@ -48,13 +48,14 @@ static int strong_study(slpi_problem *p, const char *preset, long R, double step
 
 int main(void)
 {
-    static const char *const presets[] = {"iso/rigid-body/strong", "iso/manakov/strong",
-                                          "iso/vortices/strong", "iso/zeitlin/strong"};
+    static const char *const presets[] = { "iso/rigid-body/strong", "iso/manakov/strong", "iso/vortices/strong",
+                                           "iso/zeitlin/strong" };
     const char *e = getenv("BENCH_STRONG_PATHS");
     long R = e ? atol(e) : 16;
-    const double steps = 8192 + 1008;   /* reference 2^13, levels 2^4..2^9 */
+    const double steps = 8192 + 1008; /* reference 2^13, levels 2^4..2^9 */
     printf("bench-strong: ISO strong studies, T = 2^-3, levels 4..9, reference 13 (h = 2^-7..2^-12,"
-           " 2^-16), %ld paths, 2 threads; projection to 500 paths on 2 cores (goal 5 min)\n", R);
+           " 2^-16), %ld paths, 2 threads; projection to 500 paths on 2 cores (goal 5 min)\n",
+           R);
     slpi_problem *p = slpi_problem_alloc();
     if (!p) {
         fprintf(stderr, "bench-strong: out of memory\n");

@@ -59,7 +59,7 @@ static int weak_bench(slpi_problem *p, slpi_problem *q, long R)
            KMIN, KMAX, REF, R, nsteps);
 
     /* the engine, 1 and 2 threads */
-    double eng_cpu[3] = {0}, eng_wall[3] = {0};
+    double eng_cpu[3] = { 0 }, eng_wall[3] = { 0 };
     long iters = 0;
     for (int th = 1; th <= 2; th++) {
         slpi_conv_cfg c;
@@ -81,8 +81,8 @@ static int weak_bench(slpi_problem *p, slpi_problem *q, long R)
         eng_cpu[th] = bench_cpu() - t0;
         iters = res.iters;
         printf("engine, %d thread%s: %.2f s wall, %.2f s CPU: %.2f ns CPU per realization-step, "
-               "%.2f solver iterations per step\n", th, th > 1 ? "s" : " ", eng_wall[th],
-               eng_cpu[th], 1e9 * eng_cpu[th] / rs, (double)iters / rs);
+               "%.2f solver iterations per step\n",
+               th, th > 1 ? "s" : " ", eng_wall[th], eng_cpu[th], 1e9 * eng_cpu[th] / rs, (double)iters / rs);
     }
 
     /* the noise alone: the engine's slpi_noise_levels calls (tiles of TILE paths) */
@@ -115,12 +115,12 @@ static int weak_bench(slpi_problem *p, slpi_problem *q, long R)
     /* the predictors, block by block in the same run: the default (the problem's), then the others */
     enum { NV = 3 };
     const int def = soa.predict;
-    int var[NV] = {def, 0, 0};
+    int var[NV] = { def, 0, 0 };
     for (int v = 1, o = 0; v < NV; o++)
         if (o != def) var[v++] = o;
-    static const char *const vname[] = {"predictor=none", "predictor=euler", "predictor=cayley"};
-    double kt[NV] = {0};
-    long kit[NV] = {0};
+    static const char *const vname[] = { "predictor=none", "predictor=euler", "predictor=cayley" };
+    double kt[NV] = { 0 };
+    long kit[NV] = { 0 };
     double *w = malloc(sizeof *w * (size_t)nw);
     for (long b = 0; b < R / LANES; b++) {
         for (int l = KMIN; l <= REF; l += l == KMAX ? REF - KMAX : 1) {
@@ -142,21 +142,25 @@ static int weak_bench(slpi_problem *p, slpi_problem *q, long R)
     const double kernel = kt[0];
     const double lower = noise + kernel;
     printf("noise alone: %.2f ns per realization-step (%.1f M normals/s); step kernel alone (%s, the "
-           "default): %.2f ns per realization-step (%.2f iterations per step, %s lanes)\n", 1e9 * noise / rs,
-           3.0 * (double)R * (double)(1L << REF) / noise / 1e6, vname[def], 1e9 * kernel / rs, (double)kit[0] / rs,
-           soa.isa == SLPI_FAST_ISA_AVX512 ? "AVX-512" : soa.isa == SLPI_FAST_ISA_AVX2 ? "AVX2" : "portable");
+           "default): %.2f ns per realization-step (%.2f iterations per step, %s lanes)\n",
+           1e9 * noise / rs, 3.0 * (double)R * (double)(1L << REF) / noise / 1e6, vname[def], 1e9 * kernel / rs,
+           (double)kit[0] / rs,
+           soa.isa == SLPI_FAST_ISA_AVX512     ? "AVX-512"
+               : soa.isa == SLPI_FAST_ISA_AVX2 ? "AVX2"
+                                               : "portable");
     for (int v = 1; v < NV; v++)
         printf("step kernel with %s (same run): %.2f ns per realization-step (%.2f iterations per "
-               "step); %s / this: %.3f in time, %.3f in iterations\n", vname[var[v]], 1e9 * kt[v] / rs,
-               (double)kit[v] / rs, vname[def], kt[0] / kt[v], (double)kit[0] / (double)kit[v]);
+               "step); %s / this: %.3f in time, %.3f in iterations\n",
+               vname[var[v]], 1e9 * kt[v] / rs, (double)kit[v] / rs, vname[def], kt[0] / kt[v],
+               (double)kit[0] / (double)kit[v]);
     printf("lower bound (noise + kernel): %.2f ns per realization-step; engine / lower bound: %.2f; "
-           "noise share of the engine: %.0f%%\n", 1e9 * lower / rs, eng_cpu[1] / lower,
-           100 * noise / eng_cpu[1]);
+           "noise share of the engine: %.0f%%\n",
+           1e9 * lower / rs, eng_cpu[1] / lower, 100 * noise / eng_cpu[1]);
     const double proj = eng_cpu[1] / (double)R * 1e7 / 2, projlb = lower / (double)R * 1e7 / 2;
     printf("projection, 10^7 paths on 2 cores: %.0f s = %.1f min (goal 12 min: ratio %.2f); at the "
-           "lower bound %.1f min; measured 2-thread scaling %.2f (wall 1 / wall 2)\n", proj, proj / 60,
-           proj / 720, projlb / 60, eng_wall[1] / eng_wall[2]);
-    return sink == 12345.678 ? 1 : 0;   /* keeps the work observable */
+           "lower bound %.1f min; measured 2-thread scaling %.2f (wall 1 / wall 2)\n",
+           proj, proj / 60, proj / 720, projlb / 60, eng_wall[1] / eng_wall[2]);
+    return sink == 12345.678 ? 1 : 0; /* keeps the work observable */
 }
 
 int main(void)

@@ -231,7 +231,9 @@ int slpi_cli_audit(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
-        case 'c': claims = optarg; break;
+        case 'c':
+            claims = optarg;
+            break;
         case 'o':
             if (!*optarg) {
                 fprintf(stderr, "slpi audit: --out '': an empty folder name\n");
@@ -239,14 +241,30 @@ int slpi_cli_audit(int argc, char **argv)
             }
             out = optarg;
             break;
-        case 'F': a.full = 1; break;
-        case 'i': a.only = optarg; break;
-        case 't': a.tests = optarg; break;
-        case 'C': a.controls = 1; break;
-        case 'k': a.cache = optarg; break;
-        case 'K': a.cached_only = 1; break;
-        case 'D': docs = optarg; break;
-        case 'A': a.archive = optarg; break;
+        case 'F':
+            a.full = 1;
+            break;
+        case 'i':
+            a.only = optarg;
+            break;
+        case 't':
+            a.tests = optarg;
+            break;
+        case 'C':
+            a.controls = 1;
+            break;
+        case 'k':
+            a.cache = optarg;
+            break;
+        case 'K':
+            a.cached_only = 1;
+            break;
+        case 'D':
+            docs = optarg;
+            break;
+        case 'A':
+            a.archive = optarg;
+            break;
         case 'S': {
             slpi_error e = { 0, "" };
             if (slpi_parse_u64("--seed-offset", optarg, UINT32_MAX, &a.seed_offset, &e)) {
@@ -257,7 +275,7 @@ int slpi_cli_audit(int argc, char **argv)
         }
         case 'W':
         case 'L': {
-            const char *w[2][2] = {{"wls", "ols"}, {"all", "drop-coarsest"}};
+            const char *w[2][2] = { { "wls", "ols" }, { "all", "drop-coarsest" } };
             int k = c == 'L', v = !strcmp(optarg, w[k][1]) ? 1 : !strcmp(optarg, w[k][0]) ? 0 : -1;
             if (v < 0) {
                 fprintf(stderr, "slpi audit: --%s %s: %s | %s\n", k ? "levels" : "fit", optarg, w[k][0], w[k][1]);
@@ -273,9 +291,15 @@ int slpi_cli_audit(int argc, char **argv)
         case 'V':
             rule = c;
             break;
-        case 'q': quiet = 1; break;
-        case 'h': help(stdout); return SLPI_OK;
-        default: fprintf(stderr, "slpi audit: see `slpi audit --help`\n"); return SLPI_EINPUT;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            help(stdout);
+            return SLPI_OK;
+        default:
+            fprintf(stderr, "slpi audit: see `slpi audit --help`\n");
+            return SLPI_EINPUT;
         }
     }
     if (rule) return verdict_rule(rule, argc - optind, argv + optind);
@@ -289,9 +313,10 @@ int slpi_cli_audit(int argc, char **argv)
         return SLPI_EINPUT;
     }
     if (strlen(out) > SLPI_AUDIT_OUTDIR_MAX) {
-        fprintf(stderr, "slpi audit: --out: the report folder's path is %zu bytes, more than %d (the "
-                "paths of the files inside it must fit in %d bytes)\n", strlen(out), SLPI_AUDIT_OUTDIR_MAX,
-                SLPI_PATH_MAX);
+        fprintf(stderr,
+                "slpi audit: --out: the report folder's path is %zu bytes, more than %d (the "
+                "paths of the files inside it must fit in %d bytes)\n",
+                strlen(out), SLPI_AUDIT_OUTDIR_MAX, SLPI_PATH_MAX);
         return SLPI_EINPUT;
     }
     /* the registry first: one it refuses leaves nothing behind */

@@ -114,20 +114,28 @@ typedef struct {
  * error, for a bad one; a->help set once the help is printed (by rank 0). */
 static int parse_args(conv_args *a, slpi_conv_cfg *cfg, int argc, char **argv, int rank)
 {
-    static const struct option opts[] = {
-        { "preset", required_argument, 0, 'P' }, { "kind", required_argument, 0, 'k' },
-        { "levels", required_argument, 0, 'l' }, { "ref", required_argument, 0, 'L' },
-        { "indep", required_argument, 0, 'i' },  { "exact", no_argument, 0, 'e' },
-        { "phi", required_argument, 0, 'f' },    { "paths", required_argument, 0, 'R' },
-        { "path0", required_argument, 0, 'p' },  { "batches", required_argument, 0, 'b' },
-        { "boot", required_argument, 0, 'B' },   { "threads", required_argument, 0, 't' },
-        { "help", no_argument, 0, 'h' },
-        { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
-        { "resume", required_argument, 0, 'r' }, { "config", required_argument, 0, 'c' },
-        { "fit", required_argument, 0, 'W' },    { "drop-coarse", required_argument, 0, 'D' },
-        { "output", required_argument, 0, 'o' }, { "json", required_argument, 0, 'j' },
-        { 0, 0, 0, 0 }
-    };
+    static const struct option opts[] = { { "preset", required_argument, 0, 'P' },
+                                          { "kind", required_argument, 0, 'k' },
+                                          { "levels", required_argument, 0, 'l' },
+                                          { "ref", required_argument, 0, 'L' },
+                                          { "indep", required_argument, 0, 'i' },
+                                          { "exact", no_argument, 0, 'e' },
+                                          { "phi", required_argument, 0, 'f' },
+                                          { "paths", required_argument, 0, 'R' },
+                                          { "path0", required_argument, 0, 'p' },
+                                          { "batches", required_argument, 0, 'b' },
+                                          { "boot", required_argument, 0, 'B' },
+                                          { "threads", required_argument, 0, 't' },
+                                          { "help", no_argument, 0, 'h' },
+                                          { "checkpoint", required_argument, 0, 'C' },
+                                          { "checkpoint-every", required_argument, 0, 'E' },
+                                          { "resume", required_argument, 0, 'r' },
+                                          { "config", required_argument, 0, 'c' },
+                                          { "fit", required_argument, 0, 'W' },
+                                          { "drop-coarse", required_argument, 0, 'D' },
+                                          { "output", required_argument, 0, 'o' },
+                                          { "json", required_argument, 0, 'j' },
+                                          { 0, 0, 0, 0 } };
     int c, rc = SLPI_OK;
     slpi_error err = { 0, "" };
     *a = (conv_args){ .nk = 0 };
@@ -144,7 +152,10 @@ static int parse_args(conv_args *a, slpi_conv_cfg *cfg, int argc, char **argv, i
                 cfg->kind = SLPI_CONV_SUP;
             else if (!strcmp(optarg, "weak"))
                 cfg->kind = SLPI_CONV_WEAK;
-            else { fprintf(stderr, "slpi converge: --kind %s: strong | sup | weak\n", optarg); return SLPI_EINPUT; }
+            else {
+                fprintf(stderr, "slpi converge: --kind %s: strong | sup | weak\n", optarg);
+                return SLPI_EINPUT;
+            }
             break;
         case 'l':
             rc = parse_levels(optarg, &cfg->kmin, &cfg->kmax, &err);
@@ -208,7 +219,9 @@ static int parse_args(conv_args *a, slpi_conv_cfg *cfg, int argc, char **argv, i
             if (rank == 0) help(stdout);
             a->help = 1;
             return SLPI_OK;
-        default: fprintf(stderr, "slpi converge: see `slpi converge --help`\n"); return SLPI_EINPUT;
+        default:
+            fprintf(stderr, "slpi converge: see `slpi converge --help`\n");
+            return SLPI_EINPUT;
         }
         if (rc != SLPI_OK) {
             if (rank == 0) fprintf(stderr, "slpi converge: %s\n", err.msg);

@@ -178,7 +178,7 @@ static int rank_pieces(const ens_cfg *c, const slpi_problem *p, long every, doub
         long m = slpi_ensemble_export(e, NULL);
         double *t = rc == SLPI_OK ? realloc(*buf, (size_t)(*len + m) * sizeof *t) : NULL;
         if (rc == SLPI_OK && !t) rc = slpi_error_set(err, SLPI_EINPUT, "out of memory");
-        if (t) {   /* the piece's header lands past the end, then its body moves over it */
+        if (t) { /* the piece's header lands past the end, then its body moves over it */
             *buf = t;
             slpi_ensemble_export(e, t + *len);
             t[0] += t[*len];
@@ -187,8 +187,10 @@ static int rank_pieces(const ens_cfg *c, const slpi_problem *p, long every, doub
             *len += m - 2;
         }
         slpi_ensemble_free(e);
-        if (x < hi) x += 1L << k;
-        else rem = 0;
+        if (x < hi)
+            x += 1L << k;
+        else
+            rem = 0;
     }
     return rc;
 }
@@ -203,8 +205,10 @@ static int run_ranks(const ens_cfg *c, const slpi_problem *p, long every, slpi_e
     long head[2] = { rc, len };
     if (c->rank != 0) {
         MPI_Send(head, 2, MPI_LONG, 0, 0, MPI_COMM_WORLD);
-        if (rc == SLPI_OK) MPI_Send(buf, (int)len, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
-        else MPI_Send(err->msg, (int)sizeof err->msg, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
+        if (rc == SLPI_OK)
+            MPI_Send(buf, (int)len, MPI_DOUBLE, 0, 1, MPI_COMM_WORLD);
+        else
+            MPI_Send(err->msg, (int)sizeof err->msg, MPI_CHAR, 0, 1, MPI_COMM_WORLD);
     }
     for (int r = 0; c->rank == 0 && r < c->nranks; r++) {
         long h[2] = { head[0], head[1] };
@@ -219,7 +223,7 @@ static int run_ranks(const ens_cfg *c, const slpi_problem *p, long every, slpi_e
             } else if ((b = malloc((size_t)h[1] * sizeof *b))) {
                 MPI_Recv(b, (int)h[1], MPI_DOUBLE, r, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             } else {
-                MPI_Abort(MPI_COMM_WORLD, SLPI_EINPUT);   /* its message could not be received */
+                MPI_Abort(MPI_COMM_WORLD, SLPI_EINPUT); /* its message could not be received */
             }
         }
         if (rc == SLPI_OK && h[0] != SLPI_OK) rc = slpi_error_set(err, (int)h[0], "rank %d: %s", r, msg);
@@ -293,7 +297,7 @@ static int run_point_on(ens_cfg *c, long point, slpi_problem *p, FILE *f, int he
                 c->ngrid ? "grid point: " : "", clipped, capped,
                 c->resume ? " (in the paths run since the resume)" : "");
     }
-    if (c->rank != 0) {   /* rank 0 reports */
+    if (c->rank != 0) { /* rank 0 reports */
         slpi_ensemble_free(e);
         return rc;
     }
@@ -306,7 +310,8 @@ static int run_point_on(ens_cfg *c, long point, slpi_problem *p, FILE *f, int he
         slpi_ensemble_row_steps(e, at);
         if (header) {
             fprintf(f, "# ensemble: paths=%ld first_path=%llu ", c->paths, (unsigned long long)c->first);
-            if (every) fprintf(f, "save_every=%ld", every);
+            if (every)
+                fprintf(f, "save_every=%ld", every);
             else
                 fprintf(f, "save_at=%s", grid->save_at);
             fprintf(f, " path=%s\n# route: %s\n", c->ref ? "ref" : "fast", slpi_ensemble_route(e));
@@ -327,7 +332,8 @@ static int run_point_on(ens_cfg *c, long point, slpi_problem *p, FILE *f, int he
                 char name[64];
                 if (q < dim)
                     slpi_problem_state_name(p, q, name, sizeof name);
-                else snprintf(name, sizeof name, "%s", slpi_ensemble_diag_name(e, q - dim));
+                else
+                    snprintf(name, sizeof name, "%s", slpi_ensemble_diag_name(e, q - dim));
                 for (int g = 0; g < c->ngrid; g++) fprintf(f, "%s\t", label[g]);
                 size_t i = (size_t)r * (size_t)(dim + nd) + (size_t)q;
                 fprintf(f, "%ld\t%.17g\t%s\t%ld\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", step, (double)step * grid->h,
@@ -514,10 +520,12 @@ static int write_reports(ens_cfg *c, const ens_args *a, slpi_error *err)
         rc = run_point(c, k, report ? slpi_output_file(report) : NULL, k == 0, err);
     if (rc == SLPI_OK && st)
         rc = slpi_output_commit(st, err);
-    else if (st) slpi_output_abort(st);
+    else if (st)
+        slpi_output_abort(st);
     if (rc == SLPI_OK && report)
         rc = slpi_output_commit(report, err);
-    else if (report) slpi_output_abort(report);
+    else if (report)
+        slpi_output_abort(report);
     return rc;
 }
 

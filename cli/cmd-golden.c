@@ -56,15 +56,19 @@ static int golden_write_config(const char *config, const char *name, const char 
     int rc = vals ? SLPI_OK : slpi_error_set(&err, SLPI_EINPUT, "out of memory");
     for (int i = 0; rc == SLPI_OK && i < nk; i++) {
         char *eq = strchr(kv[i], '=');
-        if (!eq || eq == kv[i]) rc = slpi_error_set(&err, SLPI_EINPUT, "'%s': expected key=value", kv[i]);
-        else { *eq = '\0'; vals[i] = eq + 1; }
+        if (!eq || eq == kv[i])
+            rc = slpi_error_set(&err, SLPI_EINPUT, "'%s': expected key=value", kv[i]);
+        else {
+            *eq = '\0';
+            vals[i] = eq + 1;
+        }
     }
     slpi_problem *p = rc == SLPI_OK ? slpi_problem_alloc() : NULL;
     if (rc == SLPI_OK && !p) rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory");
     if (rc == SLPI_OK) rc = slpi_problem_build(p, NULL, config, nk, kv, vals, NULL, &err);
     free(vals);
     if (rc == SLPI_OK) rc = slpi_problem_finish(p, &err);
-    if (!name) {   /* the file's base name without its extension */
+    if (!name) { /* the file's base name without its extension */
         const char *b = strrchr(config, '/');
         snprintf(base, sizeof base, "%s", b ? b + 1 : config);
         char *dot = strrchr(base, '.');
@@ -88,21 +92,28 @@ static int golden_write_config(const char *config, const char *name, const char 
 int slpi_cli_golden(int argc, char **argv)
 {
     static const struct option opts[] = {
-        { "dir", required_argument, 0, 'd' }, { "check", no_argument, 0, 'c' },
-        { "write", no_argument, 0, 'w' },     { "case", required_argument, 0, 'k' },
-        { "list", no_argument, 0, 'l' },      { "problem", required_argument, 0, 'p' },
+        { "dir", required_argument, 0, 'd' },    { "check", no_argument, 0, 'c' },
+        { "write", no_argument, 0, 'w' },        { "case", required_argument, 0, 'k' },
+        { "list", no_argument, 0, 'l' },         { "problem", required_argument, 0, 'p' },
         { "output", required_argument, 0, 'o' }, { "help", no_argument, 0, 'h' },
-        { "config", required_argument, 0, 'C' },
-        { 0, 0, 0, 0 }
+        { "config", required_argument, 0, 'C' }, { 0, 0, 0, 0 }
     };
     const char *dir = NULL, *only = NULL, *output = NULL, *config = NULL;
     int mode = 'c', c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
         switch (c) {
-        case 'd': dir = optarg; break;
-        case 'o': output = optarg; break;
-        case 'c': case 'w': case 'l': mode = c; break;
+        case 'd':
+            dir = optarg;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'c':
+        case 'w':
+        case 'l':
+            mode = c;
+            break;
         case 'k':
             if (!*optarg) {
                 fprintf(stderr, "slpi golden: --case '': an empty case name (see `slpi golden --list`)\n");
@@ -110,10 +121,19 @@ int slpi_cli_golden(int argc, char **argv)
             }
             only = optarg;
             break;
-        case 'C': config = optarg; break;
-        case 'p': mode = c; only = optarg; break;
-        case 'h': help(stdout); return SLPI_OK;
-        default: fprintf(stderr, "slpi golden: see `slpi golden --help`\n"); return SLPI_EINPUT;
+        case 'C':
+            config = optarg;
+            break;
+        case 'p':
+            mode = c;
+            only = optarg;
+            break;
+        case 'h':
+            help(stdout);
+            return SLPI_OK;
+        default:
+            fprintf(stderr, "slpi golden: see `slpi golden --help`\n");
+            return SLPI_EINPUT;
         }
     }
     if (config && mode != 'w') {
@@ -125,10 +145,10 @@ int slpi_cli_golden(int argc, char **argv)
         fprintf(stderr, "slpi golden: unexpected argument (see `slpi golden --help`)\n");
         return SLPI_EINPUT;
     }
-    const char *given = dir;   /* --check --dir DIR: the files of DIR; without: the built-in cases */
+    const char *given = dir; /* --check --dir DIR: the files of DIR; without: the built-in cases */
     if (!dir) dir = mode == 'w' ? "oracle/golden" : slpi_golden_dir();
     const char *outs[1] = { output }, *out_role[1] = { "--output" }, *in_role[1] = { "golden file" };
-    for (int i = optind; i < argc; i++) {   /* the golden files checked are inputs */
+    for (int i = optind; i < argc; i++) { /* the golden files checked are inputs */
         slpi_error perr = { 0, "" };
         if (slpi_output_check_paths(1, outs, out_role, 1, (const char *const *)argv + i, in_role, &perr) != SLPI_OK) {
             fprintf(stderr, "slpi golden: %s\n", perr.msg);
@@ -157,8 +177,9 @@ int slpi_cli_golden(int argc, char **argv)
     } else if (mode == 'w') {
         rc = slpi_golden_regenerate(dir, only, out, &err);
     } else {
-        rc = optind < argc ? slpi_golden_check_files(argc - optind, (const char *const *)argv + optind, NULL, out, &v, &err)
-                           : slpi_golden_check_dir(given, out, &v, &err);
+        rc = optind < argc
+            ? slpi_golden_check_files(argc - optind, (const char *const *)argv + optind, NULL, out, &v, &err)
+            : slpi_golden_check_dir(given, out, &v, &err);
         if (rc == SLPI_OK) fprintf(out, "golden: %s\n", slpi_verdict_name(v));
     }
     if (rc != SLPI_OK) fprintf(stderr, "slpi golden: %s\n", err.msg);

@@ -55,11 +55,17 @@ int slpi_cli_list(int argc, char **argv)
     int keys = 0, sys = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "ksh", opts, NULL)) != -1) {
-        if (c == 'k') keys = 1;
+        if (c == 'k')
+            keys = 1;
         else if (c == 's')
             sys = 1;
-        else if (c == 'h') { help(stdout); return SLPI_OK; }
-        else { help(stderr); return SLPI_EINPUT; }
+        else if (c == 'h') {
+            help(stdout);
+            return SLPI_OK;
+        } else {
+            help(stderr);
+            return SLPI_EINPUT;
+        }
     }
     if (optind < argc) {
         fprintf(stderr, "slpi list: unexpected argument '%s'\n", argv[optind]);

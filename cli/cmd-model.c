@@ -36,7 +36,8 @@ static void model_usage(FILE *f)
           "noise field multiplying o dW^k), as the double path evaluates them.\n"
           "  --at X          comma-separated state (the algebra's coordinates) instead of x0\n"
           "  -h, --help      this help\n"
-          "Exit 0, or 2 for bad input (the key and the reason).\n", f);
+          "Exit 0, or 2 for bad input (the key and the reason).\n",
+          f);
 }
 
 static int model_bad(const char *msg)
@@ -67,8 +68,7 @@ static int show(const slpi_plan *plan, const char *at)
     char buf[64];
     slpi_algebra_equation(a, &eq, &pairing, &bracket);
     slpi_algebra_text(a, buf, sizeof buf);
-    printf("algebra: %s (dimension %d)\nequation: %s\npairing: %s\nbracket: %s\n", buf, dim, eq, pairing,
-           bracket);
+    printf("algebra: %s (dimension %d)\nequation: %s\npairing: %s\nbracket: %s\n", buf, dim, eq, pairing, bracket);
     printf("H = %s\n", sys->model.H[0] ? sys->model.H : "(code: a callback)");
     for (int k = 1; k <= M; k++) printf("noise_H%d = %s\n", k, sys->model.noise_H[k - 1]);
     for (int i = 0; i < sys->model.nparam; i++)
@@ -124,18 +124,27 @@ static int show(const slpi_plan *plan, const char *at)
 
 int slpi_cli_model(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"config", required_argument, NULL, 'C'}, {"at", required_argument, NULL, 'a'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    static const struct option opts[] = { { "config", required_argument, NULL, 'C' },
+                                          { "at", required_argument, NULL, 'a' },
+                                          { "help", no_argument, NULL, 'h' },
+                                          { NULL, 0, NULL, 0 } };
     const char *config = NULL, *at = NULL;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'C': config = optarg; break;
-        case 'a': at = optarg; break;
-        case 'h': model_usage(stdout); return SLPI_OK;
-        default: model_usage(stderr); return SLPI_EINPUT;
+        case 'C':
+            config = optarg;
+            break;
+        case 'a':
+            at = optarg;
+            break;
+        case 'h':
+            model_usage(stdout);
+            return SLPI_OK;
+        default:
+            model_usage(stderr);
+            return SLPI_EINPUT;
         }
     }
     int nk = argc - optind;

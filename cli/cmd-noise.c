@@ -59,7 +59,8 @@ static void noise_usage(FILE *f)
           "  --check FILE     instead: validate a noise file; with --components, --h or\n"
           "                   --steps also require that shape (M, level, at least N steps)\n"
           "  --help           this text\n"
-          "Exit: 0 ok, 2 usage error or invalid noise file (reported as file:line).\n", f);
+          "Exit: 0 ok, 2 usage error or invalid noise file (reported as file:line).\n",
+          f);
 }
 
 /* A strict number (core/parse.c); the message names the option and its value. */
@@ -81,33 +82,30 @@ static int noise_check(const char *file, const slpi_noise_header *want)
     }
     free(dw);
     if (want->components && hd.components != want->components) {
-        fprintf(stderr, "slpi noise: %s: %d components, expected %d\n", file, hd.components,
-                want->components);
+        fprintf(stderr, "slpi noise: %s: %d components, expected %d\n", file, hd.components, want->components);
         return SLPI_EINPUT;
     }
     if (want->h > 0 && hd.h != want->h) {
-        fprintf(stderr, "slpi noise: %s: wrong level: h = %.17g, expected %.17g\n", file, hd.h,
-                want->h);
+        fprintf(stderr, "slpi noise: %s: wrong level: h = %.17g, expected %.17g\n", file, hd.h, want->h);
         return SLPI_EINPUT;
     }
     if (want->steps && hd.steps < want->steps) {
-        fprintf(stderr, "slpi noise: %s: %ld steps, expected at least %ld\n", file, hd.steps,
-                want->steps);
+        fprintf(stderr, "slpi noise: %s: %ld steps, expected at least %ld\n", file, hd.steps, want->steps);
         return SLPI_EINPUT;
     }
-    printf("%s: ok: %ld steps of %d increments, h = %.17g, truncation %s\n", file, hd.steps,
-           hd.components, hd.h, hd.truncated ? "on" : "off");
+    printf("%s: ok: %ld steps of %d increments, h = %.17g, truncation %s\n", file, hd.steps, hd.components, hd.h,
+           hd.truncated ? "on" : "off");
     return SLPI_OK;
 }
 
 /* --preset/--config: the increments the problem consumes, into hd: its seed, path, M,
  * level h, steps, refine and truncation (slpi_noise_source does the same), the nk
  * key=value arguments kv on top (split in place). */
-static int noise_of_problem(slpi_noise_header *hd, const char *preset, const char *config, int nkv,
-                            char **kv, slpi_error *err)
+static int noise_of_problem(slpi_noise_header *hd, const char *preset, const char *config, int nkv, char **kv,
+                            slpi_error *err)
 {
     int nk = 0, rc = SLPI_OK;
-    char **vals = malloc((size_t)(nkv + 1) * sizeof *vals);   /* keys: kv, in place */
+    char **vals = malloc((size_t)(nkv + 1) * sizeof *vals); /* keys: kv, in place */
     if (!vals) rc = slpi_error_set(err, SLPI_EINPUT, "keys: out of memory");
     for (int i = 0; rc == SLPI_OK && i < nkv; i++) {
         char *eq = strchr(kv[i], '=');
@@ -190,8 +188,8 @@ static int noise_write(const slpi_noise_header *hdp, const char *output, int bit
         rc = SLPI_EINPUT;
     }
     if (hd.truncated && rc == SLPI_OK) {
-        fprintf(stderr, "slpi noise: %ld of %ld increments clipped at D = %.17g\n", clipped,
-                hd.steps * (long)M, hd.threshold);
+        fprintf(stderr, "slpi noise: %ld of %ld increments clipped at D = %.17g\n", clipped, hd.steps * (long)M,
+                hd.threshold);
     }
     return rc;
 }
@@ -199,19 +197,19 @@ static int noise_write(const slpi_noise_header *hdp, const char *output, int bit
 int slpi_cli_noise(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"seed", required_argument, NULL, 's'}, {"path", required_argument, NULL, 'p'},
-        {"components", required_argument, NULL, 'm'}, {"h", required_argument, NULL, 'h'},
-        {"steps", required_argument, NULL, 'n'}, {"refine", required_argument, NULL, 'r'},
-        {"truncate", required_argument, NULL, 't'}, {"ell", required_argument, NULL, 'l'},
-        {"first", required_argument, NULL, 'j'}, {"output", required_argument, NULL, 'o'},
-        {"format", required_argument, NULL, 'f'},
-        {"check", required_argument, NULL, 'c'}, {"help", no_argument, NULL, '?' + 256},
-        {"preset", required_argument, NULL, 'P'}, {"config", required_argument, NULL, 'C'},
-        {NULL, 0, NULL, 0}};
-    slpi_noise_header hd = {0, 0, 0, 0, 0, 0, 2.0, 0, 0, 0, 0};
+        { "seed", required_argument, NULL, 's' },       { "path", required_argument, NULL, 'p' },
+        { "components", required_argument, NULL, 'm' }, { "h", required_argument, NULL, 'h' },
+        { "steps", required_argument, NULL, 'n' },      { "refine", required_argument, NULL, 'r' },
+        { "truncate", required_argument, NULL, 't' },   { "ell", required_argument, NULL, 'l' },
+        { "first", required_argument, NULL, 'j' },      { "output", required_argument, NULL, 'o' },
+        { "format", required_argument, NULL, 'f' },     { "check", required_argument, NULL, 'c' },
+        { "help", no_argument, NULL, '?' + 256 },       { "preset", required_argument, NULL, 'P' },
+        { "config", required_argument, NULL, 'C' },     { NULL, 0, NULL, 0 }
+    };
+    slpi_noise_header hd = { 0, 0, 0, 0, 0, 0, 2.0, 0, 0, 0, 0 };
     int have_seed = 0, have_path = 0, bits = 0;
     const char *output = NULL, *check = NULL, *preset = NULL, *config = NULL;
-    int shape_given = 0;   /* --seed .. --first: not with --preset/--config */
+    int shape_given = 0; /* --seed .. --first: not with --preset/--config */
     slpi_error err = { 0, "" };
     int c;
     optind = 1;
@@ -292,9 +290,10 @@ int slpi_cli_noise(int argc, char **argv)
         }
     }
     if (preset || config) {
-        if (shape_given || check) {   /* the problem's noise (noise_of_problem) */
-            fprintf(stderr, "slpi noise: --preset/--config take the noise from the problem: no --seed, --path, "
-                            "--components, --h, --steps, --refine, --truncate, --ell, --first or --check with them\n");
+        if (shape_given || check) { /* the problem's noise (noise_of_problem) */
+            fprintf(stderr,
+                    "slpi noise: --preset/--config take the noise from the problem: no --seed, --path, "
+                    "--components, --h, --steps, --refine, --truncate, --ell, --first or --check with them\n");
             return SLPI_EINPUT;
         }
         if (noise_of_problem(&hd, preset, config, argc - optind, argv + optind, &err) != SLPI_OK)
@@ -310,8 +309,9 @@ int slpi_cli_noise(int argc, char **argv)
         return noise_check(check, &hd);
     }
     if (!have_seed || !have_path || !hd.components || !(hd.h > 0) || !hd.steps) {
-        fprintf(stderr, "slpi noise: --seed, --path, --components, --h and --steps are required "
-                        "(see slpi noise --help)\n");
+        fprintf(stderr,
+                "slpi noise: --seed, --path, --components, --h and --steps are required "
+                "(see slpi noise --help)\n");
         return SLPI_EINPUT;
     }
     if (((hd.first + (uint64_t)hd.steps) >> (62 - hd.refine)) != 0) {
@@ -329,7 +329,8 @@ int slpi_cli_noise(int argc, char **argv)
     }
 
     if (!bits && (hd.steps > SLPI_NOISE_FILE_MAX_STEPS || hd.steps > SLPI_NOISE_FILE_MAX_VALUES / hd.components)) {
-        fprintf(stderr, "slpi noise: --steps %ld x --components %d: more than the 2^30 steps or 2^28 increments a "
+        fprintf(stderr,
+                "slpi noise: --steps %ld x --components %d: more than the 2^30 steps or 2^28 increments a "
                 "noise file may hold (the reader keeps them in memory); write several files with --first\n",
                 hd.steps, hd.components);
         return SLPI_EINPUT;

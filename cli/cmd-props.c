@@ -101,8 +101,10 @@ static int replay_dir(const char *dir, int use_ref, int depth)
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         int r = slpi_props_regression_load(path, &c, &err);
         c.depth = depth;
-        if (r) fprintf(stderr, "slpi props: %s\n", err.msg);
-        else r = replay_one(&c, use_ref, names[i]);
+        if (r)
+            fprintf(stderr, "slpi props: %s\n", err.msg);
+        else
+            r = replay_one(&c, use_ref, names[i]);
         if (r == SLPI_ECHECK || (r && rc != SLPI_ECHECK)) rc = r;
         free(names[i]);
     }
@@ -142,13 +144,20 @@ static int set_model(const char *file)
 int slpi_cli_props(int argc, char **argv)
 {
     static const struct option longopts[] = {
-        { "property", required_argument, 0, 'p' }, { "system", required_argument, 0, 's' },
-        { "scheme", required_argument, 0, 'k' },   { "cases", required_argument, 0, 'n' },
-        { "seed", required_argument, 0, 'S' },     { "fast-only", no_argument, 0, 'f' },
-        { "replay", required_argument, 0, 'r' },   { "regressions", required_argument, 0, 'R' },
-        { "save", required_argument, 0, 'w' },     { "verbose", no_argument, 0, 'v' },
-        { "list", no_argument, 0, 'l' },           { "help", no_argument, 0, 'h' },
-        { "ref-cases", required_argument, 0, 'c' }, { "corners", no_argument, 0, 'C' },
+        { "property", required_argument, 0, 'p' },
+        { "system", required_argument, 0, 's' },
+        { "scheme", required_argument, 0, 'k' },
+        { "cases", required_argument, 0, 'n' },
+        { "seed", required_argument, 0, 'S' },
+        { "fast-only", no_argument, 0, 'f' },
+        { "replay", required_argument, 0, 'r' },
+        { "regressions", required_argument, 0, 'R' },
+        { "save", required_argument, 0, 'w' },
+        { "verbose", no_argument, 0, 'v' },
+        { "list", no_argument, 0, 'l' },
+        { "help", no_argument, 0, 'h' },
+        { "ref-cases", required_argument, 0, 'c' },
+        { "corners", no_argument, 0, 'C' },
         { "config", required_argument, 0, 'm' },
         { 0, 0, 0, 0 },
     };
@@ -157,8 +166,8 @@ int slpi_cli_props(int argc, char **argv)
     const char *mult = getenv("SLPI_TEST_MULTIPLIER");
     double k = 1;
     slpi_error err = { 0, "" };
-    if ((env && slpi_parse_u64("SLPI_TEST_SEED", env, UINT64_MAX, &o.seed, &err))
-        || (mult && slpi_parse_double("SLPI_TEST_MULTIPLIER", mult, 0, 1e6, &k, &err))) {
+    if ((env && slpi_parse_u64("SLPI_TEST_SEED", env, UINT64_MAX, &o.seed, &err)) ||
+        (mult && slpi_parse_double("SLPI_TEST_MULTIPLIER", mult, 0, 1e6, &k, &err))) {
         return bad_number(&err);
     }
     int c, cases_given = 0;
@@ -173,13 +182,19 @@ int slpi_cli_props(int argc, char **argv)
             break;
         case 's': {
             slpi_system_id s;
-            if (slpi_system_from_name(optarg, &s)) { fprintf(stderr, "slpi props: unknown system '%s'\n", optarg); return SLPI_EINPUT; }
+            if (slpi_system_from_name(optarg, &s)) {
+                fprintf(stderr, "slpi props: unknown system '%s'\n", optarg);
+                return SLPI_EINPUT;
+            }
             o.system = s;
             break;
         }
         case 'k': {
             slpi_scheme_id s;
-            if (slpi_scheme_from_name(optarg, &s)) { fprintf(stderr, "slpi props: unknown scheme '%s'\n", optarg); return SLPI_EINPUT; }
+            if (slpi_scheme_from_name(optarg, &s)) {
+                fprintf(stderr, "slpi props: unknown scheme '%s'\n", optarg);
+                return SLPI_EINPUT;
+            }
             o.scheme = s;
             break;
         }
@@ -193,19 +208,36 @@ int slpi_cli_props(int argc, char **argv)
         case 'c':
             if (slpi_parse_long("--ref-cases", optarg, 0, 100000000, &o.ref_cases, &err)) return bad_number(&err);
             break;
-        case 'f': o.use_ref = 0; break;
-        case 'C': o.corners = 1; break;
-        case 'r': replay = optarg; break;
-        case 'R': regress = optarg; break;
-        case 'w': o.save_dir = optarg; break;
-        case 'v': o.verbose = 1; break;
+        case 'f':
+            o.use_ref = 0;
+            break;
+        case 'C':
+            o.corners = 1;
+            break;
+        case 'r':
+            replay = optarg;
+            break;
+        case 'R':
+            regress = optarg;
+            break;
+        case 'w':
+            o.save_dir = optarg;
+            break;
+        case 'v':
+            o.verbose = 1;
+            break;
         case 'm':
             if (set_model(optarg) != SLPI_OK) return SLPI_EINPUT;
             if (o.system < 0) o.system = SLPI_SYS_MODEL;
             break;
-        case 'l': return slpi_props_table(stdout) ? SLPI_ECHECK : SLPI_OK;
-        case 'h': usage(stdout); return SLPI_OK;
-        default: usage(stderr); return SLPI_EINPUT;
+        case 'l':
+            return slpi_props_table(stdout) ? SLPI_ECHECK : SLPI_OK;
+        case 'h':
+            usage(stdout);
+            return SLPI_OK;
+        default:
+            usage(stderr);
+            return SLPI_EINPUT;
         }
     }
 
@@ -232,8 +264,8 @@ int slpi_cli_props(int argc, char **argv)
         o.cases = (long)(o.cases * k);
         o.ref_cases = (long)(o.ref_cases * k);
     }
-    printf("slpi props: seed %" PRIu64 " (replay with SLPI_TEST_SEED=%" PRIu64 "), %ld cases per group%s%s\n",
-           o.seed, o.seed, o.cases, o.use_ref ? "" : ", fast path only", o.corners ? ", corner corpus first" : "");
+    printf("slpi props: seed %" PRIu64 " (replay with SLPI_TEST_SEED=%" PRIu64 "), %ld cases per group%s%s\n", o.seed,
+           o.seed, o.cases, o.use_ref ? "" : ", fast path only", o.corners ? ", corner corpus first" : "");
     slpi_props_summary s;
     return slpi_props_run(&o, &s);
 }

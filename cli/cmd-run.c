@@ -76,20 +76,29 @@ typedef struct {
  * one; a->help set once the help is printed. */
 static int parse_args(run_args *a, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        { "preset", required_argument, 0, 'P' }, { "system", required_argument, 0, 'S' },
-        { "scheme", required_argument, 0, 'K' }, { "config", required_argument, 0, 'c' },
-        { "h", required_argument, 0, 1 },        { "steps", required_argument, 0, 2 },
-        { "T", required_argument, 0, 3 },        { "level", required_argument, 0, 4 },
-        { "seed", required_argument, 0, 5 },     { "path", required_argument, 0, 6 },
-        { "noise-file", required_argument, 0, 7 }, { "prec", required_argument, 0, 8 },
-        { "ref", no_argument, 0, 'r' },          { "output", required_argument, 0, 'o' },
-        { "hex", no_argument, 0, 'x' },          { "quiet", no_argument, 0, 'q' },
-        { "json", required_argument, 0, 'j' },
-        { "checkpoint", required_argument, 0, 'C' }, { "checkpoint-every", required_argument, 0, 'E' },
-        { "resume", required_argument, 0, 'R' }, { "force", no_argument, 0, 'F' },
-        { "help", no_argument, 0, 'h' },         { 0, 0, 0, 0 }
-    };
+    static const struct option opts[] = { { "preset", required_argument, 0, 'P' },
+                                          { "system", required_argument, 0, 'S' },
+                                          { "scheme", required_argument, 0, 'K' },
+                                          { "config", required_argument, 0, 'c' },
+                                          { "h", required_argument, 0, 1 },
+                                          { "steps", required_argument, 0, 2 },
+                                          { "T", required_argument, 0, 3 },
+                                          { "level", required_argument, 0, 4 },
+                                          { "seed", required_argument, 0, 5 },
+                                          { "path", required_argument, 0, 6 },
+                                          { "noise-file", required_argument, 0, 7 },
+                                          { "prec", required_argument, 0, 8 },
+                                          { "ref", no_argument, 0, 'r' },
+                                          { "output", required_argument, 0, 'o' },
+                                          { "hex", no_argument, 0, 'x' },
+                                          { "quiet", no_argument, 0, 'q' },
+                                          { "json", required_argument, 0, 'j' },
+                                          { "checkpoint", required_argument, 0, 'C' },
+                                          { "checkpoint-every", required_argument, 0, 'E' },
+                                          { "resume", required_argument, 0, 'R' },
+                                          { "force", no_argument, 0, 'F' },
+                                          { "help", no_argument, 0, 'h' },
+                                          { 0, 0, 0, 0 } };
     static const char *const shorthand[] = { "", "h", "steps", "T", "level", "seed", "path", "noise_file", "prec" };
     int c;
     *a = (run_args){ .ck = { NULL, 1000, NULL, NULL, NULL } };
@@ -97,9 +106,15 @@ static int parse_args(run_args *a, int argc, char **argv)
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
         const char *key = NULL;
         switch (c) {
-        case 'P': key = "preset"; break;
-        case 'S': key = "system"; break;
-        case 'K': key = "scheme"; break;
+        case 'P':
+            key = "preset";
+            break;
+        case 'S':
+            key = "system";
+            break;
+        case 'K':
+            key = "scheme";
+            break;
         case 'c':
             a->config = optarg;
             break;
@@ -140,7 +155,10 @@ static int parse_args(run_args *a, int argc, char **argv)
             a->help = 1;
             return SLPI_OK;
         default:
-            if (c >= 1 && c <= 8) { key = shorthand[c]; break; }
+            if (c >= 1 && c <= 8) {
+                key = shorthand[c];
+                break;
+            }
             fprintf(stderr, "slpi run: see `slpi run --help`\n");
             return SLPI_EINPUT;
         }
@@ -196,8 +214,8 @@ static int check_run(const run_args *a, const slpi_problem *p)
     const char *ins[] = { a->config, slpi_view_noise(p)->noise_file, slpi_view_system(p)->x0_file,
                           slpi_view_system(p)->ez.noise_fields, a->ck.resume },
                *in_role[] = { "--config", "noise_file", "x0_file", "noise_fields", "--resume" };
-    if (slpi_output_check_paths(3, outs, out_role, 4, ins, in_role, &err) != SLPI_OK
-        || slpi_output_check_paths(2, outs, out_role, 5, ins, in_role, &err) != SLPI_OK) {
+    if (slpi_output_check_paths(3, outs, out_role, 4, ins, in_role, &err) != SLPI_OK ||
+        slpi_output_check_paths(2, outs, out_role, 5, ins, in_role, &err) != SLPI_OK) {
         fprintf(stderr, "slpi run: %s\n", err.msg);
         return SLPI_EINPUT;
     }
@@ -217,7 +235,8 @@ static int finish_run(const run_args *a, const slpi_problem *p, slpi_output *o, 
         if (slpi_output_commit(o, &werr) != SLPI_OK) {
             if (rc == SLPI_OK)
                 rc = SLPI_EINPUT, *err = werr;
-            else fprintf(stderr, "slpi run: %s\n", werr.msg);
+            else
+                fprintf(stderr, "slpi run: %s\n", werr.msg);
         }
     } else {
         slpi_output_abort(o);

@@ -86,14 +86,18 @@ static int verify_main(int argc, char **argv, int rank, int nranks)
         fprintf(out, "%s%s: %s (%s, u = %.3g, K = %g;", files[0], nfiles > 1 ? " ..." : "",
                 slpi_verdict_name(res->verdict), res->precision.name, res->precision.u, res->budget);
         if (o.global)
-            fprintf(out, " global %s, %ld rows: %ld PASS, %ld FAIL, %ld UNABLE, worst state ratio %.3g, invariant ratio %.3g;",
-                    slpi_verdict_name(res->global_verdict), res->rows, res->rows_pass, res->rows_fail, res->rows_unable,
-                    res->state.hi, res->inv.hi);
+            fprintf(
+                out,
+                " global %s, %ld rows: %ld PASS, %ld FAIL, %ld UNABLE, worst state ratio %.3g, invariant ratio %.3g;",
+                slpi_verdict_name(res->global_verdict), res->rows, res->rows_pass, res->rows_fail, res->rows_unable,
+                res->state.hi, res->inv.hi);
         if (o.local)
-            fprintf(out, " local %s, %ld rows: %ld PASS, %ld FAIL, %ld UNABLE, worst step ratio %.3g; statistics %s, p = %.3g;",
-                    slpi_verdict_name(res->local.verdict), res->local.rows, res->local.rows_pass, res->local.rows_fail,
-                    res->local.rows_unable, res->local.state.hi, slpi_verify_stat_verdict_name(res->stats.verdict),
-                    res->stats.p_value);
+            fprintf(
+                out,
+                " local %s, %ld rows: %ld PASS, %ld FAIL, %ld UNABLE, worst step ratio %.3g; statistics %s, p = %.3g;",
+                slpi_verdict_name(res->local.verdict), res->local.rows, res->local.rows_pass, res->local.rows_fail,
+                res->local.rows_unable, res->local.state.hi, slpi_verify_stat_verdict_name(res->stats.verdict),
+                res->stats.p_value);
         fprintf(out, ")\n");
     }
     if (report && slpi_cli_output_close("verify", report) != SLPI_OK && rc == SLPI_OK) rc = SLPI_EINPUT;

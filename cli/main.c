@@ -15,7 +15,12 @@
 
 /* quiet: the command reads --quiet/-q itself (less output); for the others it only
  * silences progress and is taken out here */
-typedef struct { const char *name; int (*fn)(int, char **); const char *what; int quiet; } command;
+typedef struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *what;
+    int quiet;
+} command;
 
 static const command commands[] = {
     { "list", slpi_cli_list, "systems, schemes, presets, applicability (docs/systems.md#applicability), keys", 0 },
@@ -37,8 +42,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: slpi <command> [options]   (slpi <command> --help for each)\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
-    fprintf(f, "\nprogress: on a terminal, work that runs longer than about 1.5 s shows its progress\n"
-               "on standard error; --quiet (-q) silences it, --progress (any command) forces it\n");
+    fprintf(f,
+            "\nprogress: on a terminal, work that runs longer than about 1.5 s shows its progress\n"
+            "on standard error; --quiet (-q) silences it, --progress (any command) forces it\n");
     fprintf(f,
             "\nexit codes: 0 ok, 1 a check failed, 2 usage or input error, 3 numerical failure,\n"
             "130 interrupted (Ctrl-C, SIGTERM, SIGHUP: what was written is kept, a checkpoint is\n"
@@ -66,8 +72,7 @@ int main(int argc, char **argv)
      * unless OMP_NUM_THREADS chooses: two threads gain on idle cores and lose on busy ones
      * (docs/conventions.md#threads). The commands that run many paths (ensemble, converge, verify,
      * audit) keep the OpenMP default for their own threads. */
-    if (argc >= 2 && strcmp(argv[1], "run") == 0 && !getenv("OMP_NUM_THREADS"))
-        omp_set_num_threads(1);
+    if (argc >= 2 && strcmp(argv[1], "run") == 0 && !getenv("OMP_NUM_THREADS")) omp_set_num_threads(1);
     /* Ctrl-C, SIGTERM, SIGHUP: every long call stops at its next step, case or claim,
      * keeps what it did and exits 130 (core/interrupt.c) */
     slpi_interrupt_catch();

@@ -20,41 +20,45 @@ int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_
 {
     int n = 0, used = 0;
     if (strcmp(text, "so3") == 0) {
-        a->kind = SLPI_ALGEBRA_SO3; a->n = 3; a->dim = 3;
+        a->kind = SLPI_ALGEBRA_SO3;
+        a->n = 3;
+        a->dim = 3;
         return SLPI_OK;
     }
     if (strcmp(text, "se3") == 0) {
-        a->kind = SLPI_ALGEBRA_SE3; a->n = 3; a->dim = 6;
+        a->kind = SLPI_ALGEBRA_SE3;
+        a->n = 3;
+        a->dim = 6;
         return SLPI_OK;
     }
-    if (sscanf(text, "so(%d)%n", &n, &used) == 1 && used > 0 && text[used] == 0
-        && isdigit((unsigned char)text[3])) {
-        if (n < 3 || n > 64)
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: so(n) needs 3 <= n <= 64", key, text);
-        a->kind = SLPI_ALGEBRA_SON; a->n = n; a->dim = n * (n - 1) / 2;
+    if (sscanf(text, "so(%d)%n", &n, &used) == 1 && used > 0 && text[used] == 0 && isdigit((unsigned char)text[3])) {
+        if (n < 3 || n > 64) return slpi_error_set(err, SLPI_EINPUT, "%s=%s: so(n) needs 3 <= n <= 64", key, text);
+        a->kind = SLPI_ALGEBRA_SON;
+        a->n = n;
+        a->dim = n * (n - 1) / 2;
         return SLPI_OK;
     }
-    if (sscanf(text, "su(%d)%n", &n, &used) == 1 && used > 0 && text[used] == 0
-        && isdigit((unsigned char)text[3])) {
-        if (n < 2 || n > 256)   /* Euler-Zeitlin's range: large N is for callbacks */
+    if (sscanf(text, "su(%d)%n", &n, &used) == 1 && used > 0 && text[used] == 0 && isdigit((unsigned char)text[3])) {
+        if (n < 2 || n > 256) /* Euler-Zeitlin's range: large N is for callbacks */
             return slpi_error_set(err, SLPI_EINPUT, "%s=%s: su(n) needs 2 <= n <= 256", key, text);
-        a->kind = SLPI_ALGEBRA_SUN; a->n = n; a->dim = n * n;
+        a->kind = SLPI_ALGEBRA_SUN;
+        a->n = n;
+        a->dim = n * n;
         return SLPI_OK;
     }
-    if (sscanf(text, "so3^%d%n", &n, &used) == 1 && used > 0 && text[used] == 0
-        && isdigit((unsigned char)text[4])) {
-        if (n < 2 || n > 64)   /* k = 1 is so3 (the built-in vortices start at 2) */
+    if (sscanf(text, "so3^%d%n", &n, &used) == 1 && used > 0 && text[used] == 0 && isdigit((unsigned char)text[4])) {
+        if (n < 2 || n > 64) /* k = 1 is so3 (the built-in vortices start at 2) */
             return slpi_error_set(err, SLPI_EINPUT, "%s=%s: so3^k needs 2 <= k <= 64 (k = 1: so3)", key, text);
-        a->kind = SLPI_ALGEBRA_SO3K; a->n = n; a->dim = 3 * n;
+        a->kind = SLPI_ALGEBRA_SO3K;
+        a->n = n;
+        a->dim = 3 * n;
         return SLPI_OK;
     }
-    return slpi_error_set(err, SLPI_EINPUT,
-                          "%s=%.60s: unknown algebra (expected so3 | se3 | so(n) | su(n) | so3^k)",
+    return slpi_error_set(err, SLPI_EINPUT, "%s=%.60s: unknown algebra (expected so3 | se3 | so(n) | su(n) | so3^k)",
                           key, text);
 }
 
-void slpi_algebra_equation(const slpi_algebra *a, const char **equation, const char **pairing,
-                           const char **bracket)
+void slpi_algebra_equation(const slpi_algebra *a, const char **equation, const char **pairing, const char **bracket)
 {
     switch (a->kind) {
     case SLPI_ALGEBRA_SO3:
@@ -95,11 +99,21 @@ void slpi_algebra_equation(const slpi_algebra *a, const char **equation, const c
 void slpi_algebra_text(const slpi_algebra *a, char *buf, size_t n)
 {
     switch (a->kind) {
-    case SLPI_ALGEBRA_SO3: snprintf(buf, n, "so3"); return;
-    case SLPI_ALGEBRA_SE3: snprintf(buf, n, "se3"); return;
-    case SLPI_ALGEBRA_SON: snprintf(buf, n, "so(%d)", a->n); return;
-    case SLPI_ALGEBRA_SUN: snprintf(buf, n, "su(%d)", a->n); return;
-    case SLPI_ALGEBRA_SO3K: snprintf(buf, n, "so3^%d", a->n); return;
+    case SLPI_ALGEBRA_SO3:
+        snprintf(buf, n, "so3");
+        return;
+    case SLPI_ALGEBRA_SE3:
+        snprintf(buf, n, "se3");
+        return;
+    case SLPI_ALGEBRA_SON:
+        snprintf(buf, n, "so(%d)", a->n);
+        return;
+    case SLPI_ALGEBRA_SUN:
+        snprintf(buf, n, "su(%d)", a->n);
+        return;
+    case SLPI_ALGEBRA_SO3K:
+        snprintf(buf, n, "so3^%d", a->n);
+        return;
     }
 }
 
@@ -107,7 +121,10 @@ void slpi_algebra_text(const slpi_algebra *a, char *buf, size_t n)
 static void upper_pair(int n, int i, int *r, int *c)
 {
     int row = 0;
-    while (i >= n - 1 - row) { i -= n - 1 - row; row++; }
+    while (i >= n - 1 - row) {
+        i -= n - 1 - row;
+        row++;
+    }
     *r = row;
     *c = row + 1 + i;
 }
@@ -117,18 +134,27 @@ void slpi_algebra_coord_name(const slpi_algebra *a, int i, char *buf, size_t n)
     static const char *const se3[] = { "pi1", "pi2", "pi3", "gamma1", "gamma2", "gamma3" };
     int r, c;
     switch (a->kind) {
-    case SLPI_ALGEBRA_SO3: snprintf(buf, n, "x%d", i + 1); return;
-    case SLPI_ALGEBRA_SE3: snprintf(buf, n, "%s", se3[i]); return;
+    case SLPI_ALGEBRA_SO3:
+        snprintf(buf, n, "x%d", i + 1);
+        return;
+    case SLPI_ALGEBRA_SE3:
+        snprintf(buf, n, "%s", se3[i]);
+        return;
     case SLPI_ALGEBRA_SON:
         upper_pair(a->n, i, &r, &c);
         snprintf(buf, n, "X_%d_%d", r + 1, c + 1);
         return;
     case SLPI_ALGEBRA_SUN:
-        if (i < a->n) { snprintf(buf, n, "ImX_%d_%d", i, i); return; }
+        if (i < a->n) {
+            snprintf(buf, n, "ImX_%d_%d", i, i);
+            return;
+        }
         upper_pair(a->n, (i - a->n) / 2, &r, &c);
         snprintf(buf, n, "%sX_%d_%d", (i - a->n) % 2 ? "Im" : "Re", r, c);
         return;
-    case SLPI_ALGEBRA_SO3K: snprintf(buf, n, "x%d_%d", i / 3 + 1, i % 3 + 1); return;
+    case SLPI_ALGEBRA_SO3K:
+        snprintf(buf, n, "x%d_%d", i / 3 + 1, i % 3 + 1);
+        return;
     }
 }
 
@@ -148,25 +174,26 @@ int slpi_algebra_coord_index(const slpi_algebra *a, const char *s, size_t len)
     /* the candidate the numbers in the name point at (su(256) has 65536 coordinates: no
      * search), accepted only if its own name is the text exactly */
     switch (a->kind) {
-    case SLPI_ALGEBRA_SO3: case SLPI_ALGEBRA_SE3:
+    case SLPI_ALGEBRA_SO3:
+    case SLPI_ALGEBRA_SE3:
         for (int j = 0; j < a->dim && i < 0; j++) {
             slpi_algebra_coord_name(a, j, name, sizeof name);
             if (strcmp(name, buf) == 0) i = j;
         }
         return i;
     case SLPI_ALGEBRA_SON:
-        if (sscanf(buf, "X_%d_%d", &r, &c) == 2 && 1 <= r && r < c && c <= a->n)
-            i = pair_index(a->n, r - 1, c - 1);
+        if (sscanf(buf, "X_%d_%d", &r, &c) == 2 && 1 <= r && r < c && c <= a->n) i = pair_index(a->n, r - 1, c - 1);
         break;
     case SLPI_ALGEBRA_SUN:
         if (len > 2 && sscanf(buf + 2, "X_%d_%d", &r, &c) == 2 && 0 <= r && r <= c && c < a->n) {
-            if (r == c) i = strncmp(buf, "Im", 2) == 0 ? r : -1;
-            else i = a->n + 2 * pair_index(a->n, r, c) + (strncmp(buf, "Im", 2) == 0);
+            if (r == c)
+                i = strncmp(buf, "Im", 2) == 0 ? r : -1;
+            else
+                i = a->n + 2 * pair_index(a->n, r, c) + (strncmp(buf, "Im", 2) == 0);
         }
         break;
     case SLPI_ALGEBRA_SO3K:
-        if (sscanf(buf, "x%d_%d", &r, &c) == 2 && 1 <= r && r <= a->n && 1 <= c && c <= 3)
-            i = 3 * (r - 1) + c - 1;
+        if (sscanf(buf, "x%d_%d", &r, &c) == 2 && 1 <= r && r <= a->n && 1 <= c && c <= 3) i = 3 * (r - 1) + c - 1;
         break;
     }
     if (i < 0 || i >= a->dim) return -1;
@@ -197,17 +224,19 @@ int slpi_algebra_commute(const slpi_algebra *a, int i, int j)
 {
     if (i == j) return 1;
     switch (a->kind) {
-    case SLPI_ALGEBRA_SO3: return 0;
+    case SLPI_ALGEBRA_SO3:
+        return 0;
     case SLPI_ALGEBRA_SE3:
         /* [(x, 0), (y, 0)] = (x cross y, 0), [(x, 0), (0, b)] = (0, x cross b), translations commute */
         return (i >= 3 && j >= 3) || i % 3 == j % 3;
-    case SLPI_ALGEBRA_SO3K: return i / 3 != j / 3;
+    case SLPI_ALGEBRA_SO3K:
+        return i / 3 != j / 3;
     case SLPI_ALGEBRA_SON:
     case SLPI_ALGEBRA_SUN: {
         int r1, c1, r2, c2;
         index_pair(a, i, &r1, &c1);
         index_pair(a, j, &r2, &c2);
-        if (a->kind == SLPI_ALGEBRA_SUN && r1 == c1 && r2 == c2) return 1;   /* diagonal */
+        if (a->kind == SLPI_ALGEBRA_SUN && r1 == c1 && r2 == c2) return 1; /* diagonal */
         return r1 != r2 && r1 != c2 && c1 != r2 && c1 != c2;
     }
     }

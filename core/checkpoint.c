@@ -94,10 +94,9 @@ static void write_body(FILE *f, const slpi_checkpoint *c)
 {
     const slpi_run_result *r = &c->res;
     fprintf(f, "# %s %d\narith %s\nhex %d\ndim %d\nstep %ld\nout_bytes %ld\nout_digest %016" PRIx64 "\n",
-            SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION, c->arith, c->hex, c->dim, c->step, c->out_bytes,
-            c->out_digest);
-    fprintf(f, "total_iters %ld\nmax_iters %d\nstagnated %ld\ncapped %ld\nclipped %ld\n", c->total_iters,
-            r->max_iters, r->stagnated, r->capped, r->clipped);
+            SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION, c->arith, c->hex, c->dim, c->step, c->out_bytes, c->out_digest);
+    fprintf(f, "total_iters %ld\nmax_iters %d\nstagnated %ld\ncapped %ld\nclipped %ld\n", c->total_iters, r->max_iters,
+            r->stagnated, r->capped, r->clipped);
     if (c->nou > 0) {
         fprintf(f, "ou_eta");
         for (int i = 0; i < c->nou; i++) fprintf(f, " %a", c->ou_eta[i]);
@@ -201,7 +200,8 @@ static int read_hex64(slpi_checkpoint_reader *r, const char *key, uint64_t *out)
 {
     char *v = slpi_checkpoint_value(r, key);
     if (!v) return SLPI_EINPUT;
-    if (strlen(v) != 16 || strspn(v, "0123456789abcdef") != 16) return slpi_checkpoint_fail(r, "expected 16 hex digits: '%s'", v);
+    if (strlen(v) != 16 || strspn(v, "0123456789abcdef") != 16)
+        return slpi_checkpoint_fail(r, "expected 16 hex digits: '%s'", v);
     *out = strtoull(v, NULL, 16);
     return SLPI_OK;
 }
@@ -233,35 +233,40 @@ static int read_header(slpi_checkpoint_reader *r, slpi_checkpoint *c)
 {
     char *v = slpi_checkpoint_value(r, "arith");
     if (!v) return SLPI_EINPUT;
-    if (strcmp(v, "fast") != 0 && strcmp(v, "ref") != 0) return slpi_checkpoint_fail(r, "arith '%s': expected fast or ref", v);
+    if (strcmp(v, "fast") != 0 && strcmp(v, "ref") != 0)
+        return slpi_checkpoint_fail(r, "arith '%s': expected fast or ref", v);
     strcpy(c->arith, v);
     long x;
     if (slpi_checkpoint_long(r, "hex", 0, 1, &x)) return SLPI_EINPUT;
     c->hex = (int)x;
     if (slpi_checkpoint_long(r, "dim", 1, CKPT_MAX_DIM, &x)) return SLPI_EINPUT;
     c->dim = (int)x;
-    if (slpi_checkpoint_long(r, "step", 0, (long)1e12, &c->step) || slpi_checkpoint_long(r, "out_bytes", 0, LONG_MAX, &c->out_bytes)
-        || read_hex64(r, "out_digest", &c->out_digest) || slpi_checkpoint_long(r, "total_iters", 0, LONG_MAX, &c->total_iters)
-        || slpi_checkpoint_long(r, "max_iters", 0, INT_MAX, &x))
+    if (slpi_checkpoint_long(r, "step", 0, (long)1e12, &c->step) ||
+        slpi_checkpoint_long(r, "out_bytes", 0, LONG_MAX, &c->out_bytes) ||
+        read_hex64(r, "out_digest", &c->out_digest) ||
+        slpi_checkpoint_long(r, "total_iters", 0, LONG_MAX, &c->total_iters) ||
+        slpi_checkpoint_long(r, "max_iters", 0, INT_MAX, &x))
         return SLPI_EINPUT;
     slpi_run_result *res = &c->res;
     res->max_iters = (int)x;
-    if (slpi_checkpoint_long(r, "stagnated", 0, c->step, &res->stagnated) || slpi_checkpoint_long(r, "capped", 0, c->step, &res->capped)
-        || slpi_checkpoint_long(r, "clipped", 0, LONG_MAX, &res->clipped))
+    if (slpi_checkpoint_long(r, "stagnated", 0, c->step, &res->stagnated) ||
+        slpi_checkpoint_long(r, "capped", 0, c->step, &res->capped) ||
+        slpi_checkpoint_long(r, "clipped", 0, LONG_MAX, &res->clipped))
         return SLPI_EINPUT;
     if (r->end - r->pos > 7 && strncmp(r->pos, "ou_eta ", 7) == 0 && read_ou(r, c) != SLPI_OK) return SLPI_EINPUT;
     if (!(v = slpi_checkpoint_value(r, "max_radius"))) return SLPI_EINPUT;
     if (!parse_double(v, 0, &res->max_radius) || res->max_radius < 0)
         return slpi_checkpoint_fail(r, "max_radius '%s': expected a finite non-negative %%a double", v);
-    if (slpi_checkpoint_long(r, "max_prec", 0, LONG_MAX, &res->max_prec) || slpi_checkpoint_long(r, "ndiag", 0, SLPI_MAX_DIAG, &x))
+    if (slpi_checkpoint_long(r, "max_prec", 0, LONG_MAX, &res->max_prec) ||
+        slpi_checkpoint_long(r, "ndiag", 0, SLPI_MAX_DIAG, &x))
         return SLPI_EINPUT;
     res->ndiag = (int)x;
     for (int i = 0; i < res->ndiag; i++) {
         if (!(v = slpi_checkpoint_value(r, "diag"))) return SLPI_EINPUT;
         char *save = NULL, *a = strtok_r(v, " ", &save), *b = strtok_r(NULL, " ", &save),
              *d = strtok_r(NULL, " ", &save);
-        if (!a || !b || !d || strtok_r(NULL, " ", &save) || !parse_double(a, 1, &res->diag_first[i])
-            || !parse_double(b, 1, &res->diag_final[i]) || !parse_double(d, 1, &res->diag_maxchange[i]))
+        if (!a || !b || !d || strtok_r(NULL, " ", &save) || !parse_double(a, 1, &res->diag_first[i]) ||
+            !parse_double(b, 1, &res->diag_final[i]) || !parse_double(d, 1, &res->diag_maxchange[i]))
             return slpi_checkpoint_fail(r, "diag: expected three %%a doubles (first final max-change)%s", "");
     }
     res->steps_done = c->step;
@@ -291,7 +296,8 @@ static int read_problem_and_state(slpi_checkpoint_reader *r, slpi_checkpoint *c)
     }
     long nt;
     if (slpi_checkpoint_long(r, "ntokens", 1, 2 * CKPT_MAX_DIM, &nt)) return SLPI_EINPUT;
-    if (!(c->x = calloc((size_t)nt, sizeof(char *)))) return slpi_checkpoint_fail(r, "out of memory for the state%s", "");
+    if (!(c->x = calloc((size_t)nt, sizeof(char *))))
+        return slpi_checkpoint_fail(r, "out of memory for the state%s", "");
     for (int i = 0; i < nt; i++) {
         char *v = slpi_checkpoint_value(r, "x");
         if (!v) return SLPI_EINPUT;
@@ -375,8 +381,9 @@ static int open_text(slpi_checkpoint_reader *r, const char *path, char *text, si
     } else if (strncmp(text, want, k) != 0) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:1: not a checkpoint (expected '%s')", path, want);
     } else if (text[len - 1] != '\n' || memchr(text, '\0', len)) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: truncated or binary checkpoint (no final newline, or a NUL byte)",
-                            path, lines + 1);
+        rc =
+            slpi_error_set(err, SLPI_EINPUT, "%s:%ld: truncated or binary checkpoint (no final newline, or a NUL byte)",
+                           path, lines + 1);
     } else {
         text[len - 1] = '\0';
         last = strrchr(text, '\n');
@@ -457,7 +464,8 @@ static int read_batch(slpi_checkpoint_reader *r, int nb, int stride, int prev, d
         char *t = end;
         q[j] = strtod(t, &end);
         if (end == t || (*end != ' ' && *end != '\0') || (*end == '\0') != (j + 1 == stride))
-            return slpi_checkpoint_fail(r, "batch row: expected %s %%a doubles", j + 1 < stride ? "more" : "exactly stride");
+            return slpi_checkpoint_fail(r, "batch row: expected %s %%a doubles",
+                                        j + 1 < stride ? "more" : "exactly stride");
     }
     const char *why = row_check ? row_check(arg, (int)b, q) : NULL;
     if (why) return slpi_checkpoint_fail(r, "batch row: %s", why);
@@ -465,8 +473,8 @@ static int read_batch(slpi_checkpoint_reader *r, int nb, int stride, int prev, d
     return SLPI_OK;
 }
 
-int slpi_checkpoint_batches_write(const char *path, const char *study, const double *rows,
-                                  const unsigned char *done, int nb, int stride, slpi_error *err)
+int slpi_checkpoint_batches_write(const char *path, const char *study, const double *rows, const unsigned char *done,
+                                  int nb, int stride, slpi_error *err)
 {
     char *text = NULL;
     size_t len = 0;
@@ -533,9 +541,9 @@ static int read_batches(slpi_checkpoint_reader *r, const char *study, double *ro
     return rc;
 }
 
-int slpi_checkpoint_batches_read(const char *path, const char *study, double *rows, unsigned char *done,
-                                 int nb, int stride, const char *(*row_check)(void *, int, const double *),
-                                 void *arg, slpi_error *err)
+int slpi_checkpoint_batches_read(const char *path, const char *study, double *rows, unsigned char *done, int nb,
+                                 int stride, const char *(*row_check)(void *, int, const double *), void *arg,
+                                 slpi_error *err)
 {
     slpi_checkpoint_reader r;
     int rc = slpi_checkpoint_open(&r, path, SLPI_BATCH_CKPT_FORMAT, SLPI_BATCH_CKPT_VERSION, err);
@@ -543,7 +551,7 @@ int slpi_checkpoint_batches_read(const char *path, const char *study, double *ro
         rc = read_batches(&r, study, rows, done, nb, stride, row_check, arg);
         slpi_checkpoint_close(&r);
     }
-    if (rc != SLPI_OK) {   /* nothing of a refused file is kept, whatever step refused it */
+    if (rc != SLPI_OK) { /* nothing of a refused file is kept, whatever step refused it */
         memset(rows, 0, (size_t)nb * (size_t)stride * sizeof *rows);
         memset(done, 0, (size_t)nb);
     }

@@ -12,19 +12,19 @@ typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #define SLPI_CKPT_VERSION 1
 
 typedef struct {
-    char *problem;            /* the problem as slpi_problem_write lines (no prefix) */
-    char arith[16];           /* path name: fast | ref */
-    int hex;                  /* rows written as %a */
-    int dim;                  /* state doubles (slpi_problem_state_dim) */
-    int ntokens;              /* path state tokens (state_save) */
-    long step;                /* steps done: the run continues with step `step` */
-    long out_bytes;           /* output length when the checkpoint was taken */
-    uint64_t out_digest;      /* FNV-1a 64 of those out_bytes bytes */
+    char *problem;       /* the problem as slpi_problem_write lines (no prefix) */
+    char arith[16];      /* path name: fast | ref */
+    int hex;             /* rows written as %a */
+    int dim;             /* state doubles (slpi_problem_state_dim) */
+    int ntokens;         /* path state tokens (state_save) */
+    long step;           /* steps done: the run continues with step `step` */
+    long out_bytes;      /* output length when the checkpoint was taken */
+    uint64_t out_digest; /* FNV-1a 64 of those out_bytes bytes */
     long total_iters;
-    slpi_run_result res;      /* counters and diagnostics so far (names not stored) */
-    char **x;                 /* ntokens exact state tokens of the path (state_save) */
-    int nou;                  /* 0, or M: the noise's OU state at `step` (docs/noise.md#ou) */
-    double *ou_eta;           /* nou doubles: eta of each noise component (0 for white ones) */
+    slpi_run_result res; /* counters and diagnostics so far (names not stored) */
+    char **x;            /* ntokens exact state tokens of the path (state_save) */
+    int nou;             /* 0, or M: the noise's OU state at `step` (docs/noise.md#ou) */
+    double *ou_eta;      /* nou doubles: eta of each noise component (0 for white ones) */
 } slpi_checkpoint;
 
 /* Write c to path atomically (core/output.c: temporary file, fsync, rename). */
@@ -48,11 +48,11 @@ void slpi_checkpoint_tokens_free(char **x, int n);
  * every row and every done flag, whatever step refused it. Errors read "file:line: problem". */
 #define SLPI_BATCH_CKPT_FORMAT "slpi-converge-checkpoint"
 #define SLPI_BATCH_CKPT_VERSION 1
-int slpi_checkpoint_batches_write(const char *path, const char *study, const double *rows,
-                                  const unsigned char *done, int nb, int stride, slpi_error *err);
-int slpi_checkpoint_batches_read(const char *path, const char *study, double *rows, unsigned char *done,
-                                 int nb, int stride, const char *(*row_check)(void *, int, const double *),
-                                 void *arg, slpi_error *err);
+int slpi_checkpoint_batches_write(const char *path, const char *study, const double *rows, const unsigned char *done,
+                                  int nb, int stride, slpi_error *err);
+int slpi_checkpoint_batches_read(const char *path, const char *study, double *rows, unsigned char *done, int nb,
+                                 int stride, const char *(*row_check)(void *, int, const double *), void *arg,
+                                 slpi_error *err);
 
 /* Primitives shared by every checkpoint format (run checkpoints and batch checkpoints): a text file "# FORMAT VERSION", "key value"
  * lines, and a final "end DIGEST" line (FNV-1a 64 of every byte before it). */
@@ -61,9 +61,9 @@ int slpi_checkpoint_write_text(const char *path, const char *body, size_t len, s
 
 typedef struct {
     const char *name;
-    char *text;        /* whole file, lines split in place */
-    char *pos, *end;   /* next line; end of the covered part (the end line) */
-    long line;         /* line number of the last line read */
+    char *text;      /* whole file, lines split in place */
+    char *pos, *end; /* next line; end of the covered part (the end line) */
+    long line;       /* line number of the last line read */
     slpi_error *err;
 } slpi_checkpoint_reader;
 

@@ -28,9 +28,8 @@ int slpi_error_set(slpi_error *err, int code, const char *fmt, ...)
 
 const char *slpi_step_status_name(slpi_step_status s)
 {
-    static const char *const names[] = {
-        "converged", "stagnated", "capped", "not-converged", "diverged", "UNABLE", "invalid"
-    };
+    static const char *const names[] = { "converged", "stagnated", "capped", "not-converged",
+                                         "diverged",  "UNABLE",    "invalid" };
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 

@@ -17,10 +17,9 @@
 #include "core/expr.h"
 #include "core/parse.h"
 
-static const char *const op_names[SLPI_EXPR_OP_COUNT] = {
-    "const", "coord", "pi", "neg", "add", "sub", "mul", "div", "powi", "pow",
-    "sqrt", "exp", "log", "sin", "cos", "tan", "atan", "sinh", "cosh", "tanh", "t"
-};
+static const char *const op_names[SLPI_EXPR_OP_COUNT] = { "const", "coord", "pi",   "neg",  "add",  "sub",  "mul",
+                                                          "div",   "powi",  "pow",  "sqrt", "exp",  "log",  "sin",
+                                                          "cos",   "tan",   "atan", "sinh", "cosh", "tanh", "t" };
 
 const char *slpi_expr_op_name(int op)
 {
@@ -34,7 +33,7 @@ typedef struct {
     const slpi_algebra *alg;
     int npar;
     const slpi_expr_param *par;
-    const char *s;          /* cursor */
+    const char *s; /* cursor */
     int depth;
     slpi_expr *e;
     int cap, ccap;
@@ -42,11 +41,13 @@ typedef struct {
     int failed;
 } parser;
 
-static const struct { const char *name; int op; } functions[] = {
-    { "sqrt", SLPI_EXPR_SQRT }, { "exp", SLPI_EXPR_EXP }, { "log", SLPI_EXPR_LOG },
-    { "sin", SLPI_EXPR_SIN }, { "cos", SLPI_EXPR_COS }, { "tan", SLPI_EXPR_TAN },
-    { "atan", SLPI_EXPR_ATAN }, { "sinh", SLPI_EXPR_SINH }, { "cosh", SLPI_EXPR_COSH },
-    { "tanh", SLPI_EXPR_TANH },
+static const struct {
+    const char *name;
+    int op;
+} functions[] = {
+    { "sqrt", SLPI_EXPR_SQRT }, { "exp", SLPI_EXPR_EXP },   { "log", SLPI_EXPR_LOG },   { "sin", SLPI_EXPR_SIN },
+    { "cos", SLPI_EXPR_COS },   { "tan", SLPI_EXPR_TAN },   { "atan", SLPI_EXPR_ATAN }, { "sinh", SLPI_EXPR_SINH },
+    { "cosh", SLPI_EXPR_COSH }, { "tanh", SLPI_EXPR_TANH },
 };
 #define NFUNC ((int)(sizeof functions / sizeof functions[0]))
 
@@ -71,9 +72,8 @@ static int fail(parser *P, const char *at, const char *fmt, ...)
     int len = (int)strlen(P->text), from = 0;
     if (col > 40) from = col - 40;
     int show = len - from < 60 ? len - from : 60;
-    slpi_error_set(P->err, SLPI_EINPUT, "%s: col %d: %s\n  %s%.*s%s\n  %*s^", P->key, col, why,
-                   from > 0 ? "..." : "", show, P->text + from, from + show < len ? "..." : "",
-                   col - 1 - from + (from > 0 ? 3 : 0), "");
+    slpi_error_set(P->err, SLPI_EINPUT, "%s: col %d: %s\n  %s%.*s%s\n  %*s^", P->key, col, why, from > 0 ? "..." : "",
+                   show, P->text + from, from + show < len ? "..." : "", col - 1 - from + (from > 0 ? 3 : 0), "");
     return -1;
 }
 
@@ -93,7 +93,11 @@ static int add_node(parser *P, const char *at, int op, int a, int b, int arg)
         P->cap = cap;
     }
     slpi_expr_node *n = &e->node[e->n];
-    n->op = op; n->a = a; n->b = b; n->arg = arg; n->col = col_of(P, at);
+    n->op = op;
+    n->a = a;
+    n->b = b;
+    n->arg = arg;
+    n->col = col_of(P, at);
     e->dep[e->n] = (unsigned char)(op == SLPI_EXPR_COORD || (a >= 0 && e->dep[a]) || (b >= 0 && e->dep[b]));
     e->tdep[e->n] = (unsigned char)(op == SLPI_EXPR_TIME || (a >= 0 && e->tdep[a]) || (b >= 0 && e->tdep[b]));
     return e->n++;
@@ -133,10 +137,16 @@ static size_t number_len(const char *s)
 {
     const char *t = s;
     int digits = 0;
-    while (isdigit((unsigned char)*t)) { t++; digits++; }
+    while (isdigit((unsigned char)*t)) {
+        t++;
+        digits++;
+    }
     if (*t == '.') {
         t++;
-        while (isdigit((unsigned char)*t)) { t++; digits++; }
+        while (isdigit((unsigned char)*t)) {
+            t++;
+            digits++;
+        }
     }
     if (!digits) return 0;
     if (*t == 'e' || *t == 'E') {
@@ -160,12 +170,10 @@ static int number_value(parser *P, const char *at, size_t len, double *v)
     errno = 0;
     *v = slpi_parse_strtod(buf, NULL);
     if (!isfinite(*v)) return fail(P, at, "non-finite constant '%s' (overflows binary64)", buf);
-    if (*v != 0 && fabs(*v) < DBL_MIN)
-        return fail(P, at, "constant '%s' underflows to a subnormal binary64", buf);
+    if (*v != 0 && fabs(*v) < DBL_MIN) return fail(P, at, "constant '%s' underflows to a subnormal binary64", buf);
     if (*v == 0) {
         for (size_t i = 0; i < len && buf[i] != 'e' && buf[i] != 'E'; i++)
-            if (buf[i] >= '1' && buf[i] <= '9')
-                return fail(P, at, "constant '%s' underflows to 0 in binary64", buf);
+            if (buf[i] >= '1' && buf[i] <= '9') return fail(P, at, "constant '%s' underflows to 0 in binary64", buf);
     }
     return 0;
 }
@@ -202,8 +210,7 @@ static int parse_atom(parser *P)
         if (*P->s == '(') {
             int f = -1;
             for (int i = 0; i < NFUNC; i++)
-                if (strlen(functions[i].name) == len && memcmp(functions[i].name, at, len) == 0)
-                    f = i;
+                if (strlen(functions[i].name) == len && memcmp(functions[i].name, at, len) == 0) f = i;
             if (f < 0)
                 return fail(P, at, "unknown function '%.*s' (functions: sqrt exp log sin cos tan atan sinh cosh tanh)",
                             (int)(len > 40 ? 40 : len), at);
@@ -217,9 +224,9 @@ static int parse_atom(parser *P)
             P->depth--;
             if (a < 0) return a;
             blanks(P);
-            if (*P->s == ',')
-                return fail(P, P->s, "wrong arity: %s takes 1 argument", functions[f].name);
-            if (*P->s != ')') return fail(P, P->s, "expected ')' to close %s( at col %d", functions[f].name, col_of(P, open));
+            if (*P->s == ',') return fail(P, P->s, "wrong arity: %s takes 1 argument", functions[f].name);
+            if (*P->s != ')')
+                return fail(P, P->s, "expected ')' to close %s( at col %d", functions[f].name, col_of(P, open));
             P->s++;
             return add_node(P, at, functions[f].op, a, -1, 0);
         }
@@ -239,13 +246,12 @@ static int parse_atom(parser *P)
         slpi_algebra_text(P->alg, alg, sizeof alg);
         slpi_algebra_coord_name(P->alg, 0, first, sizeof first);
         slpi_algebra_coord_name(P->alg, P->alg->dim - 1, last, sizeof last);
-        return fail(P, at, "unknown name '%.*s' (%s has %s..%s%s)", (int)(len > 40 ? 40 : len), at,
-                    alg, first, last, P->npar ? ", or a param.NAME" : "; no parameters given");
+        return fail(P, at, "unknown name '%.*s' (%s has %s..%s%s)", (int)(len > 40 ? 40 : len), at, alg, first, last,
+                    P->npar ? ", or a param.NAME" : "; no parameters given");
     }
     if (*at == 0) return fail(P, at, "unexpected end of the expression");
     if (*at == ')') return fail(P, at, "unexpected ')'");
-    if (isprint((unsigned char)*at))
-        return fail(P, at, "unexpected character '%c'", *at);
+    if (isprint((unsigned char)*at)) return fail(P, at, "unexpected character '%c'", *at);
     return fail(P, at, "unexpected byte 0x%02x", (unsigned char)*at);
 }
 
@@ -257,8 +263,16 @@ static int integer_exponent(const char *s, long *n, size_t *len)
     const char *t = s;
     int paren = 0, neg = 0;
     while (*t == ' ' || *t == '\t') t++;
-    if (*t == '(') { paren = 1; t++; while (*t == ' ' || *t == '\t') t++; }
-    if (*t == '-' || *t == '+') { neg = *t == '-'; t++; while (*t == ' ' || *t == '\t') t++; }
+    if (*t == '(') {
+        paren = 1;
+        t++;
+        while (*t == ' ' || *t == '\t') t++;
+    }
+    if (*t == '-' || *t == '+') {
+        neg = *t == '-';
+        t++;
+        while (*t == ' ' || *t == '\t') t++;
+    }
     if (!isdigit((unsigned char)*t)) return 0;
     long v = 0;
     while (isdigit((unsigned char)*t)) {
@@ -271,7 +285,7 @@ static int integer_exponent(const char *s, long *n, size_t *len)
         if (*t != ')') return 0;
         t++;
     } else if (*t == '^') {
-        return 0;   /* a^2^3 = a^(2^3): not a literal */
+        return 0; /* a^2^3 = a^(2^3): not a literal */
     }
     *n = neg ? -v : v;
     *len = (size_t)(t - s);
@@ -355,24 +369,25 @@ void slpi_expr_free(slpi_expr *e)
     memset(e, 0, sizeof *e);
 }
 
-int slpi_expr_parse(slpi_expr *e, const char *key, const char *text, const slpi_algebra *alg,
-                    int npar, const slpi_expr_param *par, slpi_error *err)
+int slpi_expr_parse(slpi_expr *e, const char *key, const char *text, const slpi_algebra *alg, int npar,
+                    const slpi_expr_param *par, slpi_error *err)
 {
     memset(e, 0, sizeof *e);
-    parser P = { .key = key, .text = text, .alg = alg, .npar = npar, .par = par, .s = text,
-                 .e = e, .err = err };
+    parser P = { .key = key, .text = text, .alg = alg, .npar = npar, .par = par, .s = text, .e = e, .err = err };
     size_t len = strlen(text);
     if (len >= SLPI_EXPR_MAX_TEXT)
-        return slpi_error_set(err, SLPI_EINPUT, "%s: %zu characters, over the limit of %d",
-                              key, len, SLPI_EXPR_MAX_TEXT - 1);
+        return slpi_error_set(err, SLPI_EINPUT, "%s: %zu characters, over the limit of %d", key, len,
+                              SLPI_EXPR_MAX_TEXT - 1);
     e->ncoord = alg->dim;
     blanks(&P);
     if (*P.s == 0) {
         fail(&P, P.s, "empty expression");
     } else if (parse_expr(&P) >= 0) {
         blanks(&P);
-        if (*P.s == ')') fail(&P, P.s, "unexpected ')'");
-        else if (*P.s) fail(&P, P.s, "expected an operator (+ - * / ^) or the end, found '%c'", *P.s);
+        if (*P.s == ')')
+            fail(&P, P.s, "unexpected ')'");
+        else if (*P.s)
+            fail(&P, P.s, "expected an operator (+ - * / ^) or the end, found '%c'", *P.s);
     }
     if (P.failed) {
         slpi_expr_free(e);
@@ -392,8 +407,10 @@ int slpi_expr_number(const char *key, const char *text, double *v, slpi_error *e
     const char *end = s + len;
     while (*end == ' ' || *end == '\t') end++;
     if (!len || *end)
-        return slpi_error_set(err, SLPI_EINPUT, "%s=%.60s: not a decimal number (digits, '.', exponent; "
-                              "an optional sign)", key, text);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s=%.60s: not a decimal number (digits, '.', exponent; "
+                              "an optional sign)",
+                              key, text);
     parser P = { .key = key, .text = text, .err = err };
     if (number_value(&P, s, len, v) < 0) return SLPI_EINPUT;
     if (*num == '-') *v = -*v;
@@ -409,17 +426,35 @@ int slpi_expr_degree(const slpi_expr *e)
     for (int i = 0; i < e->n; i++) {
         const slpi_expr_node *n = &e->node[i];
         int a = n->a >= 0 ? deg[n->a] : 0, b = n->b >= 0 ? deg[n->b] : 0;
-        if (!e->dep[i]) { deg[i] = 0; continue; }
-        switch (n->op) {
-        case SLPI_EXPR_COORD: deg[i] = 1; break;
-        case SLPI_EXPR_NEG: deg[i] = a; break;
-        case SLPI_EXPR_ADD: case SLPI_EXPR_SUB: deg[i] = a < 0 || b < 0 ? -1 : a > b ? a : b; break;
-        case SLPI_EXPR_MUL: deg[i] = a < 0 || b < 0 ? -1 : a + b; break;
-        case SLPI_EXPR_DIV: deg[i] = e->dep[n->b] ? -1 : a; break;
-        case SLPI_EXPR_POWI: deg[i] = a < 0 || n->arg < 0 ? -1 : a * n->arg; break;
-        default: deg[i] = -1; break;
+        if (!e->dep[i]) {
+            deg[i] = 0;
+            continue;
         }
-        if (deg[i] > 1000) deg[i] = 1000;   /* x^64^... : large is all that matters */
+        switch (n->op) {
+        case SLPI_EXPR_COORD:
+            deg[i] = 1;
+            break;
+        case SLPI_EXPR_NEG:
+            deg[i] = a;
+            break;
+        case SLPI_EXPR_ADD:
+        case SLPI_EXPR_SUB:
+            deg[i] = a < 0 || b < 0 ? -1 : a > b ? a : b;
+            break;
+        case SLPI_EXPR_MUL:
+            deg[i] = a < 0 || b < 0 ? -1 : a + b;
+            break;
+        case SLPI_EXPR_DIV:
+            deg[i] = e->dep[n->b] ? -1 : a;
+            break;
+        case SLPI_EXPR_POWI:
+            deg[i] = a < 0 || n->arg < 0 ? -1 : a * n->arg;
+            break;
+        default:
+            deg[i] = -1;
+            break;
+        }
+        if (deg[i] > 1000) deg[i] = 1000; /* x^64^... : large is all that matters */
     }
     int r = deg[e->n - 1];
     free(deg);

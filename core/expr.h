@@ -88,33 +88,48 @@ typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */
 #define SLPI_EXPR_MAX_POWI 64
 
 typedef enum {
-    SLPI_EXPR_CONST, SLPI_EXPR_COORD, SLPI_EXPR_PI,
-    SLPI_EXPR_NEG, SLPI_EXPR_ADD, SLPI_EXPR_SUB, SLPI_EXPR_MUL, SLPI_EXPR_DIV,
-    SLPI_EXPR_POWI, SLPI_EXPR_POW,
-    SLPI_EXPR_SQRT, SLPI_EXPR_EXP, SLPI_EXPR_LOG, SLPI_EXPR_SIN, SLPI_EXPR_COS,
-    SLPI_EXPR_TAN, SLPI_EXPR_ATAN, SLPI_EXPR_SINH, SLPI_EXPR_COSH, SLPI_EXPR_TANH,
+    SLPI_EXPR_CONST,
+    SLPI_EXPR_COORD,
+    SLPI_EXPR_PI,
+    SLPI_EXPR_NEG,
+    SLPI_EXPR_ADD,
+    SLPI_EXPR_SUB,
+    SLPI_EXPR_MUL,
+    SLPI_EXPR_DIV,
+    SLPI_EXPR_POWI,
+    SLPI_EXPR_POW,
+    SLPI_EXPR_SQRT,
+    SLPI_EXPR_EXP,
+    SLPI_EXPR_LOG,
+    SLPI_EXPR_SIN,
+    SLPI_EXPR_COS,
+    SLPI_EXPR_TAN,
+    SLPI_EXPR_ATAN,
+    SLPI_EXPR_SINH,
+    SLPI_EXPR_COSH,
+    SLPI_EXPR_TANH,
     SLPI_EXPR_TIME,
     SLPI_EXPR_OP_COUNT
 } slpi_expr_op;
 
 typedef struct {
-    int op;         /* slpi_expr_op */
-    int a, b;       /* operand nodes (< this node), -1 when unused */
-    int arg;        /* CONST: constant index; COORD: coordinate index; POWI: exponent */
-    int col;        /* 1-based column of the node's token in the text */
+    int op;   /* slpi_expr_op */
+    int a, b; /* operand nodes (< this node), -1 when unused */
+    int arg;  /* CONST: constant index; COORD: coordinate index; POWI: exponent */
+    int col;  /* 1-based column of the node's token in the text */
 } slpi_expr_node;
 
 typedef struct {
-    int n;                  /* nodes; the value is node n-1 */
+    int n; /* nodes; the value is node n-1 */
     slpi_expr_node *node;
     int nconst;
-    double *cval;           /* binary64 rounding (to nearest) of ctext[i] */
-    char **ctext;           /* exact decimal text, unsigned (a parameter's text may carry its sign) */
-    int ncoord;             /* dimension of the algebra the coordinates index */
-    unsigned char *dep;     /* dep[i] = 1 if node i depends on a coordinate (else its
+    double *cval;        /* binary64 rounding (to nearest) of ctext[i] */
+    char **ctext;        /* exact decimal text, unsigned (a parameter's text may carry its sign) */
+    int ncoord;          /* dimension of the algebra the coordinates index */
+    unsigned char *dep;  /* dep[i] = 1 if node i depends on a coordinate (else its
                                derivatives are all 0) */
-    unsigned char *tdep;    /* tdep[i] = 1 if node i depends on the time t (a TIME node) */
-    int reads_t;            /* 1 if the expression reads t (tdep of its value node) */
+    unsigned char *tdep; /* tdep[i] = 1 if node i depends on the time t (a TIME node) */
+    int reads_t;         /* 1 if the expression reads t (tdep of its value node) */
 } slpi_expr;
 
 /* Name of an operation ("add", "sqrt", ...), for messages and tests. */
@@ -127,8 +142,7 @@ const char *slpi_expr_op_name(int op);
 int slpi_algebra_parse(slpi_algebra *a, const char *key, const char *text, slpi_error *err);
 /* The algebra's equation, pairing and bracket in words (docs/models.md#equations; the
  * table above), static strings: what `slpi model` prints. */
-void slpi_algebra_equation(const slpi_algebra *a, const char **equation, const char **pairing,
-                           const char **bracket);
+void slpi_algebra_equation(const slpi_algebra *a, const char **equation, const char **pairing, const char **bracket);
 /* The algebra of a model problem, parsed once, by the setter of its key algebra (the
  * one call of slpi_algebra_parse on a problem); NULL when p is no system=model or gives
  * no algebra. */
@@ -158,8 +172,8 @@ typedef struct {
  * par[0..npar). On error (SLPI_EINPUT) err->msg is "KEY: col C: reason", then the text
  * (or a window of it around C) and a caret under column C on two more lines; *e is
  * left empty (slpi_expr_free is still safe). */
-int slpi_expr_parse(slpi_expr *e, const char *key, const char *text, const slpi_algebra *alg,
-                    int npar, const slpi_expr_param *par, slpi_error *err);
+int slpi_expr_parse(slpi_expr *e, const char *key, const char *text, const slpi_algebra *alg, int npar,
+                    const slpi_expr_param *par, slpi_error *err);
 void slpi_expr_free(slpi_expr *e);
 
 /* A parameter's value (key param.NAME): a NUMBER of the grammar with an optional sign,
@@ -179,7 +193,7 @@ typedef struct {
     /* 1 where H_k is given as code (p->model.cb[k], docs/models.md#callbacks): H[k] is
      * then empty (n = 0) and only the double path can evaluate it */
     unsigned char callback[1 + SLPI_MODEL_MAX_NOISE];
-    int reads_t;    /* 1 if some H_k reads the time t (docs/models.md#time) */
+    int reads_t; /* 1 if some H_k reads the time t (docs/models.md#time) */
 } slpi_model;
 
 /* The key of a model's Hamiltonian k into buf: "H" (k = 0) or "noise_Hk"; returns buf. */

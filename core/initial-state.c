@@ -57,16 +57,21 @@ int slpi_problem_initial_size(const slpi_problem *p)
         return p->sys.ez.N * p->sys.ez.N - 1;
     case SLPI_INITIAL_FOURIER:
         return 2 * (p->sys.se.N * p->sys.se.N - 1);
-    default: return slpi_problem_state_dim(p);
+    default:
+        return slpi_problem_state_dim(p);
     }
 }
 
 static void rigid_body(const slpi_problem *p, double *x)
 {
     if (p->sys.rb.form == SLPI_RB_FORM_ISO) {
-        x[0] = sin(1.1); x[1] = 0; x[2] = cos(1.1);
+        x[0] = sin(1.1);
+        x[1] = 0;
+        x[2] = cos(1.1);
     } else {
-        x[0] = -0.5878; x[1] = 0; x[2] = 0.8090;
+        x[0] = -0.5878;
+        x[1] = 0;
+        x[2] = 0.8090;
     }
     if (p->sys.rb.track_R && p->sys.rb.form == SLPI_RB_FORM_SVI)
         for (int i = 0; i < 9; i++) x[3 + i] = (i % 4 == 0);
@@ -76,14 +81,16 @@ static void heavy_top(const slpi_problem *p, double *x)
 {
     if (p->sys.ht.form == SLPI_HT_FORM_RKMK) {
         double r = sqrt(2.0) / 2;
-        double v[6] = {-r, r, 0, -r, r, 0};
+        double v[6] = { -r, r, 0, -r, r, 0 };
         memcpy(x, v, sizeof v);
         return;
     }
     double th = p->sys.ht.theta0, ct = cos(th), st = sin(th);
-    double R[9] = {1, 0, 0, 0, ct, st, 0, -st, ct};
+    double R[9] = { 1, 0, 0, 0, ct, st, 0, -st, ct };
     memcpy(x, p->sys.ht.pi0, 3 * sizeof *x);
-    x[3] = 0; x[4] = -st; x[5] = ct;
+    x[3] = 0;
+    x[4] = -st;
+    x[5] = ct;
     memcpy(x + 6, R, sizeof R);
 }
 
@@ -102,7 +109,7 @@ static void manakov(const slpi_problem *p, double *x)
 
 static int vortices(const slpi_problem *p, double *x, slpi_error *err)
 {
-    static const double ang[4][2] = {{0.3, 0}, {0.45, 0.6}, {0.6, 1.3}, {0.35, 1.7}};
+    static const double ang[4][2] = { { 0.3, 0 }, { 0.45, 0.6 }, { 0.6, 1.3 }, { 0.35, 1.7 } };
     if (p->sys.pv.n != 4)
         return slpi_error_set(err, SLPI_EINPUT,
                               "point-vortices: the default initial condition is for 4 vortices "
@@ -157,8 +164,8 @@ static int fourier(const slpi_problem *p, double *om, slpi_error *err)
     int N = p->sys.se.N, nm = N * N - 1, K = (N - 1) / 2;
     memset(om, 0, 2 * (size_t)nm * sizeof *om);
     if (p->sys.se.ic == SLPI_SE_IC_CANONICAL) {
-        static const int mode[4][2] = {{0, 1}, {1, 1}, {1, 0}, {1, -1}};
-        static const double val[4] = {0.3, -0.2, 0.45, -0.1};
+        static const int mode[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 1, -1 } };
+        static const double val[4] = { 0.3, -0.2, 0.45, -0.1 };
         for (int i = 0; i < 4; i++) {
             om[2 * fourier_mode(N, mode[i][0], mode[i][1])] = val[i];
             om[2 * fourier_mode(N, -mode[i][0], -mode[i][1])] = val[i];
@@ -168,7 +175,7 @@ static int fourier(const slpi_problem *p, double *om, slpi_error *err)
     if (p->sys.se.ic != SLPI_SE_IC_RANDOM && p->sys.se.ic != SLPI_SE_IC_COMPLEX)
         return slpi_error_set(err, SLPI_EINPUT, "sine-euler: unknown initial condition %d", (int)p->sys.se.ic);
     uint64_t st = p->sys.se.ic_seed;
-    for (int k = nm / 2; k < nm; k++) {         /* the modes after the zero mode */
+    for (int k = nm / 2; k < nm; k++) { /* the modes after the zero mode */
         int raw = k < K * N + K ? k : k + 1, m1 = raw / N - K, m2 = raw % N - K;
         double re = fourier_uniform(&st), im = p->sys.se.ic == SLPI_SE_IC_COMPLEX ? fourier_uniform(&st) : 0;
         int neg = fourier_mode(N, -m1, -m2);
@@ -186,12 +193,22 @@ static int fourier(const slpi_problem *p, double *om, slpi_error *err)
 static int default_state(const slpi_problem *p, double *x, slpi_error *err)
 {
     switch (p->sys.system) {
-    case SLPI_SYS_RIGID_BODY: rigid_body(p, x); return SLPI_OK;
-    case SLPI_SYS_HEAVY_TOP: heavy_top(p, x); return SLPI_OK;
-    case SLPI_SYS_MANAKOV: manakov(p, x); return SLPI_OK;
-    case SLPI_SYS_POINT_VORTICES: return vortices(p, x, err);
-    case SLPI_SYS_EULER_ZEITLIN: zeitlin(p, x); return SLPI_OK;
-    case SLPI_SYS_SINE_EULER: return fourier(p, x, err);
+    case SLPI_SYS_RIGID_BODY:
+        rigid_body(p, x);
+        return SLPI_OK;
+    case SLPI_SYS_HEAVY_TOP:
+        heavy_top(p, x);
+        return SLPI_OK;
+    case SLPI_SYS_MANAKOV:
+        manakov(p, x);
+        return SLPI_OK;
+    case SLPI_SYS_POINT_VORTICES:
+        return vortices(p, x, err);
+    case SLPI_SYS_EULER_ZEITLIN:
+        zeitlin(p, x);
+        return SLPI_OK;
+    case SLPI_SYS_SINE_EULER:
+        return fourier(p, x, err);
     case SLPI_SYS_MODEL:
         return slpi_error_set(err, SLPI_EINPUT, "system=model has no default initial state: give x0= or x0_file=");
     default:
@@ -223,8 +240,8 @@ static int orthogonal(const double *R, double *defect)
             double g = R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j);
             if (fabs(g) > d) d = fabs(g);
         }
-    double det = R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6])
-               + R[2] * (R[3] * R[7] - R[4] * R[6]);
+    double det =
+        R[0] * (R[4] * R[8] - R[5] * R[7]) - R[1] * (R[3] * R[8] - R[5] * R[6]) + R[2] * (R[3] * R[7] - R[4] * R[6]);
     *defect = d > fabs(det - 1) ? d : fabs(det - 1);
     return *defect <= SLPI_MANIFOLD_TOL;
 }
@@ -236,8 +253,9 @@ static int check_manifold(const slpi_problem *p, const double *x, const char *sr
     switch (p->sys.system) {
     case SLPI_SYS_RIGID_BODY:
         if (p->sys.rb.track_R && !orthogonal(x + 3, &d))
-            return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
-                                  src, d, SLPI_MANIFOLD_TOL);
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g", src, d,
+                                  SLPI_MANIFOLD_TOL);
         return SLPI_OK;
     case SLPI_SYS_HEAVY_TOP: {
         const double *g = x + 3;
@@ -248,8 +266,9 @@ static int check_manifold(const slpi_problem *p, const double *x, const char *sr
                                   "vector (within %g)",
                                   src, p->sys.ht.form == SLPI_HT_FORM_SVI ? "Gamma" : "gamma", norm, SLPI_MANIFOLD_TOL);
         if (p->sys.ht.form == SLPI_HT_FORM_SVI && !orthogonal(x + 6, &d))
-            return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
-                                  src, d, SLPI_MANIFOLD_TOL);
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g", src, d,
+                                  SLPI_MANIFOLD_TOL);
         return SLPI_OK;
     }
     case SLPI_SYS_EULER_ZEITLIN:
@@ -262,16 +281,18 @@ static int check_manifold(const slpi_problem *p, const double *x, const char *sr
         if (!slpi_problem_algebra(p) || slpi_problem_algebra(p)->kind != SLPI_ALGEBRA_SUN) return SLPI_OK;
         n = slpi_problem_algebra(p)->n;
         break;
-    default: return SLPI_OK;
+    default:
+        return SLPI_OK;
     }
     /* su(N): Im X_aa (the first N values) sum to 0 */
     double tr = 0, scale = 1;
     for (int i = 0; i < n * n; i++) scale = fabs(x[i]) > scale ? fabs(x[i]) : scale;
     for (int i = 0; i < n; i++) tr += x[i];
     if (!(fabs(tr) <= SLPI_MANIFOLD_TOL * scale * n))
-        return slpi_error_set(err, SLPI_EINPUT, "%s: the trace of X is %.3g i: an su(%d) state is traceless (the "
-                              "diagonal values Im X_aa must sum to 0 within %g max(1, max|x|) N)", src, tr, n,
-                              SLPI_MANIFOLD_TOL);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: the trace of X is %.3g i: an su(%d) state is traceless (the "
+                              "diagonal values Im X_aa must sum to 0 within %g max(1, max|x|) N)",
+                              src, tr, n, SLPI_MANIFOLD_TOL);
     return SLPI_OK;
 }
 
@@ -297,13 +318,13 @@ int slpi_problem_explicit_x0(const slpi_problem *p, double *x, slpi_error *err)
     FILE *f = slpi_input_open(p->sys.x0_file, err);
     if (!f) return -1;
     int count = 0, lineno = 0, rc = 1;
-    char *line = NULL;   /* whole lines: a fixed buffer would split a number at its edge */
+    char *line = NULL; /* whole lines: a fixed buffer would split a number at its edge */
     size_t cap = 0;
     ssize_t len;
     while (rc == 1 && (len = getline(&line, &cap, f)) >= 0) {
         lineno++;
         if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
-        if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';   /* CRLF is harmless here */
+        if (len > 0 && line[len - 1] == '\r') line[--len] = '\0'; /* CRLF is harmless here */
         if (slpi_parse_text_line(p->sys.x0_file, lineno, line, (size_t)len, err) != SLPI_OK) {
             rc = -1;
             break;

@@ -30,12 +30,18 @@ int slpi_problem_le_consistent(const slpi_problem *p, const char **why)
     switch (p->sys.system) {
     case SLPI_SYS_RIGID_BODY:
         switch (p->sys.rb.noise) {
-        case SLPI_RB_NOISE_NONE: r = "no noise"; break;
+        case SLPI_RB_NOISE_NONE:
+            r = "no noise";
+            break;
         case SLPI_RB_NOISE_ISO_QUAD:
-        case SLPI_RB_NOISE_ISO_QUAD1: r = "H_i = amp x_i^2 is a function of one coordinate"; break;
+        case SLPI_RB_NOISE_ISO_QUAD1:
+            r = "H_i = amp x_i^2 is a function of one coordinate";
+            break;
         case SLPI_RB_NOISE_SVI_LIN:
         case SLPI_RB_NOISE_SVI_LIN1:
-        case SLPI_RB_NOISE_CONST_E3: r = "linear H_k"; break;
+        case SLPI_RB_NOISE_CONST_E3:
+            r = "linear H_k";
+            break;
         }
         break;
     case SLPI_SYS_HEAVY_TOP:
@@ -98,8 +104,8 @@ int slpi_model_le_consistent(const slpi_model *m, const char **why)
         for (int i = 0; i < e->n; i++) {
             if (e->node[i].op != SLPI_EXPR_COORD) continue;
             for (int j = 0; j < i; j++)
-                if (e->node[j].op == SLPI_EXPR_COORD
-                    && !slpi_algebra_commute(&m->alg, e->node[i].arg, e->node[j].arg)) {
+                if (e->node[j].op == SLPI_EXPR_COORD &&
+                    !slpi_algebra_commute(&m->alg, e->node[i].arg, e->node[j].arg)) {
                     *why = "a noise Hamiltonian is neither affine nor a function of coordinates whose "
                            "basis elements commute, so Lie-Euler's missed drift need not vanish "
                            "(docs/models.md#schemes)";
@@ -107,7 +113,8 @@ int slpi_model_le_consistent(const slpi_model *m, const char **why)
                 }
         }
     }
-    *why = m->M == 0 ? "no noise" : affine ? "affine noise Hamiltonians"
-         : "every noise Hamiltonian is affine or a function of commuting coordinates";
+    *why = m->M == 0 ? "no noise"
+        : affine     ? "affine noise Hamiltonians"
+                     : "every noise Hamiltonian is affine or a function of commuting coordinates";
     return 1;
 }

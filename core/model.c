@@ -30,8 +30,10 @@ const char *slpi_model_key(char *buf, size_t n, int k)
 int slpi_model_constant_refusal(slpi_error *err, int k, const slpi_expr_node *nd)
 {
     char key[32];
-    return slpi_error_set(err, SLPI_EINPUT, "%s: col %d: %s outside its domain (or not finite) in a constant "
-                          "subexpression", slpi_model_key(key, sizeof key, k), nd->col, slpi_expr_op_name(nd->op));
+    return slpi_error_set(err, SLPI_EINPUT,
+                          "%s: col %d: %s outside its domain (or not finite) in a constant "
+                          "subexpression",
+                          slpi_model_key(key, sizeof key, k), nd->col, slpi_expr_op_name(nd->op));
 }
 
 int slpi_model_noise_count(const slpi_problem *p)
@@ -56,14 +58,17 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
         const char *text = k ? p->sys.model.noise_H[k - 1] : p->sys.model.H;
         char key[32];
         if (p->sys.model.cb[k].grad && text[0])
-            return slpi_error_set(err, SLPI_EINPUT, "%s: given both as an expression and as a callback "
-                                  "(docs/models.md#callbacks)", slpi_model_key(key, sizeof key, k));
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "%s: given both as an expression and as a callback "
+                                  "(docs/models.md#callbacks)",
+                                  slpi_model_key(key, sizeof key, k));
     }
     for (int k = 0; k < M; k++)
         if (!p->sys.model.noise_H[k][0] && !p->sys.model.cb[k + 1].grad)
-            return slpi_error_set(err, SLPI_EINPUT,
-                                  "noise_H%d is given but noise_H%d is not: the noise Hamiltonians are numbered 1..M without gaps",
-                                  M, k + 1);
+            return slpi_error_set(
+                err, SLPI_EINPUT,
+                "noise_H%d is given but noise_H%d is not: the noise Hamiltonians are numbered 1..M without gaps", M,
+                k + 1);
     /* a parameter named like a coordinate would never be read (the coordinate wins) */
     slpi_expr_param par[SLPI_MODEL_MAX_PARAMS];
     int used[SLPI_MODEL_MAX_PARAMS] = { 0 };
@@ -75,7 +80,8 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
                                   "expressions read instead: rename the parameter",
                                   name, name, p->sys.model.algebra);
         if (strcmp(name, "t") == 0)
-            return slpi_error_set(err, SLPI_EINPUT, "param.t: t is the time of the step, which the expressions "
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "param.t: t is the time of the step, which the expressions "
                                   "read instead (docs/models.md#time): rename the parameter");
         par[i].name = name;
         par[i].text = p->sys.model.param_text[i];
@@ -101,8 +107,10 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
     for (int i = 0; i < p->sys.model.nparam; i++) /* a misspelt name would be silently unused */
         if (!used[i]) {
             slpi_model_free(m);
-            return slpi_error_set(err, SLPI_EINPUT, "param.%s=%s: no expression uses it (a misspelt name?); "
-                                  "remove it or use it (docs/models.md#keys)", par[i].name, par[i].text);
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "param.%s=%s: no expression uses it (a misspelt name?); "
+                                  "remove it or use it (docs/models.md#keys)",
+                                  par[i].name, par[i].text);
         }
     return SLPI_OK;
 }

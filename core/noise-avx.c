@@ -18,7 +18,7 @@
  * the intrinsics' plain binary64 + - x (-ffp-contract=off keeps the compiler from fusing
  * them into the vfmadd that avx512f offers), so every lane has the bits of noise_map. */
 #define NOISE_FAST_FIRST (NOISE_TABLE_ROWS - NOISE_FAST_ROWS)
-#define NOISE_FIX_SPAN 256                 /* a multiple of 16 and of NOISE_VL */
+#define NOISE_FIX_SPAN 256 /* a multiple of 16 and of NOISE_VL */
 
 #define NOISE_AVX512_FN __attribute__((target("avx512f")))
 #define NOISE_AVX512_INLINE __attribute__((target("avx512f"), always_inline)) static inline
@@ -33,12 +33,12 @@ NOISE_AVX512_INLINE __m512d noise_col512(const __m512d *col, __m512i idx, __mmas
 /* Steps 2-4 on eight words; *fast gets the lanes whose row was among the fast rows. */
 NOISE_AVX512_INLINE __m512d noise_map512(const __m512d col[][4], __m512i w, __mmask8 *fast)
 {
-    const __m512i m = _mm512_and_si512(_mm512_srli_epi64(w, 11),
-                                       _mm512_set1_epi64((long long)((UINT64_C(1) << 52) - 1)));
-    const __m512d p = _mm512_mul_pd(
-        _mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(m, _mm512_set1_epi64(0x4330000000000000))),
-                      _mm512_set1_pd(0x1p52 - 0.5)),
-        _mm512_set1_pd(0x1p-53));
+    const __m512i m =
+        _mm512_and_si512(_mm512_srli_epi64(w, 11), _mm512_set1_epi64((long long)((UINT64_C(1) << 52) - 1)));
+    const __m512d p =
+        _mm512_mul_pd(_mm512_sub_pd(_mm512_castsi512_pd(_mm512_or_si512(m, _mm512_set1_epi64(0x4330000000000000))),
+                                    _mm512_set1_pd(0x1p52 - 0.5)),
+                      _mm512_set1_pd(0x1p-53));
     const __m512i idx = _mm512_sub_epi64(_mm512_srli_epi64(_mm512_castpd_si512(p), 49),
                                          _mm512_set1_epi64(8 * (1023 + NOISE_TABLE_EMIN) + NOISE_FAST_FIRST));
     const __mmask8 upper = _mm512_test_epi64_mask(idx, _mm512_set1_epi64(NOISE_FAST_ROWS / 2));
@@ -55,10 +55,10 @@ NOISE_AVX512_INLINE __m512d noise_map512(const __m512d col[][4], __m512i w, __mm
     const __m512d vl = _mm512_sub_pd(v, vh);
     const __m512d gh = NOISE_C(4), gl = NOISE_C(5);
     const __m512d ph = _mm512_mul_pd(v, NOISE_C(3));
-    const __m512d pl = _mm512_add_pd(
-        _mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(_mm512_mul_pd(vh, gh), ph), _mm512_mul_pd(vh, gl)),
-                      _mm512_mul_pd(vl, gh)),
-        _mm512_mul_pd(vl, gl));
+    const __m512d pl =
+        _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(_mm512_mul_pd(vh, gh), ph), _mm512_mul_pd(vh, gl)),
+                                    _mm512_mul_pd(vl, gh)),
+                      _mm512_mul_pd(vl, gl));
     const __m512d x = _mm512_add_pd(_mm512_add_pd(NOISE_C(2), ph), _mm512_add_pd(pl, q));
 #undef NOISE_C
     return _mm512_castsi512_pd(_mm512_xor_si512(
@@ -132,7 +132,7 @@ NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t
     for (size_t span = 0; span < count; span += NOISE_FIX_SPAN) {
         const size_t end = count - span < NOISE_FIX_SPAN ? count : span + NOISE_FIX_SPAN;
         int nfix = 0;
-        __m512i words[NOISE_FIX_SPAN / 8];   /* per 16 normals: even, odd words */
+        __m512i words[NOISE_FIX_SPAN / 8]; /* per 16 normals: even, odd words */
         for (size_t i = span; i < end; i += 16) {
             __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64((long long)((first + i) >> 1)), lanes);
             __m512i x1 = _mm512_srli_epi64(x0, 32);
@@ -154,8 +154,8 @@ NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t
             _mm512_storeu_si512(fix_at + nfix, _mm512_maskz_compress_epi64((__mmask8)~fe, at));
             nfix += 8 - __builtin_popcount(fe);
             _mm512_storeu_si512(fix_w + nfix, _mm512_maskz_compress_epi64((__mmask8)~fo, wo));
-            _mm512_storeu_si512(fix_at + nfix, _mm512_maskz_compress_epi64(
-                                                   (__mmask8)~fo, _mm512_add_epi64(at, _mm512_set1_epi64(1))));
+            _mm512_storeu_si512(fix_at + nfix,
+                                _mm512_maskz_compress_epi64((__mmask8)~fo, _mm512_add_epi64(at, _mm512_set1_epi64(1))));
             nfix += 8 - __builtin_popcount(fo);
         }
         noise_fix_flush(fix_w, fix_at, nfix, fix_z, out);
@@ -266,38 +266,38 @@ NOISE_AVX2_INLINE void noise_cols256(const double *const t[4], int b, __m256d *c
 NOISE_AVX2_INLINE void noise_map256(const __m256i *w, __m256d *z)
 {
     __m256d p[NOISE_AVX2_W], col[NOISE_AVX2_W][NOISE_COLS], tau[NOISE_AVX2_W], q[NOISE_AVX2_W];
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (int h = 0; h < NOISE_AVX2_W; h++) {
-        const __m256i m = _mm256_and_si256(_mm256_srli_epi64(w[h], 11),
-                                           _mm256_set1_epi64x((long long)((UINT64_C(1) << 52) - 1)));
-        p[h] = _mm256_mul_pd(
-            _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(m, _mm256_set1_epi64x(0x4330000000000000))),
-                          _mm256_set1_pd(0x1p52 - 0.5)),
-            _mm256_set1_pd(0x1p-53));
+        const __m256i m =
+            _mm256_and_si256(_mm256_srli_epi64(w[h], 11), _mm256_set1_epi64x((long long)((UINT64_C(1) << 52) - 1)));
+        p[h] =
+            _mm256_mul_pd(_mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(m, _mm256_set1_epi64x(0x4330000000000000))),
+                                        _mm256_set1_pd(0x1p52 - 0.5)),
+                          _mm256_set1_pd(0x1p-53));
         uint64_t row[4];
         _mm256_storeu_si256((__m256i *)row,
                             _mm256_sub_epi64(_mm256_srli_epi64(_mm256_castpd_si256(p[h]), 49),
                                              _mm256_set1_epi64x(8 * (1023 + NOISE_TABLE_EMIN))));
-        const double *const t[4] = {noise_table[row[0]], noise_table[row[1]], noise_table[row[2]],
-                                    noise_table[row[3]]};
+        const double *const t[4] = { noise_table[row[0]], noise_table[row[1]], noise_table[row[2]],
+                                     noise_table[row[3]] };
         __m256d tail[NOISE_COLS];
-        #pragma GCC unroll 4
-        for (int b = 0; b + 4 <= NOISE_COLS; b += 4) {   /* columns 0..15 */
+#pragma GCC unroll 4
+        for (int b = 0; b + 4 <= NOISE_COLS; b += 4) { /* columns 0..15 */
             noise_cols256(t, b, col[h]);
         }
-        noise_cols256(t, NOISE_COLS - 4, tail);          /* the last one, within the row */
+        noise_cols256(t, NOISE_COLS - 4, tail); /* the last one, within the row */
         col[h][NOISE_COLS - 1] = tail[NOISE_COLS - 1];
         tau[h] = _mm256_mul_pd(_mm256_sub_pd(p[h], col[h][0]), col[h][1]);
         q[h] = col[h][6 + NOISE_TABLE_DEG];
     }
-    #pragma GCC unroll 10
+#pragma GCC unroll 10
     for (int k = NOISE_TABLE_DEG - 1; k >= 0; k--) {
-        #pragma GCC unroll 8
+#pragma GCC unroll 8
         for (int h = 0; h < NOISE_AVX2_W; h++) {
             q[h] = _mm256_add_pd(col[h][6 + k], _mm256_mul_pd(tau[h], q[h]));
         }
     }
-    #pragma GCC unroll 8
+#pragma GCC unroll 8
     for (int h = 0; h < NOISE_AVX2_W; h++) {
         const __m256d v = _mm256_sub_pd(p[h], _mm256_set1_pd(0.5));
         const __m256d cv = _mm256_mul_pd(_mm256_set1_pd(134217729.0), v);
@@ -305,10 +305,10 @@ NOISE_AVX2_INLINE void noise_map256(const __m256i *w, __m256d *z)
         const __m256d vl = _mm256_sub_pd(v, vh);
         const __m256d gh = col[h][4], gl = col[h][5];
         const __m256d ph = _mm256_mul_pd(v, col[h][3]);
-        const __m256d pl = _mm256_add_pd(
-            _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(vh, gh), ph), _mm256_mul_pd(vh, gl)),
-                          _mm256_mul_pd(vl, gh)),
-            _mm256_mul_pd(vl, gl));
+        const __m256d pl =
+            _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(vh, gh), ph), _mm256_mul_pd(vh, gl)),
+                                        _mm256_mul_pd(vl, gh)),
+                          _mm256_mul_pd(vl, gl));
         const __m256d x = _mm256_add_pd(_mm256_add_pd(col[h][2], ph), _mm256_add_pd(pl, q[h]));
         z[h] = _mm256_castsi256_pd(_mm256_xor_si256(
             _mm256_castpd_si256(x), _mm256_and_si256(w[h], _mm256_set1_epi64x((long long)(UINT64_C(1) << 63)))));
@@ -316,8 +316,8 @@ NOISE_AVX2_INLINE void noise_map256(const __m256i *w, __m256d *z)
 }
 
 /* Normals first .. first+count-1, first even, count a multiple of 4 NOISE_AVX2_W. */
-NOISE_AVX2_FN void slpi_noise_avx2_normals(uint64_t seed, uint64_t path, uint32_t component,
-                                             uint64_t first, size_t count, double *out)
+NOISE_AVX2_FN void slpi_noise_avx2_normals(uint64_t seed, uint64_t path, uint32_t component, uint64_t first,
+                                           size_t count, double *out)
 {
     uint32_t k0[10], k1[10];
     noise_round_keys(seed, k0, k1);
@@ -334,15 +334,15 @@ NOISE_AVX2_FN void slpi_noise_avx2_normals(uint64_t seed, uint64_t path, uint32_
         for (int h = 1; h < NOISE_AVX2_W / 2; h++) {
             x0[h] = _mm256_add_epi64(x0[h - 1], four);
         }
-        #pragma GCC unroll 4
+#pragma GCC unroll 4
         for (int h = 0; h < NOISE_AVX2_W / 2; h++) {
             x1[h] = _mm256_srli_epi64(x0[h], 32);
             x2[h] = _mm256_set1_epi64x(component);
             x3[h] = _mm256_set1_epi64x((uint32_t)path);
         }
-        #pragma GCC unroll 10
+#pragma GCC unroll 10
         for (int round = 0; round < 10; round++) {
-            #pragma GCC unroll 4
+#pragma GCC unroll 4
             for (int h = 0; h < NOISE_AVX2_W / 2; h++) {
                 const __m256i p0 = _mm256_mul_epu32(x0[h], m0), p1 = _mm256_mul_epu32(x2[h], m1);
                 x0[h] = _mm256_xor_si256(_mm256_xor_si256(_mm256_srli_epi64(p1, 32), x1[h]), kv0[round]);
@@ -353,14 +353,14 @@ NOISE_AVX2_FN void slpi_noise_avx2_normals(uint64_t seed, uint64_t path, uint32_
         }
         __m256i w[NOISE_AVX2_W];
         __m256d z[NOISE_AVX2_W];
-        #pragma GCC unroll 4
-        for (int h = 0; h < NOISE_AVX2_W / 2; h++) {   /* even words r[1]:r[0], odd words r[3]:r[2] */
+#pragma GCC unroll 4
+        for (int h = 0; h < NOISE_AVX2_W / 2; h++) { /* even words r[1]:r[0], odd words r[3]:r[2] */
             w[2 * h] = _mm256_blend_epi32(x0[h], _mm256_slli_epi64(x1[h], 32), 0xAA);
             w[2 * h + 1] = _mm256_blend_epi32(x2[h], _mm256_slli_epi64(x3[h], 32), 0xAA);
         }
         noise_map256(w, z);
-        #pragma GCC unroll 4
-        for (int h = 0; h < NOISE_AVX2_W / 2; h++) {   /* normals 2b and 2b+1 interleaved */
+#pragma GCC unroll 4
+        for (int h = 0; h < NOISE_AVX2_W / 2; h++) { /* normals 2b and 2b+1 interleaved */
             const __m256d ze = z[2 * h], zo = z[2 * h + 1];
             const __m256d lo = _mm256_unpacklo_pd(ze, zo), hi = _mm256_unpackhi_pd(ze, zo);
             _mm256_storeu_pd(out + i + 8 * h, _mm256_permute2f128_pd(lo, hi, 0x20));

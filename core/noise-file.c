@@ -41,8 +41,7 @@
 void slpi_noise_file_write_header(FILE *f, const slpi_noise_header *hd)
 {
     fprintf(f, "# %s %d\n", SLPI_NOISE_FORMAT, SLPI_NOISE_VERSION);
-    fprintf(f, "# seed %" PRIu64 "\n# path %" PRIu64 "\n# components %d\n",
-            hd->seed, hd->path, hd->components);
+    fprintf(f, "# seed %" PRIu64 "\n# path %" PRIu64 "\n# components %d\n", hd->seed, hd->path, hd->components);
     fprintf(f, "# h %a %.17g\n# refine %d\n", hd->h, hd->h, hd->refine);
     if (hd->truncated) {
         fprintf(f, "# truncate on %.17g %a %.17g\n", hd->ell, hd->threshold, hd->threshold);
@@ -50,8 +49,7 @@ void slpi_noise_file_write_header(FILE *f, const slpi_noise_header *hd)
         fprintf(f, "# truncate off\n");
     }
     fprintf(f, "# first %" PRIu64 "\n# steps %ld\n", hd->first, hd->steps);
-    fprintf(f, "# columns dW_1..dW_%d (%%a), then dW_1..dW_%d (%%.17g)\n",
-            hd->components, hd->components);
+    fprintf(f, "# columns dW_1..dW_%d (%%a), then dW_1..dW_%d (%%.17g)\n", hd->components, hd->components);
 }
 
 void slpi_noise_file_write_row(FILE *f, int components, const double *dw)
@@ -72,7 +70,7 @@ typedef struct {
     char *buf;
     size_t cap, len;
     slpi_error *err;
-    uint64_t digest;   /* FNV-1a 64 of the bytes read so far */
+    uint64_t digest; /* FNV-1a 64 of the bytes read so far */
 } noise_reader;
 
 /* Next line without its newline into r->buf; 0 at end of file. */
@@ -93,8 +91,7 @@ static int reader_next(noise_reader *r)
 
 static int reader_fail(noise_reader *r, const char *what, const char *detail)
 {
-    return slpi_error_set(r->err, SLPI_EINPUT, "%s:%ld: %s%s", r->name, r->line, what,
-                          detail);
+    return slpi_error_set(r->err, SLPI_EINPUT, "%s:%ld: %s%s", r->name, r->line, what, detail);
 }
 
 /* A whole token as a double (hex or decimal, subnormals exact); 0 unless it parses. */
@@ -131,8 +128,7 @@ static int parse_pair(noise_reader *r, const char *hex, const char *dec, double 
 static int split_fields(char *s, const char *sep, char **field, int max)
 {
     int n = 0;
-    for (char *save = NULL, *tok = strtok_r(s, sep, &save); tok;
-         tok = strtok_r(NULL, sep, &save)) {
+    for (char *save = NULL, *tok = strtok_r(s, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
         if (n == max) {
             return max + 1;
         }
@@ -174,8 +170,7 @@ static int read_header(noise_reader *r, slpi_noise_header *hd)
     }
     int n = split_fields(r->buf, " ", f, 3);
     if (n != 3 || strcmp(f[0], "#") != 0 || strcmp(f[1], SLPI_NOISE_FORMAT) != 0) {
-        return reader_fail(r, "not a noise file: the first line must be '# "
-                           SLPI_NOISE_FORMAT " 1'", "");
+        return reader_fail(r, "not a noise file: the first line must be '# " SLPI_NOISE_FORMAT " 1'", "");
     }
     if (!parse_u64(f[2], UINT64_MAX, &u) || u != SLPI_NOISE_VERSION) {
         return reader_fail(r, "unsupported noise file version ", f[2]);
@@ -207,8 +202,7 @@ static int read_header(noise_reader *r, slpi_noise_header *hd)
     if (n == 3 && !strcmp(v[0], "#") && !strcmp(v[1], "truncate") && !strcmp(v[2], "off")) {
         hd->truncated = 0;
         hd->ell = hd->threshold = 0;
-    } else if (n == 6 && !strcmp(v[0], "#") && !strcmp(v[1], "truncate")
-               && !strcmp(v[2], "on")) {
+    } else if (n == 6 && !strcmp(v[0], "#") && !strcmp(v[1], "truncate") && !strcmp(v[2], "on")) {
         if (!parse_double(v[3], &hd->ell) || !(hd->ell > 0) || !isfinite(hd->ell)) {
             return reader_fail(r, "bad ell: ", v[3]);
         }
@@ -251,8 +245,7 @@ static int read_row(noise_reader *r, const slpi_noise_header *hd, char **field, 
     int n = split_fields(r->buf, "\t", field, 2 * M);
     if (n != 2 * M) {
         char got[64];
-        snprintf(got, sizeof got, "%s%d, expected %d", n > 2 * M ? "more than " : "",
-                 n > 2 * M ? 2 * M : n, 2 * M);
+        snprintf(got, sizeof got, "%s%d, expected %d", n > 2 * M ? "more than " : "", n > 2 * M ? 2 * M : n, 2 * M);
         return reader_fail(r, "wrong column count: ", got);
     }
     for (int k = 0; k < M; k++) {
@@ -266,11 +259,10 @@ static int read_row(noise_reader *r, const slpi_noise_header *hd, char **field, 
     return SLPI_OK;
 }
 
-int slpi_noise_file_read(const char *path, slpi_noise_header *hd, double **dw,
-                         slpi_error *err)
+int slpi_noise_file_read(const char *path, slpi_noise_header *hd, double **dw, slpi_error *err)
 {
-    slpi_error local = {0, ""};
-    noise_reader r = {NULL, path, 0, NULL, 0, 0, err ? err : &local, SLPI_FNV_INIT};
+    slpi_error local = { 0, "" };
+    noise_reader r = { NULL, path, 0, NULL, 0, 0, err ? err : &local, SLPI_FNV_INIT };
     r.err->code = SLPI_OK;
     if (dw) *dw = NULL;
     r.f = slpi_input_open(path, r.err);
@@ -281,7 +273,7 @@ int slpi_noise_file_read(const char *path, slpi_noise_header *hd, double **dw,
     double *v = NULL;
     char **field = NULL;
     long cap_rows = 0;
-    if (rc == SLPI_OK && !dw) {   /* the header and the digest only */
+    if (rc == SLPI_OK && !dw) { /* the header and the digest only */
         while (reader_next(&r)) continue;
         hd->digest = r.digest;
         fclose(r.f);
@@ -326,8 +318,10 @@ int slpi_noise_file_read(const char *path, slpi_noise_header *hd, double **dw,
         }
     }
     if (rc == SLPI_OK && rows < hd->steps) {
-        rc = slpi_error_set(r.err, SLPI_EINPUT, "%s:%ld: truncated file: %ld data rows, "
-                            "the header says %ld", path, r.line, rows, hd->steps);
+        rc = slpi_error_set(r.err, SLPI_EINPUT,
+                            "%s:%ld: truncated file: %ld data rows, "
+                            "the header says %ld",
+                            path, r.line, rows, hd->steps);
     }
     fclose(r.f);
     free(r.buf);

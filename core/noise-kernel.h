@@ -16,11 +16,10 @@
 #include "core/noise-table.h"
 
 /* Step 1 of the header for one block: Random123's philox4x32_R(10, ...) itself. */
-static inline void noise_block(uint64_t seed, uint64_t path, uint32_t component, uint64_t b,
-                               uint64_t w[2])
+static inline void noise_block(uint64_t seed, uint64_t path, uint32_t component, uint64_t b, uint64_t w[2])
 {
-    const philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
-    const philox4x32_ctr_t ctr = {{(uint32_t)b, (uint32_t)(b >> 32), component, (uint32_t)path}};
+    const philox4x32_key_t key = { { (uint32_t)seed, (uint32_t)(seed >> 32) } };
+    const philox4x32_ctr_t ctr = { { (uint32_t)b, (uint32_t)(b >> 32), component, (uint32_t)path } };
     const philox4x32_ctr_t r = philox4x32_R(10, ctr, key);
     w[0] = (uint64_t)r.v[1] << 32 | r.v[0];
     w[1] = (uint64_t)r.v[3] << 32 | r.v[2];
@@ -29,7 +28,7 @@ static inline void noise_block(uint64_t seed, uint64_t path, uint32_t component,
 /* The ten round keys of philox4x32_R(10, ...) for the key of seed (Random123's bump). */
 static inline void noise_round_keys(uint64_t seed, uint32_t k0[10], uint32_t k1[10])
 {
-    philox4x32_key_t key = {{(uint32_t)seed, (uint32_t)(seed >> 32)}};
+    philox4x32_key_t key = { { (uint32_t)seed, (uint32_t)(seed >> 32) } };
     for (int round = 0; round < 10; round++) {
         k0[round] = key.v[0];
         k1[round] = key.v[1];
@@ -43,7 +42,7 @@ static inline void noise_round_keys(uint64_t seed, uint32_t k0[10], uint32_t k1[
  * -ffp-contract=off keeps products and sums apart (no fused multiply-add). Several
  * independent pairs side by side let the processor overlap their Horner chains. */
 #define NOISE_VH 4
-#define NOISE_VL (2 * NOISE_VH)   /* words per full noise_map */
+#define NOISE_VL (2 * NOISE_VH) /* words per full noise_map */
 typedef double noise_vd __attribute__((vector_size(16)));
 typedef uint64_t noise_vu __attribute__((vector_size(16)));
 
@@ -65,7 +64,7 @@ static inline void noise_map(const uint64_t *w, double *out, int nh)
         t[2 * h] = noise_table[row[0]];
         t[2 * h + 1] = noise_table[row[1]];
     }
-#define NOISE_COL(h, j) ((noise_vd){t[2 * (h)][j], t[2 * (h) + 1][j]})
+#define NOISE_COL(h, j) ((noise_vd){ t[2 * (h)][j], t[2 * (h) + 1][j] })
 #pragma GCC unroll 4
     for (int h = 0; h < nh; h++) {
         tau[h] = (p[h] - NOISE_COL(h, 0)) * NOISE_COL(h, 1);
@@ -97,9 +96,9 @@ static inline void noise_map(const uint64_t *w, double *out, int nh)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define NOISE_AVX512 1
 #define NOISE_FAST_ROWS 32
-#define NOISE_COLS (7 + NOISE_TABLE_DEG)   /* c, s, A, g, gh, gl, a0..a10 */
-#define NOISE_AVX512_MIN 96                /* shorter runs are not worth the set-up */
-#define NOISE_AVX2_W 8                     /* word registers mapped together: 32 normals per round trip */
+#define NOISE_COLS (7 + NOISE_TABLE_DEG) /* c, s, A, g, gh, gl, a0..a10 */
+#define NOISE_AVX512_MIN 96              /* shorter runs are not worth the set-up */
+#define NOISE_AVX2_W 8                   /* word registers mapped together: 32 normals per round trip */
 
 /* The kernel's set-up for one seed, shared by the runs of many paths: the fast rows
  * column by column (col[j][8 g + l] = entry j of fast row 8 g + l) and the round keys. */
@@ -110,15 +109,15 @@ typedef struct {
 void slpi_noise_avx512_prepare(noise512_setup *u, uint64_t seed);
 /* Normals first .. first+count-1 of (u's seed, path, component), first even, count a
  * multiple of 16; the processor must have AVX-512F. */
-void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t path, uint32_t component,
-                               uint64_t first, size_t count, double *out);
+void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t path, uint32_t component, uint64_t first, size_t count,
+                               double *out);
 /* Normals first .. first+count-1 (first and count even) of the npaths paths path, path + 1,
  * ...: normal first + i of path + q to out[i stride + q]; the processor must have AVX-512F. */
 void slpi_noise_avx512_lanes(const noise512_setup *u, uint64_t path, size_t npaths, uint32_t component, uint64_t first,
                              size_t count, double *out, size_t stride);
 /* The same with AVX2, count a multiple of 4 NOISE_AVX2_W. */
-void slpi_noise_avx2_normals(uint64_t seed, uint64_t path, uint32_t component,
-                             uint64_t first, size_t count, double *out);
+void slpi_noise_avx2_normals(uint64_t seed, uint64_t path, uint32_t component, uint64_t first, size_t count,
+                             double *out);
 #endif
 
 #endif

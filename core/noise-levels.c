@@ -90,12 +90,13 @@ size_t slpi_noise_tree_add(double *out, slpi_noise_tree *t, double *w, size_t le
 
 int slpi_noise_check_work(uint64_t count, int refine, slpi_error *err)
 {
-    if (refine < 0 || refine > SLPI_NOISE_MAX_REFINE || count == 0) return SLPI_OK;   /* range: checked by the caller */
+    if (refine < 0 || refine > SLPI_NOISE_MAX_REFINE || count == 0) return SLPI_OK; /* range: checked by the caller */
     if (count > (SLPI_NOISE_MAX_DRAWS >> refine))
-        return slpi_error_set(err, SLPI_EINPUT, "refine=%d: %llu increments of 2^%d fine draws each are %.3g draws, "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "refine=%d: %llu increments of 2^%d fine draws each are %.3g draws, "
                               "more than the 2^38 (about 15 minutes) one generation may take (docs/noise.md#refine): "
-                              "generate them in pieces (first/--first)", refine, (unsigned long long)count, refine,
-                              ldexp((double)count, refine));
+                              "generate them in pieces (first/--first)",
+                              refine, (unsigned long long)count, refine, ldexp((double)count, refine));
     return SLPI_OK;
 }
 
@@ -103,7 +104,7 @@ int slpi_noise_check_work(uint64_t count, int refine, slpi_error *err)
 static int noise_args_check(double h, int refine, uint64_t first, size_t count, const double *out, slpi_error *err)
 {
     const char *who = "slpi_noise_increments";
-    if (!(h > 0 && h <= 1e6))   /* also NaN */
+    if (!(h > 0 && h <= 1e6)) /* also NaN */
         return slpi_error_set(err, SLPI_EINPUT, "%s: h=%g: the step size must be finite and in (0, 1e6]", who, h);
     if (refine < 0 || refine > SLPI_NOISE_MAX_REFINE)
         return slpi_error_set(err, SLPI_EINPUT, "%s: refine=%d: out of range [0, %d]", who, refine,
@@ -111,13 +112,15 @@ static int noise_args_check(double h, int refine, uint64_t first, size_t count, 
     if (count > 0 && !out) return slpi_error_set(err, SLPI_EINPUT, "%s: out is NULL for %zu increments", who, count);
     const uint64_t lim = UINT64_C(1) << (62 - refine);
     if (first >= lim || (uint64_t)count >= lim - first)
-        return slpi_error_set(err, SLPI_EINPUT, "%s: first=%llu, count=%zu, refine=%d: (first + count) 2^refine "
-                              "must be below 2^62", who, (unsigned long long)first, count, refine);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: first=%llu, count=%zu, refine=%d: (first + count) 2^refine "
+                              "must be below 2^62",
+                              who, (unsigned long long)first, count, refine);
     return slpi_noise_check_work(count, refine, err);
 }
 
-int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,
-                          int refine, uint64_t first, size_t count, double *out, slpi_error *err)
+int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h, int refine, uint64_t first,
+                          size_t count, double *out, slpi_error *err)
 {
     int rc = noise_args_check(h, refine, first, count, out, err);
     if (rc != SLPI_OK) return rc;
@@ -125,11 +128,11 @@ int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, doub
     slpi_noise_tree tree;
     slpi_noise_tree_init(&tree, refine);
     double z[NOISE_CHUNK];
-    uint64_t j = first << refine;                       /* next fine index */
+    uint64_t j = first << refine; /* next fine index */
     const uint64_t end = (first + count) << refine;
-    size_t n = 0;                                       /* next increment */
+    size_t n = 0; /* next increment */
 
-    if (refine == 0) {   /* the increments are the scaled normals, in blocks between polls */
+    if (refine == 0) { /* the increments are the scaled normals, in blocks between polls */
         for (size_t i = 0; i < count; i += NOISE_POLL_DRAWS) {
             if (i > 0 && slpi_interrupt_pending()) return noise_interrupted(first + i, err);
             const size_t len = count - i < NOISE_POLL_DRAWS ? count - i : NOISE_POLL_DRAWS;
@@ -150,11 +153,11 @@ int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, doub
     return SLPI_OK;
 }
 
-void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h,
-                       int nup, uint64_t first, size_t count, double *const *lev)
+void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h, int nup,
+                       uint64_t first, size_t count, double *const *lev)
 {
     const size_t stride = (size_t)nup + 1;
-    const double sigma = sqrt(h);   /* slpi_noise_increments at refine 0 */
+    const double sigma = sqrt(h); /* slpi_noise_increments at refine 0 */
     slpi_noise_normals_paths(SLPI_NOISE_BEST, seed, path, npaths, component, first, count, lev, stride);
     for (size_t q = 0; q < npaths; q++) {
         double *const *l = lev + q * stride;

@@ -46,8 +46,8 @@ struct slpi_noise_source {
     int M, refine, truncate;
     double h, D;
     long steps, clipped;
-    double *file;   /* steps x M values of a noise file, or NULL: the generator */
-    double *block;  /* M x NOISE_BLOCK generated increments of steps b0 .. b0 + nb - 1 */
+    double *file;  /* steps x M values of a noise file, or NULL: the generator */
+    double *block; /* M x NOISE_BLOCK generated increments of steps b0 .. b0 + nb - 1 */
     long b0, nb;
     /* OU components (coloured, 0 when none): tau[k] > 0 with their coefficients ou[k] */
     int coloured;
@@ -119,7 +119,8 @@ static int source_file_agrees(const slpi_problem *p, const slpi_noise_header *hd
                    want[] = { p->noise.seed, p->noise.path, (uint64_t)p->noise.refine };
     for (int i = 0; i < 3; i++)
         if (own[i] != want[i])
-            return slpi_error_set(err, SLPI_EINPUT, "noise_file=%s: the file's own %s is %llu, the problem has "
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "noise_file=%s: the file's own %s is %llu, the problem has "
                                   "%s=%llu (seed=file takes the file's seed, path and refine; docs/noise.md#files)",
                                   f, what[i], (unsigned long long)own[i], what[i], (unsigned long long)want[i]);
     if (p->noise.noise_digest && p->noise.noise_digest != hd->digest)
@@ -154,22 +155,29 @@ static int source_check_file(slpi_noise_source *s, const slpi_problem *p, slpi_e
     }
     const char *f = p->noise.noise_file;
     if (hd.components != s->M) {
-        return slpi_error_set(err, SLPI_EINPUT, "%s: %d components per step, the problem "
-                              "has M = %d", f, hd.components, s->M);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: %d components per step, the problem "
+                              "has M = %d",
+                              f, hd.components, s->M);
     }
     if (hd.first != 0 || hd.steps < s->steps) {
-        return slpi_error_set(err, SLPI_EINPUT, "%s: holds steps %llu..%llu, the run needs "
-                              "steps 0..%ld", f, (unsigned long long)hd.first,
-                              (unsigned long long)hd.first + (unsigned long long)hd.steps - 1,
-                              s->steps - 1);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: holds steps %llu..%llu, the run needs "
+                              "steps 0..%ld",
+                              f, (unsigned long long)hd.first,
+                              (unsigned long long)hd.first + (unsigned long long)hd.steps - 1, s->steps - 1);
     }
     if (hd.truncated && !s->truncate) {
-        return slpi_error_set(err, SLPI_EINPUT, "%s: increments were truncated at %.17g, "
-                              "the problem runs untruncated", f, hd.threshold);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: increments were truncated at %.17g, "
+                              "the problem runs untruncated",
+                              f, hd.threshold);
     }
     if (hd.truncated && hd.threshold != s->D) {
-        return slpi_error_set(err, SLPI_EINPUT, "%s: increments were truncated at %.17g, "
-                              "the problem truncates at %.17g", f, hd.threshold, s->D);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: increments were truncated at %.17g, "
+                              "the problem truncates at %.17g",
+                              f, hd.threshold, s->D);
     }
     return SLPI_OK;
 }
@@ -264,8 +272,7 @@ int slpi_noise_source_open(slpi_noise_source **out, const slpi_problem *p, slpi_
 int slpi_noise_source_step(slpi_noise_source *s, long n, double *dW, slpi_error *err)
 {
     if (n < 0 || n >= s->steps) {
-        return slpi_error_set(err, SLPI_EINPUT, "noise: step %ld outside 0..%ld", n,
-                              s->steps - 1);
+        return slpi_error_set(err, SLPI_EINPUT, "noise: step %ld outside 0..%ld", n, s->steps - 1);
     }
     if (s->file) {
         for (int k = 0; k < s->M; k++) dW[k] = s->file[(size_t)n * (size_t)s->M + (size_t)k];
@@ -321,15 +328,15 @@ void slpi_noise_source_close(slpi_noise_source *s)
     }
 }
 
-long slpi_noise_rows(double *out, uint64_t seed, uint64_t path, int M, double h, int refine,
-                     uint64_t first, size_t count, double D)
+long slpi_noise_rows(double *out, uint64_t seed, uint64_t path, int M, double h, int refine, uint64_t first,
+                     size_t count, double D)
 {
     if (M < 0) return -1;
     double *col = count > 1 ? malloc(count * sizeof *col) : NULL;
     if (count > 1 && !col) return -1;
     for (int k = 0; k < M; k++) {
-        if (slpi_noise_increments(seed, path, (uint32_t)k, h, refine, first, count, count == 1 ? out + k : col, NULL)
-            != SLPI_OK) {
+        if (slpi_noise_increments(seed, path, (uint32_t)k, h, refine, first, count, count == 1 ? out + k : col, NULL) !=
+            SLPI_OK) {
             free(col);
             return -1;
         }

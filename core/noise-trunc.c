@@ -14,7 +14,7 @@
 double slpi_noise_threshold(double h, double ell)
 {
     if (!(h > 0 && h < 1) || !(ell > 0) || !isfinite(ell)) {
-        return NAN;   /* outside the rule's domain; callers report it (noise source) */
+        return NAN; /* outside the rule's domain; callers report it (noise source) */
     }
     arb_t d, lh, e;
     arb_init(d);
@@ -24,7 +24,7 @@ double slpi_noise_threshold(double h, double ell)
     for (slong prec = 64; prec <= 4096; prec *= 2) {
         arb_set_d(lh, h);
         arb_log(lh, lh, prec);
-        arb_neg(lh, lh);                   /* |ln h| = -ln h for 0 < h < 1 */
+        arb_neg(lh, lh); /* |ln h| = -ln h for 0 < h < 1 */
         arb_set_d(d, h);
         arb_mul(d, d, lh, prec);
         arb_set_d(e, ell);

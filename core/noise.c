@@ -118,8 +118,7 @@
  * Two registers (four blocks) go through the rounds together to overlap the multiply
  * latencies. tests/core/t-noise-batch.c checks the words, through the normals, against
  * philox4x32_R. */
-static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b, int n,
-                        uint64_t *w)
+static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b, int n, uint64_t *w)
 {
     uint32_t k0[10], k1[10];
     noise_round_keys(seed, k0, k1);
@@ -162,8 +161,7 @@ static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64
 }
 #else
 /* Step 1 for blocks b .. b+n-1, one block after the other. */
-static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b, int n,
-                        uint64_t *w)
+static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64_t b, int n, uint64_t *w)
 {
     for (int l = 0; l < n; l++) {
         noise_block(seed, path, component, b + (uint64_t)l, w + 2 * l);
@@ -174,7 +172,7 @@ static void noise_words(uint64_t seed, uint64_t path, uint32_t component, uint64
 /* One word through noise_map (in lane 0). */
 static double noise_map1(uint64_t w)
 {
-    const uint64_t wv[2] = {w, w};
+    const uint64_t wv[2] = { w, w };
     double z[2];
     noise_map(wv, z, 1);
     return z[0];
@@ -196,30 +194,32 @@ int slpi_noise_isa_available(int isa)
 {
     switch (isa) {
     case SLPI_NOISE_PORTABLE:
-    case SLPI_NOISE_BEST: return 1;
+    case SLPI_NOISE_BEST:
+        return 1;
 #ifdef NOISE_AVX512
     case SLPI_NOISE_AVX2:
         return slpi_cpu_supports(SLPI_CPU_AVX2);
     case SLPI_NOISE_AVX512:
         return slpi_cpu_supports(SLPI_CPU_AVX512);
 #endif
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
-void slpi_noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t npaths, uint32_t component,
-                              uint64_t first, size_t count, double *const *out, size_t stride)
+void slpi_noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t npaths, uint32_t component, uint64_t first,
+                              size_t count, double *const *out, size_t stride)
 {
     const size_t head = count > 0 && (first & 1);
 #ifdef NOISE_AVX512
-    const size_t n512 = count - head >= NOISE_AVX512_MIN && (isa == SLPI_NOISE_BEST || isa == SLPI_NOISE_AVX512)
-                                && slpi_noise_isa_available(SLPI_NOISE_AVX512)
-                            ? (count - head) & ~(size_t)15
-                            : 0;
-    const size_t n256 = !n512 && count - head >= NOISE_AVX512_MIN && (isa == SLPI_NOISE_BEST || isa == SLPI_NOISE_AVX2)
-                                && slpi_noise_isa_available(SLPI_NOISE_AVX2)
-                            ? (count - head) / (4 * NOISE_AVX2_W) * (4 * NOISE_AVX2_W)
-                            : 0;
+    const size_t n512 = count - head >= NOISE_AVX512_MIN && (isa == SLPI_NOISE_BEST || isa == SLPI_NOISE_AVX512) &&
+            slpi_noise_isa_available(SLPI_NOISE_AVX512)
+        ? (count - head) & ~(size_t)15
+        : 0;
+    const size_t n256 = !n512 && count - head >= NOISE_AVX512_MIN &&
+            (isa == SLPI_NOISE_BEST || isa == SLPI_NOISE_AVX2) && slpi_noise_isa_available(SLPI_NOISE_AVX2)
+        ? (count - head) / (4 * NOISE_AVX2_W) * (4 * NOISE_AVX2_W)
+        : 0;
     noise512_setup u;
     if (n512) slpi_noise_avx512_prepare(&u, seed);
 #else
@@ -241,7 +241,7 @@ void slpi_noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t npat
         }
         i += n512 + n256;
 #endif
-        while (count - i > NOISE_SINGLE_MAX) {   /* batches; the last one rounded up */
+        while (count - i > NOISE_SINGLE_MAX) { /* batches; the last one rounded up */
             uint64_t w[2 * NOISE_BLOCKS];
             double z[2 * NOISE_BLOCKS];
             const size_t left = count - i;
@@ -298,15 +298,13 @@ void slpi_noise_normals_lanes(int isa, uint64_t seed, uint64_t path, size_t npat
     }
 }
 
-void slpi_noise_normals_isa(int isa, uint64_t seed, uint64_t path, uint32_t component,
-                            uint64_t first, size_t count, double *out)
+void slpi_noise_normals_isa(int isa, uint64_t seed, uint64_t path, uint32_t component, uint64_t first, size_t count,
+                            double *out)
 {
     slpi_noise_normals_paths(isa, seed, path, 1, component, first, count, &out, 1);
 }
 
-void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component,
-                        uint64_t first, size_t count, double *out)
+void slpi_noise_normals(uint64_t seed, uint64_t path, uint32_t component, uint64_t first, size_t count, double *out)
 {
     slpi_noise_normals_isa(SLPI_NOISE_BEST, seed, path, component, first, count, out);
 }
-

@@ -33,7 +33,7 @@
  * of the same command: by device and inode when both exist, else by normalized path
  * (the real path of the folder plus the last component). Existing non-regular files
  * (/dev/null, FIFOs) may be named twice: writing them twice loses nothing. */
-#define _XOPEN_SOURCE 700   /* realpath */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -94,7 +94,7 @@ static int pending_add(const char *name)
             pending_used[i] = 1;
             return i;
         }
-    return -1;   /* more than PENDING_MAX at once: that one is not cleaned up on a signal */
+    return -1; /* more than PENDING_MAX at once: that one is not cleaned up on a signal */
 }
 
 static void pending_drop(int slot)
@@ -120,15 +120,15 @@ static void hold_signals(sigset_t *old)
 
 struct slpi_output {
     FILE *f;
-    char *path;        /* the name given (for messages) */
-    char *target;      /* the regular file that commit renames over (symlinks resolved) */
-    char *tmp;         /* our temporary file, NULL once renamed or when writing in place */
-    int pending;       /* its slot in pending_name (-1: none) */
-    char *lock;        /* the writer's lock file ".NAME.slpi-lock" beside target (NULL: none) */
-    int lock_fd;       /* its descriptor, flock(2)ed exclusively from open to release (-1: none) */
-    int lock_pending;  /* its slot in pending_name (-1: none) */
+    char *path;       /* the name given (for messages) */
+    char *target;     /* the regular file that commit renames over (symlinks resolved) */
+    char *tmp;        /* our temporary file, NULL once renamed or when writing in place */
+    int pending;      /* its slot in pending_name (-1: none) */
+    char *lock;       /* the writer's lock file ".NAME.slpi-lock" beside target (NULL: none) */
+    int lock_fd;      /* its descriptor, flock(2)ed exclusively from open to release (-1: none) */
+    int lock_pending; /* its slot in pending_name (-1: none) */
     int is_stdout;
-    int regular;       /* f is a regular file: fsync it */
+    int regular; /* f is a regular file: fsync it */
 };
 
 static int fail(slpi_error *err, const char *path, const char *what)
@@ -149,10 +149,10 @@ static char *folder_of(const char *path)
 static void sync_folder_of(const char *path)
 {
     char *dir = folder_of(path);
-    if (!dir) return;   /* best effort, as below */
+    if (!dir) return; /* best effort, as below */
     int fd = open(dir, O_RDONLY);
     if (fd >= 0) {
-        fsync(fd);   /* best effort: some file systems refuse fsync on folders */
+        fsync(fd); /* best effort: some file systems refuse fsync on folders */
         close(fd);
     }
     free(dir);
@@ -202,7 +202,7 @@ static int open_temp(slpi_output *o, const struct stat *old, slpi_error *err)
     mode_t mask = umask(0);
     umask(mask);
     fchmod(fd, old ? (old->st_mode & 07777) : (0666 & ~mask));
-    if (old) (void)fchown(fd, old->st_uid, old->st_gid);   /* best effort: keep the replaced file's owner */
+    if (old) (void)fchown(fd, old->st_uid, old->st_gid); /* best effort: keep the replaced file's owner */
     o->f = fdopen(fd, "w+");
     if (!o->f) {
         int rc = fail(err, o->path, "cannot open");
@@ -345,7 +345,8 @@ int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode,
         int fd = -1;
         if (!exists || !S_ISREG(st.st_mode))
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: %s", path,
-                                exists ? "not a regular file: cannot be updated in place" : "cannot write: no such file to update");
+                                exists ? "not a regular file: cannot be updated in place"
+                                       : "cannot write: no such file to update");
         else if (!(o->target = realpath(path, NULL)))
             rc = fail(err, path, "cannot resolve");
         else if ((rc = take_writer_lock(o, 1, err)) != SLPI_OK)
@@ -364,7 +365,8 @@ int slpi_output_open(slpi_output **out, const char *path, slpi_output_mode mode,
     } else {
         o->target = exists ? realpath(path, NULL) : strdup(path);
         if (!o->target)
-            rc = exists ? fail(err, path, "cannot resolve") : slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path);
+            rc = exists ? fail(err, path, "cannot resolve")
+                        : slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", path);
         else if (exists && locked_by_other(o->target))
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: in use by another process (locked): not written", path);
         else if ((rc = take_writer_lock(o, 0, err)) == SLPI_OK)
@@ -445,7 +447,7 @@ void slpi_output_abort(slpi_output *o)
         fflush(stdout);
     } else {
         if (o->f) fclose(o->f);
-        if (o->tmp) unlink(o->tmp);   /* only the temporary file this process created */
+        if (o->tmp) unlink(o->tmp); /* only the temporary file this process created */
     }
     release(o);
 }
@@ -474,7 +476,7 @@ static int slpi_output_same_file(const char *a, const char *b)
     if (ea && eb) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
     if (ea != eb) return 0;
     char *na = normalized(a), *nb = normalized(b);
-    int same = na && nb ? strcmp(na, nb) == 0 : strcmp(a, b) == 0;   /* (out of memory: the names as given) */
+    int same = na && nb ? strcmp(na, nb) == 0 : strcmp(a, b) == 0; /* (out of memory: the names as given) */
     free(na);
     free(nb);
     return same;
@@ -496,17 +498,23 @@ int slpi_output_check_paths(int nout, const char *const *out, const char *const 
 {
     for (int i = 0; i < nout; i++) {
         if (out[i] && !*out[i])
-            return slpi_error_set(err, SLPI_EINPUT, "%s '': an empty file name (give a file, or - for standard "
-                                  "output)", out_role[i]);
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "%s '': an empty file name (give a file, or - for standard "
+                                  "output)",
+                                  out_role[i]);
         if (!named(out[i]) || non_regular(out[i])) continue;
         for (int j = i + 1; j < nout; j++)
             if (named(out[j]) && slpi_output_same_file(out[i], out[j]))
-                return slpi_error_set(err, SLPI_EINPUT, "%s %s and %s %s name the same file: one output would "
-                                      "replace the other", out_role[i], out[i], out_role[j], out[j]);
+                return slpi_error_set(err, SLPI_EINPUT,
+                                      "%s %s and %s %s name the same file: one output would "
+                                      "replace the other",
+                                      out_role[i], out[i], out_role[j], out[j]);
         for (int j = 0; j < nin; j++)
             if (named(in[j]) && slpi_output_same_file(out[i], in[j]))
-                return slpi_error_set(err, SLPI_EINPUT, "%s %s is also the input %s %s: refusing to overwrite "
-                                      "an input", out_role[i], out[i], in_role[j], in[j]);
+                return slpi_error_set(err, SLPI_EINPUT,
+                                      "%s %s is also the input %s %s: refusing to overwrite "
+                                      "an input",
+                                      out_role[i], out[i], in_role[j], in[j]);
     }
     return SLPI_OK;
 }

@@ -38,8 +38,7 @@
 static int reject(slpi_error *err, const char *name, const char *text, const char *why)
 {
     size_t n = strlen(name);
-    if (n > 0 && name[n - 1] == ':')
-        return slpi_error_set(err, SLPI_EINPUT, "%s '%.200s': %s", name, text, why);
+    if (n > 0 && name[n - 1] == ':') return slpi_error_set(err, SLPI_EINPUT, "%s '%.200s': %s", name, text, why);
     return slpi_error_set(err, SLPI_EINPUT, "%s%s%.200s: %s", name, name[0] == '-' ? " " : "=", text, why);
 }
 
@@ -71,10 +70,13 @@ int slpi_parse_double(const char *name, const char *text, double lo, double hi, 
     }
     if (isnan(v)) return reject(err, name, text, "not a finite number (NaN)");
     if (isinf(v))
-        return reject(err, name, text, strpbrk(s, "iI") ? "not a finite number (infinity)"
-                                                        : "not a finite number (beyond the largest double, 1.8e308)");
-    if (v != 0 && fabs(v) < DBL_MIN) return reject(err, name, text, "subnormal: below the smallest normal double "
-                                                   "2.2250738585072014e-308 (use 0 or a normal value)");
+        return reject(err, name, text,
+                      strpbrk(s, "iI") ? "not a finite number (infinity)"
+                                       : "not a finite number (beyond the largest double, 1.8e308)");
+    if (v != 0 && fabs(v) < DBL_MIN)
+        return reject(err, name, text,
+                      "subnormal: below the smallest normal double "
+                      "2.2250738585072014e-308 (use 0 or a normal value)");
     if (v == 0 && errno == ERANGE)
         return reject(err, name, text, "underflows to 0: below the smallest double (use 0 or a normal value)");
     if (!(v >= lo && v <= hi)) {
@@ -135,7 +137,8 @@ int slpi_parse_u64(const char *name, const char *text, uint64_t hi, uint64_t *ou
     const char *what = "not an unsigned 64-bit integer";
     int neg;
     unsigned long long v;
-    if (!text || !trimmed(text, s, sizeof s)) return reject(err, name, text ? text : "", text && *text ? what : "missing value");
+    if (!text || !trimmed(text, s, sizeof s))
+        return reject(err, name, text ? text : "", text && *text ? what : "missing value");
     int got = scan_integer(s, 0, &neg, &v);
     if (got == -1) return reject(err, name, text, what);
     if (got == -2) return reject(err, name, text, "not an unsigned 64-bit integer (above 2^64-1)");
@@ -175,8 +178,10 @@ FILE *slpi_input_open(const char *path, slpi_error *err)
     }
     if (fstat(fileno(f), &st) != 0 || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
         slpi_error_set(err, SLPI_EINPUT, "%s: not a regular file (%s)", path,
-                       S_ISDIR(st.st_mode) ? "a folder" : S_ISCHR(st.st_mode) ? "a character device"
-                       : S_ISBLK(st.st_mode) ? "a block device" : "a socket or special file");
+                       S_ISDIR(st.st_mode)       ? "a folder"
+                           : S_ISCHR(st.st_mode) ? "a character device"
+                           : S_ISBLK(st.st_mode) ? "a block device"
+                                                 : "a socket or special file");
         fclose(f);
         return NULL;
     }
@@ -186,12 +191,16 @@ FILE *slpi_input_open(const char *path, slpi_error *err)
 int slpi_parse_text_line(const char *file, long line, const char *s, size_t len, slpi_error *err)
 {
     if (line == 1 && len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
-        return slpi_error_set(err, SLPI_EINPUT, "%s:1: starts with a UTF-8 byte-order mark (EF BB BF): "
-                              "save the file without it", file);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:1: starts with a UTF-8 byte-order mark (EF BB BF): "
+                              "save the file without it",
+                              file);
     if (memchr(s, '\0', len)) return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: NUL byte in the line", file, line);
     if (len > 0 && s[len - 1] == '\r')
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: CRLF line end (Windows text): convert it to LF "
-                              "line ends (e.g. dos2unix)", file, line);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%ld: CRLF line end (Windows text): convert it to LF "
+                              "line ends (e.g. dos2unix)",
+                              file, line);
     return SLPI_OK;
 }
 

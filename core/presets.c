@@ -11,6 +11,8 @@
 #define RB_ISO "system=rigid-body scheme=isomp "
 #define RB_SVI "system=rigid-body scheme=svi "
 #define HT_SVI "system=heavy-top scheme=svi h=0.01 "
+/* one preset a row */
+/* clang-format off */
 static const slpi_preset presets[] = {
     /* RKMK paper (000), docs/experiments.md#rkmk */
     { "rkmk/heavy-top/det-441-trajectory", HT "inertia=4,4,1 noise=none T=100", "Fig. 1: deterministic Lagrange top, pi_3 constant" },
@@ -59,6 +61,7 @@ static const slpi_preset presets[] = {
     { "svi/heavy-top/generic", HT_SVI "inertia=1,2,3 mga=1,0,0 pi0=0.3,0.5,0.8 noise=none T=100", "§8.2: energy fluctuation of degree 1e-5" },
     { NULL, NULL, NULL },
 };
+/* clang-format on */
 
 const slpi_preset *slpi_presets(void)
 {

@@ -33,12 +33,12 @@ int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
     char line[8192];
     while (fgets(line, sizeof line, f)) {
         lineno++;
-        if (!strchr(line, '\n') && !feof(f)) {   /* fgets stops at a NUL byte's line end only */
+        if (!strchr(line, '\n') && !feof(f)) { /* fgets stops at a NUL byte's line end only */
             rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s", path, lineno,
                                 strlen(line) < sizeof line - 1 ? "NUL byte in the line" : "line too long");
             break;
         }
-        if (lineno == 1 && slpi_parse_text_line(path, 1, line, strlen(line), err) != SLPI_OK) {   /* a BOM */
+        if (lineno == 1 && slpi_parse_text_line(path, 1, line, strlen(line), err) != SLPI_OK) { /* a BOM */
             rc = SLPI_EINPUT;
             break;
         }
@@ -67,8 +67,7 @@ int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
             break;
         }
     }
-    if (rc == SLPI_OK && ferror(f))
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: read error", path);
+    if (rc == SLPI_OK && ferror(f)) rc = slpi_error_set(err, SLPI_EINPUT, "%s: read error", path);
     fclose(f);
     /* a file the key file names, by a relative path: relative to the key file's folder */
     const char *slash = strrchr(path, '/');
@@ -84,9 +83,12 @@ int slpi_problem_load(slpi_problem *p, const char *path, slpi_error *err)
         free(v[i]);
         v[i] = joined;
     }
-    if (rc == SLPI_OK)
-        rc = slpi_problem_set_all(p, n, k, v, (const char *const *)where, err);
-    for (int i = 0; i < n; i++) { free(k[i]); free(v[i]); free(where[i]); }
+    if (rc == SLPI_OK) rc = slpi_problem_set_all(p, n, k, v, (const char *const *)where, err);
+    for (int i = 0; i < n; i++) {
+        free(k[i]);
+        free(v[i]);
+        free(where[i]);
+    }
     return rc;
 }
 
@@ -110,7 +112,7 @@ int slpi_problem_build(slpi_problem *p, const char *preset, const char *config, 
                 rw[nreset++] = where ? where[i] : NULL;
             }
         rc = slpi_problem_set_all(p, nreset, rk, rv, where ? rw : NULL, err);
-        int given = -1;   /* the scheme named beside the file, which the file may not change */
+        int given = -1; /* the scheme named beside the file, which the file may not change */
         for (int r = 0; r < nreset; r++)
             if (!strcmp(rk[r], "scheme")) given = r;
         slpi_scheme_id k = p->sch.scheme;
@@ -128,17 +130,24 @@ int slpi_problem_build(slpi_problem *p, const char *preset, const char *config, 
     char **ok = malloc((size_t)nk * sizeof *ok), **ov = malloc((size_t)nk * sizeof *ov);
     const char **ow = malloc((size_t)nk * sizeof *ow);
     if (!ok || !ov || !ow) {
-        free(ok); free(ov); free(ow);
+        free(ok);
+        free(ov);
+        free(ow);
         return slpi_error_set(err, SLPI_EINPUT, "problem: out of memory for %d keys", nk);
     }
     int m = 0;
     for (int i = 0, r = 0; i < nk; i++) {
-        if (r < nreset && reset[r] == i) { r++; continue; }
+        if (r < nreset && reset[r] == i) {
+            r++;
+            continue;
+        }
         ok[m] = keys[i];
         ov[m] = vals[i];
         ow[m++] = where ? where[i] : NULL;
     }
     rc = m ? slpi_problem_set_all(p, m, ok, ov, where ? ow : NULL, err) : SLPI_OK;
-    free(ok); free(ov); free(ow);
+    free(ok);
+    free(ov);
+    free(ow);
     return rc;
 }

@@ -112,8 +112,7 @@ static int set_special(slpi_problem *p, const slpi_key_def *k, const char *value
         slpi_problem_scheme_defaults(p);
         return SLPI_OK;
     }
-    if (strcmp(k->name, "preset") == 0)
-        return slpi_problem_preset(p, value, err);
+    if (strcmp(k->name, "preset") == 0) return slpi_problem_preset(p, value, err);
     if (strcmp(k->name, "form") == 0) {
         int i = enum_index(k->enums, value);
         if (i < 0) return bad_enum(err, k->name, value, k->enums);
@@ -145,10 +144,12 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
     /* slpi_problem_write's mark of a problem whose Hamiltonians are code: the code is not
      * in the text, so the text cannot be run (docs/models.md#callbacks) */
     if (strcmp(key, "uncertified") == 0)
-        return slpi_error_set(err, SLPI_EINPUT, "uncertified=%.40s: these Hamiltonians were given as code "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "uncertified=%.40s: these Hamiltonians were given as code "
                               "(callbacks), which no file holds: a file written from a callback problem cannot be "
                               "re-verified, resumed or run without the callback; run it through the C or Python API "
-                              "with the same callbacks (docs/models.md#callbacks)", value ? value : "");
+                              "with the same callbacks (docs/models.md#callbacks)",
+                              value ? value : "");
     if (p->sys.system == SLPI_SYS_MODEL && (value == NULL || value[0] == '\0'))
         return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);
     if (p->sys.system == SLPI_SYS_MODEL && slpi_problem_set_model_key(p, key, value, &rc, err)) return rc;
@@ -158,10 +159,10 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
             if (strcmp(slpi_problem_keys[i].name, key) == 0)
                 return slpi_error_set(err, SLPI_EINPUT, "%s: not a parameter of system %s", key,
                                       slpi_system_name(p->sys.system));
-        return slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (the keys: `slpi list --keys`, slpi_problem_key)", key);
+        return slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (the keys: `slpi list --keys`, slpi_problem_key)",
+                              key);
     }
-    if (value == NULL || value[0] == '\0')
-        return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);
+    if (value == NULL || value[0] == '\0') return slpi_error_set(err, SLPI_EINPUT, "%s: missing value", key);
     char *field = (char *)p + k->offset;
     switch (k->type) {
     case K_SPECIAL:
@@ -175,8 +176,10 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
     case K_LONG: {
         long v;
         if (slpi_parse_long(key, value, (long)k->lo, (long)k->hi, &v, err) != SLPI_OK) return SLPI_EINPUT;
-        if (k->type == K_INT) *(int *)field = (int)v;
-        else *(long *)field = v;
+        if (k->type == K_INT)
+            *(int *)field = (int)v;
+        else
+            *(long *)field = v;
         if (k->offset == offsetof(slpi_problem, grid.steps)) {
             p->grid.T = 0.0;
             p->grid.level = -1;
@@ -200,8 +203,8 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
         int n = parse_list(key, value, k->lo, k->hi, tmp, 8, err);
         if (n < 0) return SLPI_EINPUT;
         if (n != k->count)
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: expected %d comma-separated finite numbers",
-                                  key, value, k->count);
+            return slpi_error_set(err, SLPI_EINPUT, "%s=%s: expected %d comma-separated finite numbers", key, value,
+                                  k->count);
         memcpy(field, tmp, (size_t)n * sizeof(double));
         return SLPI_OK;
     }
@@ -209,9 +212,11 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
     case K_PATH: {
         char abs[SLPI_PATH_MAX + 1] = "";
         if (k->type == K_PATH && value[0] != '/' && !getcwd(abs, sizeof abs - 1))
-            return slpi_error_set(err, SLPI_EINPUT, "%s=%.200s: a relative path, and the current folder has no name "
-                                  "(%s)", key, value, strerror(errno));
-        if (abs[0]) strcat(abs, "/");   /* relative to the current folder: held absolute */
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "%s=%.200s: a relative path, and the current folder has no name "
+                                  "(%s)",
+                                  key, value, strerror(errno));
+        if (abs[0]) strcat(abs, "/"); /* relative to the current folder: held absolute */
         if (strlen(abs) + strlen(value) >= (size_t)k->count)
             return slpi_error_set(err, SLPI_EINPUT, "%s: value too long%s", key, abs[0] ? " (made absolute)" : "");
         strcpy(field, abs);
@@ -245,14 +250,14 @@ int slpi_problem_set(slpi_problem *p, const char *key, const char *value, slpi_e
 static int key_rank(const char *key)
 {
     if (strcmp(key, "preset") == 0) return 0;
-    if (strcmp(key, "scheme") == 0) return 1;   /* before system: the system's defaults */
-    if (strcmp(key, "system") == 0) return 2;   /* then follow the scheme (SVI forms) */
+    if (strcmp(key, "scheme") == 0) return 1; /* before system: the system's defaults */
+    if (strcmp(key, "system") == 0) return 2; /* then follow the scheme (SVI forms) */
     if (strcmp(key, "form") == 0) return 3;
     return 4;
 }
 
-int slpi_problem_set_all(slpi_problem *p, int n, char *const *kv_keys, char *const *kv_values,
-                         const char *const *where, slpi_error *err)
+int slpi_problem_set_all(slpi_problem *p, int n, char *const *kv_keys, char *const *kv_values, const char *const *where,
+                         slpi_error *err)
 {
     /* one source (a file, the command line, a preset) gives each key once: a second value
      * would silently win or lose */
@@ -317,18 +322,27 @@ int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err)
         int n = 1;
         switch (k->type) {
         case K_DOUBLE:
-        case K_DOUBLE0: v[0] = *(const double *)field; break;
-        case K_INT: v[0] = *(const int *)field; break;
-        case K_LONG: v[0] = (double)*(const long *)field; break;
-        case K_VEC: n = k->count; memcpy(v, field, (size_t)n * sizeof(double)); break;
+        case K_DOUBLE0:
+            v[0] = *(const double *)field;
+            break;
+        case K_INT:
+            v[0] = *(const int *)field;
+            break;
+        case K_LONG:
+            v[0] = (double)*(const long *)field;
+            break;
+        case K_VEC:
+            n = k->count;
+            memcpy(v, field, (size_t)n * sizeof(double));
+            break;
         case K_ENUM: {
             int e = *(const int *)field, count = 0;
             while (k->enums[count]) count++;
-            if (e < 0 || e >= count)
-                return slpi_error_set(err, SLPI_EINPUT, "%s: invalid value %d", k->name, e);
+            if (e < 0 || e >= count) return slpi_error_set(err, SLPI_EINPUT, "%s: invalid value %d", k->name, e);
             continue;
         }
-        default: continue;
+        default:
+            continue;
         }
         /* unset optional keys */
         if ((k->offset == offsetof(slpi_problem, grid.T) && v[0] == 0) ||
@@ -336,8 +350,7 @@ int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err)
             continue;
         for (int j = 0; j < n; j++)
             if (!(v[j] >= k->lo && v[j] <= k->hi))
-                return slpi_error_set(err, SLPI_EINPUT, "%s=%g: out of range [%g, %g]", k->name, v[j], k->lo,
-                                      k->hi);
+                return slpi_error_set(err, SLPI_EINPUT, "%s=%g: out of range [%g, %g]", k->name, v[j], k->lo, k->hi);
     }
     return SLPI_OK;
 }
@@ -358,26 +371,34 @@ static void write_value(const slpi_key_def *k, const slpi_problem *p, FILE *f, c
     fprintf(f, "%s%s=", prefix, k->name);
     switch (k->type) {
     case K_DOUBLE:
-    case K_DOUBLE0: fprintf(f, "%.17g", *(const double *)field); break;
-    case K_INT:   /* ic_lmax: the degree the default stands for, what a reader of the file runs */
+    case K_DOUBLE0:
+        fprintf(f, "%.17g", *(const double *)field);
+        break;
+    case K_INT: /* ic_lmax: the degree the default stands for, what a reader of the file runs */
         fprintf(f, "%d",
                 k->offset == offsetof(slpi_problem, sys.ez.ic_lmax) ? slpi_problem_ic_lmax(p) : *(const int *)field);
         break;
-    case K_LONG: fprintf(f, "%ld", *(const long *)field); break;
+    case K_LONG:
+        fprintf(f, "%ld", *(const long *)field);
+        break;
     case K_U64:
         if (k->offset == offsetof(slpi_problem, noise.seed) && p->noise.seed_from_file && !p->noise.noise_digest)
-            fprintf(f, "file");   /* not yet bound to its noise file (slpi_problem_finish) */
+            fprintf(f, "file"); /* not yet bound to its noise file (slpi_problem_finish) */
         else
             fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)field);
         break;
-    case K_ENUM: fprintf(f, "%s", k->enums[*(const int *)field]); break;
+    case K_ENUM:
+        fprintf(f, "%s", k->enums[*(const int *)field]);
+        break;
     case K_VEC:
-        for (int i = 0; i < k->count; i++)
-            fprintf(f, "%s%.17g", i ? "," : "", ((const double *)field)[i]);
+        for (int i = 0; i < k->count; i++) fprintf(f, "%s%.17g", i ? "," : "", ((const double *)field)[i]);
         break;
     case K_STRING:
-    case K_PATH: fprintf(f, "%s", field); break;
-    case K_SPECIAL: break;
+    case K_PATH:
+        fprintf(f, "%s", field);
+        break;
+    case K_SPECIAL:
+        break;
     }
     fputc('\n', f);
 }
@@ -432,8 +453,8 @@ int slpi_problem_key(int i, const char **name, const char **system, const char *
 
 int slpi_problem_key_kind(int i, const char **kind, double *lo, double *hi, const char *const **names)
 {
-    static const char *const kinds[] = { "double", "double", "int", "long", "u64", "enum", "vec", "string", "special",
-                                         "path" };
+    static const char *const kinds[] = { "double", "double", "int",    "long",    "u64",
+                                         "enum",   "vec",    "string", "special", "path" };
     if (i < 0 || i >= slpi_problem_nkeys) return 0;
     *kind = kinds[slpi_problem_keys[i].type];
     *lo = slpi_problem_keys[i].lo;
@@ -457,7 +478,7 @@ void slpi_problem_print_keys(FILE *f)
         if ((int)strlen(slpi_problem_keys[i].name) > w) w = (int)strlen(slpi_problem_keys[i].name);
     for (int i = 0; i < slpi_problem_nkeys; i++) {
         const slpi_key_def *k = &slpi_problem_keys[i];
-        fprintf(f, "  %-*s %-15s %s\n", w, k->name,
-                k->system < 0 ? "" : slpi_system_name((slpi_system_id)k->system), k->help);
+        fprintf(f, "  %-*s %-15s %s\n", w, k->name, k->system < 0 ? "" : slpi_system_name((slpi_system_id)k->system),
+                k->help);
     }
 }

@@ -46,16 +46,19 @@ int slpi_problem_set_callback(slpi_problem *p, int k, slpi_model_grad_fn grad, s
                               slpi_model_energy_fn energy, void *user_data, slpi_error *err)
 {
     if (!p || p->sys.system != SLPI_SYS_MODEL)
-        return slpi_error_set(err, SLPI_EINPUT, "callback: the problem is not a model (set system=model and "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "callback: the problem is not a model (set system=model and "
                               "algebra= first; docs/models.md#callbacks)");
     if (k < 0 || k > SLPI_MODEL_MAX_NOISE)
-        return slpi_error_set(err, SLPI_EINPUT, "callback %d: not a Hamiltonian (0 for H, 1..%d for noise_H1..)",
-                              k, SLPI_MODEL_MAX_NOISE);
+        return slpi_error_set(err, SLPI_EINPUT, "callback %d: not a Hamiltonian (0 for H, 1..%d for noise_H1..)", k,
+                              SLPI_MODEL_MAX_NOISE);
     char name[32];
     slpi_model_key(name, sizeof name, k);
     if (!grad || !hvp)
-        return slpi_error_set(err, SLPI_EINPUT, "callback for %s: the %s function is NULL (grad and hvp are both "
-                              "required; energy may be NULL)", name, grad ? "hvp" : "grad");
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "callback for %s: the %s function is NULL (grad and hvp are both "
+                              "required; energy may be NULL)",
+                              name, grad ? "hvp" : "grad");
     p->sys.model.cb[k] = (slpi_model_code){ grad, hvp, energy, user_data };
     return SLPI_OK;
 }
@@ -72,7 +75,8 @@ static int set_decimal(char *text, double *v, const char *key, const char *value
     size_t tl = strlen(t);
     while (tl > 0 && (t[tl - 1] == ' ' || t[tl - 1] == '\t')) tl--;
     if (tl >= SLPI_MODEL_PARAM_TEXT)
-        return slpi_error_set(err, SLPI_EINPUT, "%s=%.40s...: at most %d characters", key, value, SLPI_MODEL_PARAM_TEXT - 1);
+        return slpi_error_set(err, SLPI_EINPUT, "%s=%.40s...: at most %d characters", key, value,
+                              SLPI_MODEL_PARAM_TEXT - 1);
     memcpy(text, t, tl);
     text[tl] = 0;
     *v = d;
@@ -83,15 +87,15 @@ static int set_decimal(char *text, double *v, const char *key, const char *value
  * result). */
 int slpi_problem_set_model_key(slpi_problem *p, const char *key, const char *value, int *rc, slpi_error *err)
 {
-    if (strcmp(key, "t0") == 0) {   /* the time of step 0 (docs/models.md#time) */
+    if (strcmp(key, "t0") == 0) { /* the time of step 0 (docs/models.md#time) */
         *rc = set_decimal(p->sys.model.t0_text, &p->sys.model.t0, key, value, err);
         return 1;
     }
     if (strncmp(key, "noise_H", 7) == 0) {
         int k;
         if (slpi_parse_int(key, key + 7, 1, SLPI_MODEL_MAX_NOISE, &k, err) != SLPI_OK) {
-            *rc = slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (noise Hamiltonians are noise_H1..noise_H%d)",
-                                 key, SLPI_MODEL_MAX_NOISE);
+            *rc = slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (noise Hamiltonians are noise_H1..noise_H%d)", key,
+                                 SLPI_MODEL_MAX_NOISE);
             return 1;
         }
         *rc = slpi_problem_set_expression(p->sys.model.noise_H[k - 1], key, value, err);
@@ -103,8 +107,10 @@ int slpi_problem_set_model_key(slpi_problem *p, const char *key, const char *val
     int ok = len > 0 && len < SLPI_MODEL_NAME_MAX && (isalpha((unsigned char)name[0]) || name[0] == '_');
     for (size_t i = 0; ok && i < len; i++) ok = isalnum((unsigned char)name[i]) || name[i] == '_';
     if (!ok) {
-        *rc = slpi_error_set(err, SLPI_EINPUT, "%s: a parameter name is a letter or '_' then letters, digits "
-                             "and '_', at most %d characters", key, SLPI_MODEL_NAME_MAX - 1);
+        *rc = slpi_error_set(err, SLPI_EINPUT,
+                             "%s: a parameter name is a letter or '_' then letters, digits "
+                             "and '_', at most %d characters",
+                             key, SLPI_MODEL_NAME_MAX - 1);
         return 1;
     }
     int i = 0;

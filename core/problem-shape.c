@@ -28,7 +28,8 @@ int slpi_problem_state_dim(const slpi_problem *p)
         return p->sys.se.N * p->sys.se.N;
     case SLPI_SYS_MODEL:
         return p->sys.model.alg.dim;
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
@@ -54,8 +55,10 @@ int slpi_problem_noise_count(const slpi_problem *p)
     }
     case SLPI_SYS_SINE_EULER:
         return p->sys.se.noise ? 2 : 0;
-    case SLPI_SYS_MODEL: return slpi_model_noise_count(p);
-    default: return 0;
+    case SLPI_SYS_MODEL:
+        return slpi_model_noise_count(p);
+    default:
+        return 0;
     }
 }
 
@@ -71,16 +74,17 @@ int slpi_problem_truncates(const slpi_problem *p)
 void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
 {
     static const char *const rb_iso[] = { "x1", "x2", "x3" };
-    static const char *const rb_svi[] = { "Pi1", "Pi2", "Pi3", "R11", "R12", "R13", "R21", "R22",
-                                          "R23", "R31", "R32", "R33" };
+    static const char *const rb_svi[] = { "Pi1", "Pi2", "Pi3", "R11", "R12", "R13",
+                                          "R21", "R22", "R23", "R31", "R32", "R33" };
     static const char *const ht_rkmk[] = { "pi1", "pi2", "pi3", "gamma1", "gamma2", "gamma3" };
-    static const char *const ht_svi[] = { "Pi1", "Pi2", "Pi3", "Gamma1", "Gamma2", "Gamma3", "R11",
-                                          "R12", "R13", "R21", "R22", "R23", "R31", "R32", "R33" };
+    static const char *const ht_svi[] = { "Pi1", "Pi2", "Pi3", "Gamma1", "Gamma2", "Gamma3", "R11", "R12",
+                                          "R13", "R21", "R22", "R23",    "R31",    "R32",    "R33" };
     switch (p->sys.system) {
     case SLPI_SYS_MODEL:
         if (slpi_problem_algebra(p))
             slpi_algebra_coord_name(slpi_problem_algebra(p), i, buf, n);
-        else snprintf(buf, n, "x%d", i + 1);
+        else
+            snprintf(buf, n, "x%d", i + 1);
         return;
     case SLPI_SYS_RIGID_BODY:
         snprintf(buf, n, "%s", p->sys.rb.form == SLPI_RB_FORM_ISO ? rb_iso[i] : rb_svi[i]);
@@ -102,9 +106,15 @@ void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
         return;
     default: {
         int N = p->sys.system == SLPI_SYS_EULER_ZEITLIN ? p->sys.ez.N : p->sys.se.N;
-        if (i < N) { snprintf(buf, n, "ImX_%d_%d", i, i); return; }
+        if (i < N) {
+            snprintf(buf, n, "ImX_%d_%d", i, i);
+            return;
+        }
         int k = (i - N) / 2, a = 0;
-        while (k >= N - 1 - a) { k -= N - 1 - a; a++; }
+        while (k >= N - 1 - a) {
+            k -= N - 1 - a;
+            a++;
+        }
         snprintf(buf, n, "%sX_%d_%d", (i - N) % 2 ? "Im" : "Re", a, a + 1 + k);
         return;
     }

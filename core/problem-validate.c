@@ -83,14 +83,14 @@ int slpi_problem_validate_model(const slpi_problem *p, slpi_model *m, slpi_error
     if (slpi_problem_check_ranges(p, err) != SLPI_OK) return SLPI_EINPUT;
     if (p->sys.system == SLPI_SYS_MODEL && validate_model(p, m, err) != SLPI_OK) return SLPI_EINPUT;
     if (slpi_registry_pair(p->sys.system, p->sch.scheme, &reason) == SLPI_NA)
-        return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to system %s: %s", sch,
-                              sys, reason);
+        return slpi_error_set(err, SLPI_EINPUT, "scheme %s is not applicable to system %s: %s", sch, sys, reason);
     if (p->sch.scheme == SLPI_SCHEME_RKMK_LE &&
         !(p->sys.system == SLPI_SYS_MODEL ? slpi_model_le_consistent(m, &reason)
                                           : slpi_problem_le_consistent(p, &reason)))
         return slpi_error_set(err, SLPI_EINPUT,
                               "scheme rkmk-le is not applicable to system %s with this noise model: "
-                              "stochastic Lie-Euler is not Stratonovich-consistent: %s", sys, reason);
+                              "stochastic Lie-Euler is not Stratonovich-consistent: %s",
+                              sys, reason);
     if (p->grid.steps < 1) return slpi_error_set(err, SLPI_EINPUT, "steps=%ld: must be at least 1", p->grid.steps);
     if (p->grid.save_at[0]) { /* the output grid: its times on the step grid, within the run */
         slpi_rows r;
@@ -106,7 +106,8 @@ int slpi_problem_validate_model(const slpi_problem *p, slpi_model *m, slpi_error
     if (p->cert.matmul == SLPI_MATMUL_BLAS &&
         (p->sch.scheme != SLPI_SCHEME_ISOMP ||
          (p->sys.system != SLPI_SYS_EULER_ZEITLIN && p->sys.system != SLPI_SYS_MANAKOV)))
-        return slpi_error_set(err, SLPI_EINPUT, "matmul=blas: the BLAS route encloses the products of ISOMP "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "matmul=blas: the BLAS route encloses the products of ISOMP "
                               "steps on euler-zeitlin and manakov only, not %s on %s (docs/design.md#blas-route)",
                               sch, sys);
     if (p->sch.warm_start && p->sch.scheme != SLPI_SCHEME_ISOMP)
@@ -135,11 +136,15 @@ int slpi_problem_validate_model(const slpi_problem *p, slpi_model *m, slpi_error
     if (p->sch.scheme == SLPI_SCHEME_SVI) {
         slpi_svi_form form = slpi_registry_svi_form(p);
         if (form == SLPI_SVI_FORM_LP && p->sch.svi_c == -0.25)
-            return slpi_error_set(err, SLPI_EINPUT, "svi_c=-0.25 is defined only for the SO(3) vector "
-                                  "forms (svi_form=so3 or sd), not for the lp form of %s", sys);
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "svi_c=-0.25 is defined only for the SO(3) vector "
+                                  "forms (svi_form=so3 or sd), not for the lp form of %s",
+                                  sys);
         if (form == SLPI_SVI_FORM_LP && p->sch.svi_output == SLPI_SVI_OUT_NODE)
-            return slpi_error_set(err, SLPI_EINPUT, "svi_output=node exists only for the SO(3) vector "
-                                  "forms (svi_form=so3 or sd), not for the lp form of %s", sys);
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "svi_output=node exists only for the SO(3) vector "
+                                  "forms (svi_form=so3 or sd), not for the lp form of %s",
+                                  sys);
         if (form == SLPI_SVI_FORM_LP && p->sys.system == SLPI_SYS_RIGID_BODY && p->sys.rb.track_R)
             return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs the SO(3) vector form (svi_form=so3)");
     }
@@ -242,7 +247,7 @@ int slpi_problem_finish_unstepped(slpi_problem *p, slpi_error *err)
         slpi_problem q = *p;
         slpi_error e2;
         q.sch.scheme = SLPI_SCHEME_TMK;
-        if (slpi_problem_finish(&q, &e2) == SLPI_OK) {   /* only the scheme was in the way */
+        if (slpi_problem_finish(&q, &e2) == SLPI_OK) { /* only the scheme was in the way */
             *p = q;
             rc = SLPI_OK;
         }

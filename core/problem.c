@@ -18,7 +18,7 @@ static void rigid_body_form_defaults(slpi_problem *p, slpi_rb_form form)
     p->sys.rb.form = form;
     p->sys.rb.h0_scale = 1.0;
     p->sys.rb.track_R = 0;
-    if (form == SLPI_RB_FORM_ISO) {          /* ISO §6.1, eqs. (33)-(35) */
+    if (form == SLPI_RB_FORM_ISO) { /* ISO §6.1, eqs. (33)-(35) */
         p->sys.rb.inertia[0] = 2.0;
         p->sys.rb.inertia[1] = 1.0;
         p->sys.rb.inertia[2] = 2.0 / 3.0;
@@ -26,7 +26,7 @@ static void rigid_body_form_defaults(slpi_problem *p, slpi_rb_form form)
         p->sys.rb.amp = 0.1;
         p->grid.h = 0x1p-8;
         p->grid.steps = 1000;
-    } else {                                 /* SVI §7.1, eq. (53) */
+    } else { /* SVI §7.1, eq. (53) */
         p->sys.rb.inertia[0] = 1.0;
         p->sys.rb.inertia[1] = 2.0;
         p->sys.rb.inertia[2] = 3.0;
@@ -49,7 +49,7 @@ static void heavy_top_form_defaults(slpi_problem *p, slpi_ht_form form)
     p->sys.ht.k[1] = 0.1;
     p->sys.ht.mg = 0.98;
     p->grid.h = 0.01;
-    if (form == SLPI_HT_FORM_RKMK) {         /* RKMK §5, eqs. (42)-(45) */
+    if (form == SLPI_HT_FORM_RKMK) { /* RKMK §5, eqs. (42)-(45) */
         p->sys.ht.inertia[0] = 4.0;
         p->sys.ht.inertia[1] = 2.0;
         p->sys.ht.inertia[2] = 1.0;
@@ -60,7 +60,7 @@ static void heavy_top_form_defaults(slpi_problem *p, slpi_ht_form form)
         p->sys.ht.theta0 = 0.0;
         p->sys.ht.pi0[0] = p->sys.ht.pi0[1] = p->sys.ht.pi0[2] = 0.0;
         p->grid.steps = 10000;
-    } else {                                 /* SVI §8.3, the gyroscope */
+    } else { /* SVI §8.3, the gyroscope */
         p->sys.ht.inertia[0] = 0.1;
         p->sys.ht.inertia[1] = 0.1;
         p->sys.ht.inertia[2] = 1.0;
@@ -80,7 +80,8 @@ void slpi_problem_form_defaults(slpi_problem *p, int form)
 {
     if (p->sys.system == SLPI_SYS_RIGID_BODY)
         rigid_body_form_defaults(p, (slpi_rb_form)form);
-    else heavy_top_form_defaults(p, (slpi_ht_form)form);
+    else
+        heavy_top_form_defaults(p, (slpi_ht_form)form);
 }
 
 void slpi_problem_system_defaults(slpi_problem *p)
@@ -92,14 +93,14 @@ void slpi_problem_system_defaults(slpi_problem *p)
     case SLPI_SYS_HEAVY_TOP:
         heavy_top_form_defaults(p, p->sch.scheme == SLPI_SCHEME_SVI ? SLPI_HT_FORM_SVI : SLPI_HT_FORM_RKMK);
         break;
-    case SLPI_SYS_MANAKOV:                   /* ISO §6.2 */
+    case SLPI_SYS_MANAKOV: /* ISO §6.2 */
         p->sys.mk.n = 10;
         p->sys.mk.amp = 0.1;
         p->sys.mk.noise = 1;
         p->grid.h = 0x1p-8;
         p->grid.steps = 1000;
         break;
-    case SLPI_SYS_POINT_VORTICES:            /* ISO §6.3 */
+    case SLPI_SYS_POINT_VORTICES: /* ISO §6.3 */
         p->sys.pv.n = 4;
         p->sys.pv.model = SLPI_VORTEX_MODEL_A;
         p->sys.pv.amp = 0.1;
@@ -107,7 +108,7 @@ void slpi_problem_system_defaults(slpi_problem *p)
         p->grid.h = 0x1p-8;
         p->grid.steps = 1000;
         break;
-    case SLPI_SYS_EULER_ZEITLIN:             /* ISO §6.4, strong-test size */
+    case SLPI_SYS_EULER_ZEITLIN: /* ISO §6.4, strong-test size */
         p->sys.ez.N = 12;
         p->sys.ez.noise = SLPI_EZ_NOISE_Q;
         p->sys.ez.amp = 2.0;
@@ -116,7 +117,7 @@ void slpi_problem_system_defaults(slpi_problem *p)
         p->grid.h = 0x1p-8;
         p->grid.steps = 100;
         break;
-    case SLPI_SYS_SINE_EULER:                /* RKMK §6 */
+    case SLPI_SYS_SINE_EULER: /* RKMK §6 */
         p->sys.se.N = 3;
         p->sys.se.amp = 0.1;
         p->sys.se.noise = 1;
@@ -125,7 +126,7 @@ void slpi_problem_system_defaults(slpi_problem *p)
         p->grid.h = 0.5;
         p->grid.steps = 2000;
         break;
-    case SLPI_SYS_MODEL:                     /* the ISO grid (docs/models.md) */
+    case SLPI_SYS_MODEL: /* the ISO grid (docs/models.md) */
         p->grid.h = 0x1p-8;
         p->grid.steps = 1000;
         break;

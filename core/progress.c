@@ -23,17 +23,17 @@
 
 struct slpi_progress {
     char what[48];
-    char within[96];              /* slpi_progress_within's text, or "" */
+    char within[96]; /* slpi_progress_within's text, or "" */
     long total;
     double start;
     atomic_long done;
-    atomic_llong next_draw_ns;   /* monotonic time of the next redraw */
+    atomic_llong next_draw_ns; /* monotonic time of the next redraw */
     atomic_flag drawing;
-    int drawn;                    /* a line is on the terminal */
+    int drawn; /* a line is on the terminal */
 };
 
 static atomic_int progress_mode = SLPI_PROGRESS_AUTO;
-static _Thread_local slpi_progress *current;   /* slpi_progress_tick's line on this thread */
+static _Thread_local slpi_progress *current; /* slpi_progress_tick's line on this thread */
 
 void slpi_progress_set_mode(slpi_progress_mode mode)
 {
@@ -52,7 +52,7 @@ slpi_progress *slpi_progress_begin(const char *what, long total)
     int mode = atomic_load(&progress_mode);
     if (mode == SLPI_PROGRESS_OFF || total <= 0 || (mode == SLPI_PROGRESS_AUTO && !isatty(2))) return NULL;
     slpi_progress *pg = calloc(1, sizeof *pg);
-    if (!pg) return NULL;   /* progress is never worth failing the work for */
+    if (!pg) return NULL; /* progress is never worth failing the work for */
     snprintf(pg->what, sizeof pg->what, "%s", what);
     pg->total = total;
     long long t = now_ns();
@@ -69,9 +69,12 @@ static void draw(slpi_progress *pg, long done, double now)
     char left[32] = "";
     if (rate > 0 && done < pg->total) {
         double s = (double)(pg->total - done) / rate;
-        if (s < 120) snprintf(left, sizeof left, ", %.0f s left", s);
-        else if (s < 7200) snprintf(left, sizeof left, ", %.1f min left", s / 60);
-        else snprintf(left, sizeof left, ", %.1f h left", s / 3600);
+        if (s < 120)
+            snprintf(left, sizeof left, ", %.0f s left", s);
+        else if (s < 7200)
+            snprintf(left, sizeof left, ", %.1f min left", s / 60);
+        else
+            snprintf(left, sizeof left, ", %.1f h left", s / 3600);
     }
     fprintf(stderr, "\r%s: %ld/%ld (%.0f%%), %.3g/s, %.0f s%s%s%s\033[K", pg->what, done, pg->total,
             100.0 * (double)done / (double)pg->total, rate, el, left, pg->within[0] ? "; " : "", pg->within);
@@ -93,7 +96,7 @@ void slpi_progress_add(slpi_progress *pg, long n)
     long done = atomic_fetch_add(&pg->done, n) + n;
     long long t = now_ns();
     if (!draw_turn(pg, t)) return;
-    pg->within[0] = '\0';   /* a unit is done: what was inside it is over */
+    pg->within[0] = '\0'; /* a unit is done: what was inside it is over */
     draw(pg, done, (double)t * 1e-9);
     atomic_flag_clear(&pg->drawing);
 }

@@ -41,13 +41,11 @@ int slpi_provenance_check(slpi_error *err)
     if (strcmp(MPFR_VERSION_STRING, mpfr_get_version()) != 0)
         return slpi_error_set(err, SLPI_ECHECK, "MPFR header %s but library %s", MPFR_VERSION_STRING,
                               mpfr_get_version());
-    snprintf(hdr, sizeof hdr, "%d.%d.%d", __GNU_MP_VERSION, __GNU_MP_VERSION_MINOR,
-             __GNU_MP_VERSION_PATCHLEVEL);
+    snprintf(hdr, sizeof hdr, "%d.%d.%d", __GNU_MP_VERSION, __GNU_MP_VERSION_MINOR, __GNU_MP_VERSION_PATCHLEVEL);
     if (strcmp(hdr, gmp_version) != 0)
         return slpi_error_set(err, SLPI_ECHECK, "GMP header %s but library %s", hdr, gmp_version);
     if (strcmp(FLINT_VERSION, flint_version) != 0)
-        return slpi_error_set(err, SLPI_ECHECK, "FLINT header %s but library %s", FLINT_VERSION,
-                              flint_version);
+        return slpi_error_set(err, SLPI_ECHECK, "FLINT header %s but library %s", FLINT_VERSION, flint_version);
     int major = 0, minor = 0;
 #if SLPI_FLINT_GENERATION == 3
     if (sscanf(flint_version, "%d.%d", &major, &minor) != 2 || major < 3)
@@ -55,8 +53,7 @@ int slpi_provenance_check(slpi_error *err)
                               flint_version);
 #else
     if (sscanf(arb_version, "%d.%d", &major, &minor) != 2 || major != 2 || minor < 23)
-        return slpi_error_set(err, SLPI_ECHECK, "Arb library %s: slpi needs Arb 2.23 or a later 2.x",
-                              arb_version);
+        return slpi_error_set(err, SLPI_ECHECK, "Arb library %s: slpi needs Arb 2.23 or a later 2.x", arb_version);
 #endif
     if (strcmp(JANSSON_VERSION, jansson_version_str()) != 0)
         return slpi_error_set(err, SLPI_ECHECK, "Jansson header %s but library %s", JANSSON_VERSION,

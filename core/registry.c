@@ -7,17 +7,19 @@
 #include "slpi/registry.h"
 #include "core/expr.h"
 
-static const char *const system_names[SLPI_SYS_COUNT] = {
-    "rigid-body", "heavy-top", "manakov", "point-vortices", "euler-zeitlin", "sine-euler",
-    "model"
-};
+static const char *const system_names[SLPI_SYS_COUNT] = { "rigid-body",    "heavy-top",  "manakov", "point-vortices",
+                                                          "euler-zeitlin", "sine-euler", "model" };
 
-static const char *const scheme_names[SLPI_SCHEME_COUNT] = {
-    "tmk", "rkmk-le", "rkmk-heun", "im-direct", "trap-direct", "isomp", "svi"
-};
+static const char *const scheme_names[SLPI_SCHEME_COUNT] = { "tmk",         "rkmk-le", "rkmk-heun", "im-direct",
+                                                             "trap-direct", "isomp",   "svi" };
 
-typedef struct { slpi_applicability a; const char *reason; } cell;
+typedef struct {
+    slpi_applicability a;
+    const char *reason;
+} cell;
 
+/* the applicability matrix, one cell a line, as docs/systems.md#applicability reads */
+/* clang-format off */
 #define P(r) { SLPI_PAPER, r }
 #define E(r) { SLPI_EXTENSION, r }
 #define NA(r) { SLPI_NA, r }
@@ -80,6 +82,7 @@ static const cell matrix[SLPI_SYS_COUNT][SLPI_SCHEME_COUNT] = {
 #undef P
 #undef E
 #undef NA
+/* clang-format on */
 
 const char *slpi_system_name(slpi_system_id s)
 {
@@ -94,14 +97,20 @@ const char *slpi_scheme_name(slpi_scheme_id k)
 int slpi_system_from_name(const char *name, slpi_system_id *out)
 {
     for (int i = 0; i < SLPI_SYS_COUNT; i++)
-        if (strcmp(name, system_names[i]) == 0) { *out = (slpi_system_id)i; return 0; }
+        if (strcmp(name, system_names[i]) == 0) {
+            *out = (slpi_system_id)i;
+            return 0;
+        }
     return -1;
 }
 
 int slpi_scheme_from_name(const char *name, slpi_scheme_id *out)
 {
     for (int i = 0; i < SLPI_SCHEME_COUNT; i++)
-        if (strcmp(name, scheme_names[i]) == 0) { *out = (slpi_scheme_id)i; return 0; }
+        if (strcmp(name, scheme_names[i]) == 0) {
+            *out = (slpi_scheme_id)i;
+            return 0;
+        }
     return -1;
 }
 

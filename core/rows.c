@@ -22,7 +22,7 @@ static int parse_save_at(slpi_rows *r, const slpi_problem *p, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "save_at: out of memory");
     double prev = 0;
     for (long i = 0; i < cap; i++) {
-        int len = (int)strcspn(s, ",");   /* the time as given, for the messages */
+        int len = (int)strcspn(s, ","); /* the time as given, for the messages */
         char one[512], name[48];
         double t;
         /* each time through the one number scanner (docs/conventions.md#numbers) */
@@ -31,8 +31,7 @@ static int parse_save_at(slpi_rows *r, const slpi_problem *p, slpi_error *err)
         if (len >= (int)sizeof one || slpi_parse_double(name, one, -HUGE_VAL, HUGE_VAL, &t, err) != SLPI_OK)
             return slpi_error_set(err, SLPI_EINPUT, "save_at: '%.*s' (time %ld) is not a number", len, s, i + 1);
         if (i > 0 && !(t > prev))
-            return slpi_error_set(err, SLPI_EINPUT, "save_at: the times must increase: %.*s after %.17g", len, s,
-                                  prev);
+            return slpi_error_set(err, SLPI_EINPUT, "save_at: the times must increase: %.*s after %.17g", len, s, prev);
         double q = t / p->grid.h, n = nearbyint(q),
                tol = (1e-12 + 4 * fabs(n) * 0x1p-53) * fmax(1, fabs(n * p->grid.h));
         if (!(fabs(t - n * p->grid.h) <= tol)) {
@@ -63,8 +62,8 @@ int slpi_rows_open(slpi_rows *r, const slpi_problem *p, slpi_error *err)
 
 int slpi_rows_open_every(slpi_rows *r, const slpi_problem *p, long every, slpi_error *err)
 {
-    if (every < 0) return slpi_error_set(err, SLPI_EINPUT, "every=%ld: must be >= 0 (0: the problem's output grid)",
-                                         every);
+    if (every < 0)
+        return slpi_error_set(err, SLPI_EINPUT, "every=%ld: must be >= 0 (0: the problem's output grid)", every);
     if (every == 0) return slpi_rows_open(r, p, err);
     *r = (slpi_rows){ every, p->grid.steps, NULL, 0, 0 };
     return SLPI_OK;

@@ -10,8 +10,8 @@ typedef struct slpi_problem slpi_problem;
 
 typedef struct {
     long every, steps;
-    long *at;          /* save_at's steps, increasing, each in 1..steps (NULL: the every-th grid) */
-    long nat, next;    /* their count; the index of the next one not yet passed */
+    long *at;       /* save_at's steps, increasing, each in 1..steps (NULL: the every-th grid) */
+    long nat, next; /* their count; the index of the next one not yet passed */
 } slpi_rows;
 
 /* The problem's output grid (SLPI_EINPUT: save_at is no increasing list of times on the

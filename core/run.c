@@ -70,13 +70,13 @@ static int is_counter(const char *name)
     return 0;
 }
 
-static void print_summary(const slpi_problem *p, const slpi_path_ops *ops, void *ctx,
-                          const slpi_run_result *res, FILE *f)
+static void print_summary(const slpi_problem *p, const slpi_path_ops *ops, void *ctx, const slpi_run_result *res,
+                          FILE *f)
 {
     fprintf(f, "%s: %s on %s (%s path): %ld steps of h = %.17g, T = %.17g, %.3f s\n",
             p->sys.preset[0] ? p->sys.preset : "run", slpi_scheme_name(p->sch.scheme), slpi_system_name(p->sys.system),
             ops->name, res->steps_done, p->grid.h, (double)res->steps_done * p->grid.h, res->seconds);
-    if (res->max_prec)   /* the certified path: its solver work and its enclosures */
+    if (res->max_prec) /* the certified path: its solver work and its enclosures */
         fprintf(f,
                 "  certified: solver mean %.2f iterations (midpoint iterations and enclosure tests, every "
                 "precision tried), max %d; max radius %.3g, precision up to %ld bits, raised above %ld bits on %ld "
@@ -89,8 +89,8 @@ static void print_summary(const slpi_problem *p, const slpi_path_ops *ops, void 
     fprintf(f, "  %-22s %24s %24s %12s\n", "diagnostic", "initial", "final", "max |change|");
     for (int i = 0; i < res->ndiag; i++)
         if (!is_counter(res->diag_name[i]))
-            fprintf(f, "  %-22s %24.17g %24.17g %12.3g\n", res->diag_name[i], res->diag_first[i],
-                    res->diag_final[i], res->diag_maxchange[i]);
+            fprintf(f, "  %-22s %24.17g %24.17g %12.3g\n", res->diag_name[i], res->diag_first[i], res->diag_final[i],
+                    res->diag_maxchange[i]);
     ops->summary(ctx, f);
 }
 
@@ -120,8 +120,8 @@ static int write_all(int fd, const char *buf, size_t n)
 }
 
 /* One row, formatted in memory and written with one write(2) (see the header). */
-static int emit_row(const slpi_path_ops *ops, void *ctx, FILE *out, long step, double t,
-                    const slpi_step_info *info, int hex, slpi_error *err)
+static int emit_row(const slpi_path_ops *ops, void *ctx, FILE *out, long step, double t, const slpi_step_info *info,
+                    int hex, slpi_error *err)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -135,8 +135,8 @@ static int emit_row(const slpi_path_ops *ops, void *ctx, FILE *out, long step, d
                : SLPI_OK;
 }
 
-int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary,
-             slpi_run_result *res, slpi_error *err)
+int slpi_run(const slpi_problem *p, const slpi_path_ops *ops, FILE *out, int hex, FILE *summary, slpi_run_result *res,
+             slpi_error *err)
 {
     return slpi_run_checkpointed(p, ops, out, hex, summary, NULL, res, err);
 }
@@ -219,17 +219,20 @@ static int run_checkpointed(const slpi_plan *plan, const slpi_path_ops *ops, FIL
     char **cols = NULL;
     int ncols = 0;
     slpi_run_ckpt_state cs = { ck && (ck->checkpoint || ck->resume) ? ck : NULL, NULL, SLPI_FNV_INIT, 0, &steps };
-    long total_iters = 0, first = 0, clip_base = 0;   /* clipped increments before `first` */
+    long total_iters = 0, first = 0, clip_base = 0; /* clipped increments before `first` */
 
     if (!x0) {
         rc = slpi_error_set(err, SLPI_EINPUT, "run: out of memory (state of %d doubles)", dim);
         goto done;
     }
     int given = slpi_problem_explicit_x0(p, x0, err);
-    if (given < 0) { rc = SLPI_EINPUT; goto done; }
+    if (given < 0) {
+        rc = SLPI_EINPUT;
+        goto done;
+    }
     if ((rc = ops->set_state(ctx, given ? x0 : NULL, err)) != SLPI_OK) goto done;
     if ((rc = slpi_steps_open(&steps, p, ops->step, ctx, 1, err)) != SLPI_OK) goto done;
-    steps.seek = ops->seek;   /* step n at its time t0 + (n + c) h, from a checkpoint too */
+    steps.seek = ops->seek; /* step n at its time t0 + (n + c) h, from a checkpoint too */
     if ((rc = slpi_rows_open(&rows, p, err)) != SLPI_OK) goto done;
 
     res->ndiag = ops->diag_names(ctx, res->diag_name, SLPI_MAX_DIAG);
@@ -245,10 +248,14 @@ static int run_checkpointed(const slpi_plan *plan, const slpi_path_ops *ops, FIL
             goto done;
         first = res->steps_done;
         clip_base = res->clipped;
-        steps.tally = (slpi_step_tally){ .steps = res->steps_done, .iterations = total_iters,
-                                         .max_iterations = res->max_iters, .stagnated = res->stagnated,
-                                         .capped = res->capped, .max_prec = res->max_prec,
-                                         .prec_raised = res->prec_raised, .max_radius = res->max_radius };
+        steps.tally = (slpi_step_tally){ .steps = res->steps_done,
+                                         .iterations = total_iters,
+                                         .max_iterations = res->max_iters,
+                                         .stagnated = res->stagnated,
+                                         .capped = res->capped,
+                                         .max_prec = res->max_prec,
+                                         .prec_raised = res->prec_raised,
+                                         .max_radius = res->max_radius };
     } else if (out) {
         slpi_traj_write_header(out, p, ops->name, ncols, (const char *const *)cols);
         if ((rc = emit_row(ops, ctx, out, 0, 0.0, NULL, hex, err)) != SLPI_OK) goto done;
@@ -297,7 +304,8 @@ static int run_checkpointed(const slpi_plan *plan, const slpi_path_ops *ops, FIL
 done:
     slpi_progress_current(NULL);
     slpi_progress_end(pg);
-    if (cols) for (int i = 0; i < ncols; i++) free(cols[i]);
+    if (cols)
+        for (int i = 0; i < ncols; i++) free(cols[i]);
     free(cols);
     free(cs.problem);
     free(x0);
@@ -343,9 +351,10 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
 {
     json_t *diag = json_array();
     for (int i = 0; i < res->ndiag; i++)
-        json_array_append_new(diag, json_pack("{s:s, s:f, s:f, s:f}", "name", res->diag_name[i], "initial",
-                                              res->diag_first[i], "final", res->diag_final[i], "max_change",
-                                              res->diag_maxchange[i]));
+        json_array_append_new(diag,
+                              json_pack("{s:s, s:f, s:f, s:f}", "name", res->diag_name[i], "initial",
+                                        res->diag_first[i], "final", res->diag_final[i], "max_change",
+                                        res->diag_maxchange[i]));
     json_t *j = json_pack(
         "{s:s, s:s, s:s, s:s, s:i, s:s, s:f, s:I, s:I, s:I, s:f, s:i, s:I, s:I, s:I, s:f, s:I, s:f, s:f, s:o}",
         "slpi_version", SLPI_VERSION, "system", slpi_system_name(p->sys.system), "scheme",
@@ -357,7 +366,7 @@ int slpi_run_write_json(const slpi_problem *p, const char *path_name, const slpi
         "cpu_seconds", res->cpu_seconds, "diagnostics", diag);
     if (p->sys.preset[0]) json_object_set_new(j, "preset", json_string(p->sys.preset));
     char cb[256], mark[300];
-    if (slpi_problem_callbacks(p, cb, sizeof cb)) {   /* as the header's uncertified= (docs/models.md#callbacks) */
+    if (slpi_problem_callbacks(p, cb, sizeof cb)) { /* as the header's uncertified= (docs/models.md#callbacks) */
         snprintf(mark, sizeof mark, "callback %s", cb);
         json_object_set_new(j, "uncertified", json_string(mark));
     }

@@ -46,7 +46,7 @@
 #ifdef SLPI_FLINT3
 #define SLPI_FLINT_GENERATION 3
 #define SLPI_ARB_VERSION_PREFIX "flint "
-#define slpi_flint_arb_version() ((const char *) flint_version)
+#define slpi_flint_arb_version() ((const char *)flint_version)
 #else
 #define SLPI_FLINT_GENERATION 2
 #define SLPI_ARB_VERSION_PREFIX ""

@@ -15,8 +15,7 @@
 #include "core/fpmode.h"
 #include "core/steps.h"
 
-int slpi_steps_open(slpi_steps *s, const slpi_problem *p, slpi_step_fn step, void *path, int noise,
-                    slpi_error *err)
+int slpi_steps_open(slpi_steps *s, const slpi_problem *p, slpi_step_fn step, void *path, int noise, slpi_error *err)
 {
     memset(s, 0, sizeof *s);
     s->step = step;
@@ -43,7 +42,7 @@ int slpi_steps_take(slpi_steps *s, long n, const double *dW, slpi_step_status *s
 {
     if (slpi_interrupt_pending()) return slpi_error_set(err, SLPI_EINTR, "interrupted before step %ld", n);
     if (!dW) {
-        if (SLPI_NEVER(s->noise == NULL))   /* opened with noise = 0: every step's increments are given */
+        if (SLPI_NEVER(s->noise == NULL)) /* opened with noise = 0: every step's increments are given */
             return slpi_error_set(err, SLPI_EINPUT, "step %ld: no increments given and no noise source open", n);
         slpi_fpmode r = slpi_round_nearest(); /* the path's increments, whatever the caller's direction */
         int rc = slpi_noise_source_step(s->noise, n, s->dW, err);

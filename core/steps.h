@@ -19,13 +19,13 @@ typedef slpi_step_status (*slpi_step_fn)(void *path, const double *dW, slpi_step
 
 /* What the steps taken so far did (failed steps are not counted). */
 typedef struct {
-    long steps;                /* steps taken */
-    long iterations;           /* solver iterations, summed */
+    long steps;      /* steps taken */
+    long iterations; /* solver iterations, summed */
     int max_iterations;
-    long stagnated, capped;    /* steps with status STAGNATED, CAPPED */
-    long max_prec;             /* certified path: the largest precision in bits, else 0 */
-    long prec_raised;          /* certified path: steps above the problem's precision */
-    double max_radius;         /* certified path: the largest radius of a state, else 0 */
+    long stagnated, capped; /* steps with status STAGNATED, CAPPED */
+    long max_prec;          /* certified path: the largest precision in bits, else 0 */
+    long prec_raised;       /* certified path: steps above the problem's precision */
+    double max_radius;      /* certified path: the largest radius of a state, else 0 */
 } slpi_step_tally;
 
 /* Tell a path that its next step is step n of the problem's time grid (the time a model's
@@ -35,20 +35,19 @@ typedef void (*slpi_seek_fn)(void *path, long n);
 typedef struct {
     slpi_step_fn step;
     void *path;
-    slpi_seek_fn seek;         /* optional (NULL: the path takes its steps in order from 0);
+    slpi_seek_fn seek;        /* optional (NULL: the path takes its steps in order from 0);
                                   set after slpi_steps_open: every slpi_steps_take(n) seeks n */
-    long prec;                 /* the problem's precision (prec_raised counts steps above it) */
-    int M;                     /* increments per step */
-    slpi_noise_source *noise;  /* the problem's noise: canonical, or its noise_file, truncated */
-    double *dW;                /* the increments of the last step taken from the noise (M) */
-    slpi_step_info info;       /* the last step's report */
+    long prec;                /* the problem's precision (prec_raised counts steps above it) */
+    int M;                    /* increments per step */
+    slpi_noise_source *noise; /* the problem's noise: canonical, or its noise_file, truncated */
+    double *dW;               /* the increments of the last step taken from the noise (M) */
+    slpi_step_info info;      /* the last step's report */
     slpi_step_tally tally;
 } slpi_steps;
 
 /* Ready to step `path` with `step` on the problem's increments: noise = 1 opens the
  * problem's noise source; noise = 0 when the caller gives every step's increments. */
-int slpi_steps_open(slpi_steps *s, const slpi_problem *p, slpi_step_fn step, void *path, int noise,
-                    slpi_error *err);
+int slpi_steps_open(slpi_steps *s, const slpi_problem *p, slpi_step_fn step, void *path, int noise, slpi_error *err);
 /* Take step n: on the increments dW (M doubles, used as given), or when dW is NULL on the
  * noise source's increments of step n (left in s->dW; the source must be open). *st gets the step's status, s->info
  * its report; the tally counts it unless it failed. Returns SLPI_OK, or the noise source's

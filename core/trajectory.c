@@ -38,12 +38,12 @@
 
 #define FORMAT_LINE "# slpi-trajectory 1"
 
-int slpi_traj_write_header(FILE *f, const slpi_problem *p, const char *path_name, int ncols,
-                           const char *const *cols)
+int slpi_traj_write_header(FILE *f, const slpi_problem *p, const char *path_name, int ncols, const char *const *cols)
 {
     fprintf(f, "%s\n", FORMAT_LINE);
     fprintf(f, "# arith=%s\n# state_columns=", path_name);
-    for (int i = 0, dim = slpi_problem_state_dim(p); i < dim && i < ncols; i++) fprintf(f, "%s%s", i ? "," : "", cols[i]);
+    for (int i = 0, dim = slpi_problem_state_dim(p); i < dim && i < ncols; i++)
+        fprintf(f, "%s%s", i ? "," : "", cols[i]);
     fputc('\n', f);
     slpi_provenance_write(f, "# ");
     slpi_problem_write(p, f, "# ");
@@ -64,10 +64,17 @@ void slpi_traj_write_row(FILE *f, long step, double t, int n, const double *v, i
 
 void slpi_traj_free(slpi_traj *t)
 {
-    for (int i = 0; i < t->nhead; i++) { free(t->head_key[i]); free(t->head_val[i]); }
+    for (int i = 0; i < t->nhead; i++) {
+        free(t->head_key[i]);
+        free(t->head_val[i]);
+    }
     for (int i = 0; i < t->ncols; i++) free(t->col[i]);
-    free(t->head_key); free(t->head_val); free(t->col);
-    free(t->step); free(t->mid); free(t->rad);
+    free(t->head_key);
+    free(t->head_val);
+    free(t->col);
+    free(t->step);
+    free(t->mid);
+    free(t->rad);
     memset(t, 0, sizeof *t);
 }
 
@@ -113,7 +120,7 @@ static int grow(void *p, size_t bytes)
 static int push_header(slpi_traj *t, const char *line)
 {
     const char *eq = strchr(line, '=');
-    if (!eq) return 0;   /* a free comment line */
+    if (!eq) return 0; /* a free comment line */
     if (grow(&t->head_key, (size_t)(t->nhead + 1) * sizeof(char *)) ||
         grow(&t->head_val, (size_t)(t->nhead + 1) * sizeof(char *)))
         return -1;
@@ -168,8 +175,10 @@ static int distinct_names(char **cells, int n, const char *path, long lineno, sl
  * end of the file: a 2.2 GB line once read as 'no column line'). */
 static int out_of_memory(const char *path, long lineno, slpi_error *err)
 {
-    return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: out of memory reading the file (a line or a file larger "
-                          "than the memory this process may use)", path, lineno);
+    return slpi_error_set(err, SLPI_EINPUT,
+                          "%s:%ld: out of memory reading the file (a line or a file larger "
+                          "than the memory this process may use)",
+                          path, lineno);
 }
 
 /* The reader: one line, its cells and one row at a time; what it keeps besides the
@@ -177,13 +186,13 @@ static int out_of_memory(const char *path, long lineno, slpi_error *err)
 struct slpi_traj_reader {
     FILE *f;
     const char *path;
-    slpi_traj head;            /* header and columns; nrows counts the rows read */
-    long *head_line;           /* line of each header entry */
+    slpi_traj head;  /* header and columns; nrows counts the rows read */
+    long *head_line; /* line of each header entry */
     long lineno, prev_step;
     char *line, **cells;
     size_t cap;
     int cells_cap;
-    double *mid, *rad;         /* the current row: ncols + 1 each */
+    double *mid, *rad; /* the current row: ncols + 1 each */
 };
 
 /* The next line without its newline (CRLF too) and split into cells when it is not a
@@ -206,9 +215,10 @@ static int next_line(slpi_traj_reader *r, int *n, slpi_error *err)
     char *line = r->line;
     if (len == 0 || line[len - 1] != '\n')
         return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: truncated line (file ends without a newline)", r->path,
-                              r->lineno), -1;
+                              r->lineno),
+               -1;
     line[--len] = '\0';
-    if (len > 0 && line[len - 1] == '\r') line[--len] = '\0';   /* CRLF: a port's text mode */
+    if (len > 0 && line[len - 1] == '\r') line[--len] = '\0'; /* CRLF: a port's text mode */
     if (slpi_parse_text_line(r->path, r->lineno, line, (size_t)len, err) != SLPI_OK) return -1;
     *n = 0;
     if (r->lineno == 1 || line[0] == '#') return 1;
@@ -217,7 +227,8 @@ static int next_line(slpi_traj_reader *r, int *n, slpi_error *err)
     for (char *c = strtok_r(line, "\t", &save); c; c = strtok_r(NULL, "\t", &save)) {
         if (*n == r->cells_cap) {
             r->cells_cap = r->cells_cap ? 2 * r->cells_cap : 64;
-            if (grow(&r->cells, (size_t)r->cells_cap * sizeof *r->cells)) return out_of_memory(r->path, r->lineno, err), -1;
+            if (grow(&r->cells, (size_t)r->cells_cap * sizeof *r->cells))
+                return out_of_memory(r->path, r->lineno, err), -1;
         }
         r->cells[(*n)++] = c;
     }
@@ -254,7 +265,8 @@ int slpi_traj_open(slpi_traj_reader **out, const char *path, slpi_error *err)
         char *line = r->line;
         if (r->lineno == 1) {
             if (strncmp(line, "# slpi-trajectory ", 18) != 0)
-                got = slpi_error_set(err, SLPI_EINPUT, "%s:1: not an slpi trajectory (expected '%s')", path, FORMAT_LINE);
+                got =
+                    slpi_error_set(err, SLPI_EINPUT, "%s:1: not an slpi trajectory (expected '%s')", path, FORMAT_LINE);
             else if (strcmp(line, FORMAT_LINE) != 0)
                 got = slpi_error_set(err, SLPI_EINPUT, "%s:1: unsupported version '%s' (this slpi reads '%s')", path,
                                      line + 2, FORMAT_LINE);
@@ -262,13 +274,14 @@ int slpi_traj_open(slpi_traj_reader **out, const char *path, slpi_error *err)
             continue;
         }
         if (line[0] == '#') {
-            if (line[1] == '#') continue;   /* '##': always a comment */
+            if (line[1] == '#') continue; /* '##': always a comment */
             const char *s = line + 1;
             while (*s == ' ') s++;
             const char *eq = strchr(s, '='), *e = s;
             while (eq && e < eq && (isalnum((unsigned char)*e) || *e == '_' || *e == '.')) e++;
             if (eq && (e != eq || e == s)) {
-                got = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: a '#' line with '=' is a key=value line, and '%.*s' "
+                got = slpi_error_set(err, SLPI_EINPUT,
+                                     "%s:%ld: a '#' line with '=' is a key=value line, and '%.*s' "
                                      "is not a key (letters, digits, '_', '.'): write a comment as '## ...'",
                                      path, r->lineno, (int)(eq - s > 40 ? 40 : eq - s), s);
                 break;
@@ -337,19 +350,26 @@ int slpi_traj_next(slpi_traj_reader *r, slpi_traj_row *row, slpi_error *err)
     /* the header ends at the column line: a later key could not apply to the rows read
      * before it, and a commented-out row would go unchecked */
     if (r->line[0] == '#')
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: a '#' line among the rows (the header ends at the column "
-                              "line)", path, r->lineno), -1;
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%ld: a '#' line among the rows (the header ends at the column "
+                              "line)",
+                              path, r->lineno),
+               -1;
     if (n != t->ncols + 2)
         return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: %d columns, the header names %d", path, r->lineno, n,
-                              t->ncols + 2), -1;
+                              t->ncols + 2),
+               -1;
     long step;
     if (slpi_parse_long("", r->cells[0], 0, LONG_MAX, &step, NULL) != SLPI_OK || step <= r->prev_step)
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: step '%s' is not a non-negative integer above the previous one",
-                              path, r->lineno, r->cells[0]), -1;
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%ld: step '%s' is not a non-negative integer above the previous one", path, r->lineno,
+                              r->cells[0]),
+               -1;
     for (int i = 1; i < n; i++)
         if (parse_cell(r->cells[i], &r->mid[i - 1], &r->rad[i - 1]) != 0)
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: column %d (%s): '%s' is not a finite number or ball",
-                                  path, r->lineno, i + 1, i == 1 ? "t" : t->col[i - 2], r->cells[i]), -1;
+            return slpi_error_set(err, SLPI_EINPUT, "%s:%ld: column %d (%s): '%s' is not a finite number or ball", path,
+                                  r->lineno, i + 1, i == 1 ? "t" : t->col[i - 2], r->cells[i]),
+                   -1;
     r->prev_step = step;
     r->head.nrows++;
     row->step = step;
@@ -371,7 +391,8 @@ int slpi_traj_read(const char *path, slpi_traj *t, slpi_error *err)
     while ((got = slpi_traj_next(r, &row, err)) > 0) {
         if (nrows == rows_cap) {
             rows_cap = rows_cap ? 2 * rows_cap : 64;
-            if (grow(&t->step, (size_t)rows_cap * sizeof(long)) || grow(&t->mid, (size_t)rows_cap * w * sizeof(double)) ||
+            if (grow(&t->step, (size_t)rows_cap * sizeof(long)) ||
+                grow(&t->mid, (size_t)rows_cap * w * sizeof(double)) ||
                 grow(&t->rad, (size_t)rows_cap * w * sizeof(double))) {
                 got = out_of_memory(path, slpi_traj_line(r), err);
                 break;

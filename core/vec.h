@@ -14,7 +14,7 @@
  * loops that fuse the norm into other work. */
 static inline double slpi_vec_maxacc(double m, double a)
 {
-    return a > m || a != a ? a : m;   /* once NaN, no a > m holds: NaN stays */
+    return a > m || a != a ? a : m; /* once NaN, no a > m holds: NaN stays */
 }
 
 static inline double slpi_vec_maxabs(const double *x, int n)

@@ -41,8 +41,8 @@ static int parse_entry(slpi_zeitlin_mode *md, const char *key, int e, const char
         return slpi_error_set(err, SLPI_EINPUT, "%s: entry %d '%.60s': expected l:m:amp", key, e, tok);
     *c1 = *c2 = '\0';
     if (slpi_parse_long("l", t, 1, N - 1, &l, &ignored) != SLPI_OK)
-        return slpi_error_set(err, SLPI_EINPUT, "%s: entry %d '%.60s': l = %s must be an integer in 1..N-1 = %d",
-                              key, e, tok, t, N - 1);
+        return slpi_error_set(err, SLPI_EINPUT, "%s: entry %d '%.60s': l = %s must be an integer in 1..N-1 = %d", key,
+                              e, tok, t, N - 1);
     if (slpi_parse_long("m", c1 + 1, -l, l, &m, &ignored) != SLPI_OK)
         return slpi_error_set(err, SLPI_EINPUT, "%s: entry %d '%.60s': m = %s must be an integer with |m| <= l = %ld",
                               key, e, tok, c1 + 1, l);
@@ -55,8 +55,7 @@ static int parse_entry(slpi_zeitlin_mode *md, const char *key, int e, const char
     return SLPI_OK;
 }
 
-int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char *text, int N,
-                             slpi_error *err)
+int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char *text, int N, slpi_error *err)
 {
     size_t len = strlen(text);
     if (len >= SLPI_EZ_MODES_TEXT) {
@@ -104,15 +103,16 @@ static int multiplier_parse(const char *text, int *uses_l, slpi_error *err)
     int rc = slpi_expr_parse(&e, "multiplier", text, &so3, 1, &l, err);
     static const char model_names[] = "(so3 has x1..x3, or a param.NAME)", own[] = "(the name is l)";
     char *at = rc != SLPI_OK && err ? strstr(err->msg, model_names) : NULL;
-    if (at) {   /* the parser names a model's names: the multiplier's one name is l */
+    if (at) { /* the parser names a model's names: the multiplier's one name is l */
         memmove(at + sizeof own - 1, at + sizeof model_names - 1, strlen(at + sizeof model_names - 1) + 1);
         memcpy(at, own, sizeof own - 1);
     }
     for (int i = 0; rc == SLPI_OK && i < e.n; i++)
         if (e.node[i].op == SLPI_EXPR_COORD || e.node[i].op == SLPI_EXPR_TIME)
-            rc = slpi_error_set(err, SLPI_EINPUT, "multiplier: col %d: %s: the multiplier is a function of l alone "
-                                "(L is one operator for the whole run; docs/systems.md#zeitlin-family)", e.node[i].col,
-                                e.node[i].op == SLPI_EXPR_TIME ? "the time t" : "a coordinate");
+            rc = slpi_error_set(err, SLPI_EINPUT,
+                                "multiplier: col %d: %s: the multiplier is a function of l alone "
+                                "(L is one operator for the whole run; docs/systems.md#zeitlin-family)",
+                                e.node[i].col, e.node[i].op == SLPI_EXPR_TIME ? "the time t" : "a coordinate");
     slpi_expr_free(&e);
     return rc;
 }
@@ -138,7 +138,7 @@ int slpi_zeitlin_multiplier_model(slpi_model *m, const slpi_problem *p, int l, s
 int slpi_zeitlin_multiplier_refusal(slpi_error *err, const slpi_problem *p, int l, const char *why)
 {
     char w[sizeof err->msg];
-    if (why) snprintf(w, sizeof w, "%s", strncmp(why, "H: ", 3) ? why : why + 3);   /* why may be err->msg */
+    if (why) snprintf(w, sizeof w, "%s", strncmp(why, "H: ", 3) ? why : why + 3); /* why may be err->msg */
     if (why) return slpi_error_set(err, SLPI_EINPUT, "multiplier=%.200s: at l = %d: %s", p->sys.ez.multiplier, l, w);
     return slpi_error_set(err, SLPI_EINPUT,
                           "multiplier=%.200s: lambda(l = %d) is 0, not finite, or outside binary64's "
@@ -162,7 +162,8 @@ int slpi_zeitlin_family_check(const slpi_problem *p, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT, "noise_modes=%.60s needs noise=modes (noise=%s is another noise)",
                               p->sys.ez.noise_modes, ez_noise_name(p->sys.ez.noise));
     if (fields && !p->sys.ez.noise_fields[0])
-        return slpi_error_set(err, SLPI_EINPUT, "noise=fields needs noise_fields=FILE (one line of N^2-1 "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "noise=fields needs noise_fields=FILE (one line of N^2-1 "
                               "coefficients per field xi_k)");
     if (!fields && p->sys.ez.noise_fields[0])
         return slpi_error_set(err, SLPI_EINPUT, "noise_fields=%.200s needs noise=fields (noise=%s is another noise)",

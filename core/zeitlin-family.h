@@ -15,8 +15,8 @@ typedef struct slpi_problem slpi_problem;
 
 typedef struct {
     int l, m;
-    int alpha;      /* the real-basis index of (l, m) */
-    double amp;     /* a finite number */
+    int alpha;  /* the real-basis index of (l, m) */
+    double amp; /* a finite number */
 } slpi_zeitlin_mode;
 
 /* alpha of (l, m), |m| <= l. */
@@ -27,8 +27,7 @@ int slpi_zeitlin_modes_count(const char *text);
  * check only): l an integer in 1..N-1, m an integer with |m| <= l, amp a finite number,
  * each (l, m) once.
  * Returns the count, or -1 with an SLPI_EINPUT naming the key, the entry and the reason. */
-int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char *text, int N,
-                             slpi_error *err);
+int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char *text, int N, slpi_error *err);
 /* The noise fields file of su(N) (key noise_fields): one line per field xi_k, its N^2 - 1
  * coefficients on Y_alpha in alpha order, finite, |value| <= 1e12, separated by blanks
  * or commas; '#' starts a comment, blank lines are skipped. Reads path into *xi

@@ -28,9 +28,10 @@ static int fields_line(double *row, const char *path, int lineno, char *s, int n
         count++;
     }
     if (n > 0 && count != n)
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d coefficients, a field of su(N) has N^2-1 = %d (one line per "
-                              "xi_k, ordered l = 1..N-1, m = 0, 1, -1, ..., l, -l)%s", path, lineno, count, n,
-                              count == n + 1 ? "; l = 0, the trace, is not a coefficient" : "");
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%d: %d coefficients, a field of su(N) has N^2-1 = %d (one line per "
+                              "xi_k, ordered l = 1..N-1, m = 0, 1, -1, ..., l, -l)%s",
+                              path, lineno, count, n, count == n + 1 ? "; l = 0, the trace, is not a coefficient" : "");
     return SLPI_OK;
 }
 
@@ -55,7 +56,7 @@ int slpi_zeitlin_fields_read(const char *path, int N, double **xi, int *M, uint6
         }
         char *hash = strchr(line, '#');
         if (hash) *hash = '\0';
-        if (strspn(line, " \t,") == strlen(line)) continue;   /* blank or a comment */
+        if (strspn(line, " \t,") == strlen(line)) continue; /* blank or a comment */
         double *row = NULL;
         if (xi) {
             double *grown = realloc(all, ((size_t)*M + 1) * (size_t)n * sizeof *all);
@@ -72,10 +73,14 @@ int slpi_zeitlin_fields_read(const char *path, int N, double **xi, int *M, uint6
     free(line);
     fclose(f);
     if (rc == SLPI_OK && *M == 0)
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: no fields: one line of N^2-1 coefficients per xi_k "
-                            "(docs/systems.md#zeitlin-family)", path);
-    if (rc != SLPI_OK || !xi) free(all);
-    else *xi = all;
+        rc = slpi_error_set(err, SLPI_EINPUT,
+                            "%s: no fields: one line of N^2-1 coefficients per xi_k "
+                            "(docs/systems.md#zeitlin-family)",
+                            path);
+    if (rc != SLPI_OK || !xi)
+        free(all);
+    else
+        *xi = all;
     return rc;
 }
 

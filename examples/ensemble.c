@@ -33,8 +33,8 @@ int main(int argc, char **argv)
     H0 = d[iH];
     for (long r = 0; r < paths; r++) {
         /* one row: the last step (every = steps) */
-        if (slpi_stepper_restart(s, (uint64_t)r) || slpi_stepper_advance(s, steps, NULL, steps, x, NULL, d, NULL,
-                                                                          NULL, NULL, &rows)) {
+        if (slpi_stepper_restart(s, (uint64_t)r) ||
+            slpi_stepper_advance(s, steps, NULL, steps, x, NULL, d, NULL, NULL, NULL, &rows)) {
             fprintf(stderr, "ensemble: path %ld: %s\n", r, slpi_api_last_error());
             return 3;
         }
@@ -42,8 +42,8 @@ int main(int argc, char **argv)
         sum2 += d[iH] * d[iH];
     }
     double mean = sum / (double)paths, se = sqrt((sum2 / (double)paths - mean * mean) / (double)(paths - 1));
-    printf("ensemble: %ld paths, T = %g: mean H0 = %.6f +- %.6f (H0 at t = 0: %.6f)\n", paths, (double)steps * h,
-           mean, se, H0);
+    printf("ensemble: %ld paths, T = %g: mean H0 = %.6f +- %.6f (H0 at t = 0: %.6f)\n", paths, (double)steps * h, mean,
+           se, H0);
     slpi_stepper_free(s);
     slpi_problem_free(p);
     free(x);

@@ -14,7 +14,7 @@
 
 static uint64_t rng = 42;
 
-static double uniform(void)   /* in (0, 1) */
+static double uniform(void) /* in (0, 1) */
 {
     rng ^= rng << 13;
     rng ^= rng >> 7;

@@ -28,11 +28,10 @@ int slpi_fast_zgemm_3m(void)
 }
 
 /* C = alpha A B + beta C (n x n). */
-static void zmul(int n, double complex alpha, const double complex *A, const double complex *B,
-                 double complex beta, double complex *C)
+static void zmul(int n, double complex alpha, const double complex *A, const double complex *B, double complex beta,
+                 double complex *C)
 {
-    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, &alpha, A, n, B, n,
-                &beta, C, n);
+    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, &alpha, A, n, B, n, &beta, C, n);
 }
 
 /* Spare entries after the matrix and the work array zheev reads: OpenBLAS 0.3.21's
@@ -49,15 +48,15 @@ static int herm_eig(int n, const double complex *B, double complex *V, double *w
 {
     for (int i = 0; i < n * n; i++) V[i] = I * B[i];
     lapack_complex_double q;
-    lapack_int info = LAPACKE_zheev_work(LAPACK_COL_MAJOR, jobz, 'U', n,
-                                         (lapack_complex_double *)V, n, w, &q, -1, NULL);
+    lapack_int info =
+        LAPACKE_zheev_work(LAPACK_COL_MAJOR, jobz, 'U', n, (lapack_complex_double *)V, n, w, &q, -1, NULL);
     if (info) return SLPI_ENUMERIC;
     lapack_int lwork = (lapack_int)creal(q);
     lapack_complex_double *work = malloc(sizeof *work * ((size_t)lwork + SLPI_ZHEEV_SPARE(n)));
     double *rwork = malloc(sizeof *rwork * (3 * (size_t)n + 1));
-    info = work && rwork ? LAPACKE_zheev_work(LAPACK_COL_MAJOR, jobz, 'U', n,
-                                              (lapack_complex_double *)V, n, w, work, lwork, rwork)
-                         : -1;
+    info = work && rwork
+        ? LAPACKE_zheev_work(LAPACK_COL_MAJOR, jobz, 'U', n, (lapack_complex_double *)V, n, w, work, lwork, rwork)
+        : -1;
     free(work);
     free(rwork);
     return info == 0 ? 0 : SLPI_ENUMERIC;
@@ -67,7 +66,11 @@ int slpi_fast_expm_skewh(int n, const double complex *B, double complex *E)
 {
     double complex *V = malloc(sizeof *V * ((size_t)n * n * 2 + SLPI_ZHEEV_SPARE(n)));
     double *w = malloc(sizeof *w * (size_t)n);
-    if (!V || !w) { free(V); free(w); return SLPI_ENUMERIC; }
+    if (!V || !w) {
+        free(V);
+        free(w);
+        return SLPI_ENUMERIC;
+    }
     double complex *VD = V + (size_t)n * n;
     int rc = herm_eig(n, B, V, w, 'V');
     if (rc == 0) {
@@ -77,8 +80,7 @@ int slpi_fast_expm_skewh(int n, const double complex *B, double complex *E)
             for (int i = 0; i < n; i++) VD[(size_t)j * n + i] = V[(size_t)j * n + i] * e;
         }
         double complex one = 1, zero = 0;
-        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, n, n, n, &one, VD, n, V, n,
-                    &zero, E, n);
+        cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, n, n, n, &one, VD, n, V, n, &zero, E, n);
     }
     free(V);
     free(w);
@@ -97,14 +99,13 @@ int slpi_fast_eig_skewh(int n, const double complex *X, double *w)
 /* Solve A Z = R in place (R: n x n); A is overwritten. */
 static int zsolve_left(int n, double complex *A, double complex *R, lapack_int *piv)
 {
-    lapack_int info = LAPACKE_zgesv(LAPACK_COL_MAJOR, n, n, (lapack_complex_double *)A, n, piv,
-                                    (lapack_complex_double *)R, n);
+    lapack_int info =
+        LAPACKE_zgesv(LAPACK_COL_MAJOR, n, n, (lapack_complex_double *)A, n, piv, (lapack_complex_double *)R, n);
     return info == 0 ? 0 : SLPI_ENUMERIC;
 }
 
 /* Z <- Z A^{-1}, via A^T (Z^T) ... solved as A^T W = Z^T, Z = W^T. A is overwritten. */
-static int zsolve_right(int n, double complex *A, double complex *Z, double complex *T,
-                        lapack_int *piv)
+static int zsolve_right(int n, double complex *A, double complex *Z, double complex *T, lapack_int *piv)
 {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
@@ -128,13 +129,16 @@ static void shifted(int n, double s, const double complex *P, double complex *M)
     for (int i = 0; i < n; i++) M[(size_t)i * n + i] += 1;
 }
 
-int slpi_fast_zcayley(int n, int mode, double a, const double complex *P,
-                      const double complex *X, double complex *out)
+int slpi_fast_zcayley(int n, int mode, double a, const double complex *P, const double complex *X, double complex *out)
 {
     size_t nn = (size_t)n * n;
     double complex *A = malloc(sizeof *A * nn * 4);
     lapack_int *piv = malloc(sizeof *piv * (size_t)n);
-    if (!A || !piv) { free(A); free(piv); return SLPI_ENUMERIC; }
+    if (!A || !piv) {
+        free(A);
+        free(piv);
+        return SLPI_ENUMERIC;
+    }
     double complex *Bm = A + nn, *Z = A + 2 * nn, *T = A + 3 * nn;
     int rc;
     if (mode == 0) {
@@ -159,9 +163,8 @@ int slpi_fast_zcayley(int n, int mode, double a, const double complex *P,
     return rc;
 }
 
-double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn,
-                        const double complex *Y, double complex *Ynew, double *ynorm,
-                        double complex *T)
+double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn, const double complex *Y,
+                        double complex *Ynew, double *ynorm, double complex *T)
 {
     /* T = P Y; [P,Y] = T - T^* (P, Y skew-Hermitian); P Y P = T P (skew-Hermitian). */
     zmul(n, 1, P, Y, 0, T);
@@ -181,21 +184,19 @@ double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn
     return dmax;
 }
 
-void slpi_fast_zcomm_update(int n, const double complex *P, const double complex *Y,
-                            const double complex *Xn, double complex *out, double complex *T)
+void slpi_fast_zcomm_update(int n, const double complex *P, const double complex *Y, const double complex *Xn,
+                            double complex *out, double complex *T)
 {
     zmul(n, 1, P, Y, 0, T);
     slpi_fast_zcomm_from_T(n, T, Xn, out);
 }
 
-void slpi_fast_zcomm_from_T(int n, const double complex *T, const double complex *Xn,
-                            double complex *out)
+void slpi_fast_zcomm_from_T(int n, const double complex *T, const double complex *Xn, double complex *out)
 {
-    const int e = SLPI_FAST_SUBTILE;   /* the transposed reads of a block stay in cache */
+    const int e = SLPI_FAST_SUBTILE; /* the transposed reads of a block stay in cache */
     for (int j0 = 0; j0 < n; j0 += e)
         for (int i0 = 0; i0 < n; i0 += e)
             for (int j = j0; j < j0 + e && j < n; j++)
                 for (int i = i0; i < i0 + e && i < n; i++)
-                    out[(size_t)j * n + i] = Xn[(size_t)j * n + i] + T[(size_t)j * n + i]
-                                             - conj(T[(size_t)i * n + j]);
+                    out[(size_t)j * n + i] = Xn[(size_t)j * n + i] + T[(size_t)j * n + i] - conj(T[(size_t)i * n + j]);
 }

@@ -22,15 +22,13 @@ int slpi_fast_expm_skewh(int n, const double complex *B, double complex *E);
 int slpi_fast_eig_skewh(int n, const double complex *X, double *w);
 /* out = C X C^{-1} with C = (I - aP)^{-1}(I + aP), or (mode 1) out = (I-aP)^{-1} X (I+aP)^{-1},
  * for complex n x n P and X (LU via LAPACKE_zgesv); 0 or SLPI_ENUMERIC if singular. */
-int slpi_fast_zcayley(int n, int mode, double a, const double complex *P,
-                      const double complex *X, double complex *out);
+int slpi_fast_zcayley(int n, int mode, double a, const double complex *P, const double complex *X, double complex *out);
 
 /* ISOMP map on complex matrices with 2 zgemm: Ynew = Xn + [P,Y]/2 + P Y P/4 for skew-
  * Hermitian P, Y ([P,Y] = T - T^*, T = P Y; P Y P = T P). T: n*n workspace. Returns
  * ||Ynew - Y||_max over real and imaginary parts, *ynorm = ||Ynew||_max. */
-double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn,
-                        const double complex *Y, double complex *Ynew, double *ynorm,
-                        double complex *T);
+double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn, const double complex *Y,
+                        double complex *Ynew, double *ynorm, double complex *T);
 /* The edge of the square blocks in which the passes over a matrix and its transpose go
  * (fast/dense.c, fast/sun.c): at power-of-two n a column is a multiple of 4 KiB, so the
  * transposed accesses of one block fall in one set of the level-1 cache, and this many
@@ -38,9 +36,8 @@ double slpi_fast_zisomp(int n, const double complex *P, const double complex *Xn
 #define SLPI_FAST_SUBTILE 8
 /* out = Xn + [P,Y] = Xn + T - T^* (T = P Y, one zgemm) for skew-Hermitian P, Y;
  * slpi_fast_zcomm_from_T: the same from a T already computed (no GEMM). */
-void slpi_fast_zcomm_from_T(int n, const double complex *T, const double complex *Xn,
-                            double complex *out);
-void slpi_fast_zcomm_update(int n, const double complex *P, const double complex *Y,
-                            const double complex *Xn, double complex *out, double complex *T);
+void slpi_fast_zcomm_from_T(int n, const double complex *T, const double complex *Xn, double complex *out);
+void slpi_fast_zcomm_update(int n, const double complex *P, const double complex *Y, const double complex *Xn,
+                            double complex *out, double complex *T);
 
 #endif

@@ -24,12 +24,16 @@ typedef struct {
 static int direct_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
     const char *name = slpi_scheme_name(slpi_view_scheme(p)->scheme);
-    if (SLPI_NEVER(!s->coad))   /* slpi_problem_validate refused it before (applicability) */
-        return slpi_error_set(err, SLPI_EINPUT, "%s is not applicable to %s in this form "
-                              "(docs/systems.md#applicability)", name, s->name);
+    if (SLPI_NEVER(!s->coad)) /* slpi_problem_validate refused it before (applicability) */
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s is not applicable to %s in this form "
+                              "(docs/systems.md#applicability)",
+                              name, s->name);
     if (slpi_view_solver(p)->solver != SLPI_SOLVER_FIXED_POINT)
-        return slpi_error_set(err, SLPI_EINPUT, "%s: the double path solves by fixed-point "
-                              "iteration only (solver=fixed-point)", name);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: the double path solves by fixed-point "
+                              "iteration only (solver=fixed-point)",
+                              name);
     return SLPI_OK;
 }
 
@@ -40,32 +44,35 @@ static int direct_init(slpi_fast *f, slpi_error *err)
     if (!buf) return err->code;
     direct_work *w = f->work;
     w->trap = slpi_view_scheme(f->p)->scheme == SLPI_SCHEME_TRAP_DIRECT;
-    w->mu = buf; w->mnew = buf + d; w->arg = buf + 2 * d; w->xi = buf + 3 * d;
-    w->v = buf + 4 * d; w->vn = buf + 5 * d; w->tmp = buf + 6 * d;
+    w->mu = buf;
+    w->mnew = buf + d;
+    w->arg = buf + 2 * d;
+    w->xi = buf + 3 * d;
+    w->v = buf + 4 * d;
+    w->vn = buf + 5 * d;
+    w->tmp = buf + 6 * d;
     return SLPI_OK;
 }
 
 /* out = V(mu) = ad*_{sum delta_k xi_k(mu)} mu */
-static void field(const slpi_fast_system *s, const double *delta, const double *mu, double *out,
-                  direct_work *w)
+static void field(const slpi_fast_system *s, const double *delta, const double *mu, double *out, direct_work *w)
 {
     slpi_fast_gen_sum(s, w->xi, w->tmp, delta, mu);
     s->coad(s, out, w->xi, mu);
 }
 
-static slpi_step_status direct_step(slpi_fast *f, double *x, const double *delta,
-                                 slpi_step_info *info)
+static slpi_step_status direct_step(slpi_fast *f, double *x, const double *delta, slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     direct_work *w = f->work;
     int d = s->dim;
     memcpy(w->mu, x, sizeof *x * (size_t)d);
-    if (w->trap) {                      /* TRAP: V(mu_n) at t_n, V(mu_{n+1}) at t_n + h */
+    if (w->trap) { /* TRAP: V(mu_n) at t_n, V(mu_{n+1}) at t_n + h */
         slpi_fast_time(s, 0, delta);
         field(s, delta, x, w->vn, w);
         slpi_fast_time(s, 2, delta);
     } else {
-        slpi_fast_time(s, 1, delta);    /* IM: V at the midpoint, t_n + h/2 */
+        slpi_fast_time(s, 1, delta); /* IM: V at the midpoint, t_n + h/2 */
     }
     slpi_fast_iter it;
     slpi_fast_iter_begin(&it, &f->pol);
@@ -90,8 +97,14 @@ static slpi_step_status direct_step(slpi_fast *f, double *x, const double *delta
 }
 
 const slpi_fast_scheme slpi_fast_scheme_im_direct = {
-    .id = SLPI_SCHEME_IM_DIRECT, .check = direct_check, .step = direct_step, .init = direct_init,
+    .id = SLPI_SCHEME_IM_DIRECT,
+    .check = direct_check,
+    .step = direct_step,
+    .init = direct_init,
 };
 const slpi_fast_scheme slpi_fast_scheme_trap_direct = {
-    .id = SLPI_SCHEME_TRAP_DIRECT, .check = direct_check, .step = direct_step, .init = direct_init,
+    .id = SLPI_SCHEME_TRAP_DIRECT,
+    .check = direct_check,
+    .step = direct_step,
+    .init = direct_init,
 };

@@ -11,5 +11,5 @@
 #define ENS_MODEL_FN slpi_fast_ens_model_avx2
 #include "fast/ensemble-model.h"
 #else
-typedef int slpi_fast_ensemble_avx2_unused;   /* not an x86-64 GCC build: no such kernel */
+typedef int slpi_fast_ensemble_avx2_unused; /* not an x86-64 GCC build: no such kernel */
 #endif

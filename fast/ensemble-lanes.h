@@ -26,7 +26,7 @@ typedef long long ens_vl __attribute__((vector_size(8 * ENS_W)));
  * to functions, even inlined ones). ENS_SEL: m ? a : b (m: all ones or zeros per lane). */
 #define ENS_SEL(m, a, b) ((ens_vd)(((m) & (ens_vl)(a)) | (~(m) & (ens_vl)(b))))
 #define ENS_SELI(m, a, b) (((m) & (a)) | (~(m) & (b)))
-#define ENS_ABS(a) ((ens_vd)((ens_vl)(a) & 0x7fffffffffffffffLL))
+#define ENS_ABS(a) ((ens_vd)((ens_vl)(a)&0x7fffffffffffffffLL))
 /* the scalar "if (!(v <= m)) m = v" of slpi_vec_maxabs / maxdiff (NaN propagates), for
  * m, v >= +0 or NaN (absolute values): the x86 max instructions return their second
  * operand v when either is a NaN or the two are equal, and -0 never occurs, so max(m, v)
@@ -69,15 +69,15 @@ typedef struct {
     ens_vd first, prev, last;
 } ens_iter;
 
-ENS_INLINE int ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const ens_vd *dp,
-                         const ens_vd *mp, const ens_vl *act, ens_vl *out)
+ENS_INLINE int ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const ens_vd *dp, const ens_vd *mp,
+                         const ens_vl *act, ens_vl *out)
 {
     const ens_vd d = *dp, m = *mp;
     if (it == 1) s->first = d;
     s->prev = s->last;
     s->last = d;
-    const ens_vl zero = (ens_vl){0}, none = zero - 1;
-    const ens_vd scale = pol->tol_h > 0 ? pol->tol_h * m : ENS_SEL(m > 1, m, (ens_vd){0} + 1);
+    const ens_vl zero = (ens_vl){ 0 }, none = zero - 1;
+    const ens_vd scale = pol->tol_h > 0 ? pol->tol_h * m : ENS_SEL(m > 1, m, (ens_vd){ 0 } + 1);
     const double tol100 = 100 * pol->tol;
     if (pol->fixed_iters <= 0 && it < pol->maxit) {
         const ens_vl may = ~ENS_FINITE(d + m) | (d <= tol100 * scale) | (d > 1e6 * s->first);
@@ -89,8 +89,7 @@ ENS_INLINE int ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const
     if (pol->fixed_iters > 0) {
         st = it >= pol->fixed_iters ? zero + SLPI_STEP_CAPPED : none;
     } else {
-        st = it >= pol->maxit ? zero + (pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED
-                                                                        : SLPI_STEP_NOT_CONVERGED)
+        st = it >= pol->maxit ? zero + (pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED : SLPI_STEP_NOT_CONVERGED)
                               : none;
         if (it > 1) {
             st = ENS_SELI((d > 1e6 * s->first) & (s->first > 0), zero + SLPI_STEP_DIVERGED, st);
@@ -117,26 +116,27 @@ ENS_INLINE void ens_load(ens_vd *v, const double *a, int n)
 /* A group's state x and increments e (lanes l < n of the SoA arrays) and the lanes that
  * start solving: those with a finite state and finite increments; the others are INVALID
  * with 0 iterations, as slpi_fast_step reports them. */
-ENS_INLINE void ens_begin(int n, double *const x[3], const double *const e[3], ens_vd *X, ens_vd *E,
-                          ens_vl *st, ens_vl *act)
+ENS_INLINE void ens_begin(int n, double *const x[3], const double *const e[3], ens_vd *X, ens_vd *E, ens_vl *st,
+                          ens_vl *act)
 {
-    ens_vl fin = (ens_vl){0} - 1;
-    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+    ens_vl fin = (ens_vl){ 0 } - 1;
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
+    {
         ens_load(&X[i], x[i], n);
         ens_load(&E[i], e[i], n);
         fin &= ENS_FINITE(X[i]) & ENS_FINITE(E[i]);
     }
     _Pragma("GCC unroll 8") for (int l = 0; l < ENS_W; l++) fin[l] = l < n ? fin[l] : 0;
     *act = fin;
-    *st = ENS_SELI(fin, (ens_vl){0} - 1, (ens_vl){0} + SLPI_STEP_INVALID);
+    *st = ENS_SELI(fin, (ens_vl){ 0 } - 1, (ens_vl){ 0 } + SLPI_STEP_INVALID);
 }
 
 /* The lanes' bookkeeping after the solve: store the finished lanes, count iterations and
  * failures, report each lane's. */
-ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const ens_vd *v,
-                           const ens_vd *old, double *const x[3], long *iters, slpi_fast_lane *lane)
+ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const ens_vd *v, const ens_vd *old,
+                           double *const x[3], long *iters, slpi_fast_lane *lane)
 {
-    const ens_vl fl = *stp >= SLPI_STEP_NOT_CONVERGED;   /* slpi_step_failed */
+    const ens_vl fl = *stp >= SLPI_STEP_NOT_CONVERGED; /* slpi_step_failed */
     long bad = 0, its = 0;
     for (int l = 0; l < n; l++) {
         its += (*itsp)[l];
@@ -144,7 +144,8 @@ ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const e
         if (lane) lane[l] = (slpi_fast_lane){ (int)(*itsp)[l], (slpi_step_status)(*stp)[l] };
     }
     *iters += its;
-    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
+    {
         const ens_vd o = ENS_SEL(fl, old[i], v[i]);
         if (n == ENS_W) {
             memcpy(x[i], &o, sizeof o);
@@ -157,8 +158,7 @@ ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const e
 
 /* Psi(Y) = -(h I^{-1} y + amp (delta_k y_k)_k) (iso-quad generators, B = -hat xi), as
  * rigid-body.c's psi. */
-ENS_INLINE void ens_iso_psi(const slpi_fast_rb_soa *c, double h, const ens_vd *e, const ens_vd *y,
-                            ens_vd *p)
+ENS_INLINE void ens_iso_psi(const slpi_fast_rb_soa *c, double h, const ens_vd *e, const ens_vd *y, ens_vd *p)
 {
     _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) p[i] = -(h * (c->Iinv[i] * y[i]) + e[i] * (c->amp * y[i]));
 }
@@ -180,39 +180,40 @@ ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, doub
                                 const double *const ep[3], long *iters, slpi_fast_lane *lane)
 {
     ens_vd X[3], E[3];
-    ens_vl st, act, its = (ens_vl){0};
+    ens_vl st, act, its = (ens_vl){ 0 };
     ens_begin(n, xp, ep, X, E, &st, &act);
-    ens_vd Y[3] = {X[0], X[1], X[2]};
+    ens_vd Y[3] = { X[0], X[1], X[2] };
     if (c->predict) {
         ens_vd Eh[3], P[3], C[3];
         _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Eh[i] = 0.5 * E[i];
         ens_iso_psi(c, 0.5 * h, Eh, X, P);
         ens_cross(P, X, C);
         _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = X[i] + 1.0 * C[i];
-        if (c->predict == SLPI_FAST_PREDICT_CAYLEY) {   /* (I - P/2)^{-1} X (I + P/2)^{-1}, P = Psi(Y) */
+        if (c->predict == SLPI_FAST_PREDICT_CAYLEY) { /* (I - P/2)^{-1} X (I + P/2)^{-1}, P = Psi(Y) */
             ens_iso_psi(c, h, E, Y, P);
             const ens_vd k = 1 / (1 + 0.25 * ENS_DOT(P, P));
             ens_cross(P, X, C);
             _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = k * (X[i] + 0.5 * C[i]);
         }
     }
-    ens_iter s = {{0}, {0}, {0}};
+    ens_iter s = { { 0 }, { 0 }, { 0 } };
     for (int it = 1; ens_any(&act); it++) {
         ens_vd P[3], C[3], V[3];
         ens_iso_psi(c, h, E, Y, P);
         ens_cross(P, Y, C);
         const ens_vd py = ENS_DOT(P, Y);
         _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) V[i] = X[i] + 0.5 * C[i] + 0.25 * (-py * P[i]);
-        ens_vd d = (ens_vd){0}, m = (ens_vd){0};
-        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+        ens_vd d = (ens_vd){ 0 }, m = (ens_vd){ 0 };
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
+        {
             ENS_UPD(d, ENS_ABS(V[i] - Y[i]));
             ENS_UPD(m, ENS_ABS(V[i]));
         }
         _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = ENS_SEL(act, V[i], Y[i]);
         ens_vl sn;
-        if (ens_check(&c->pol, it, &s, &d, &m, &act, &sn)) {   /* a lane stops: its status, its count */
+        if (ens_check(&c->pol, it, &s, &d, &m, &act, &sn)) { /* a lane stops: its status, its count */
             st = ENS_SELI(act, sn, st);
-            its = ENS_SELI(act, (ens_vl){0} + it, its);
+            its = ENS_SELI(act, (ens_vl){ 0 } + it, its);
             act &= sn < 0;
         }
     }
@@ -229,17 +230,25 @@ ENS_INLINE void ens_cayley(const ens_vd *w, ens_vd *R)
 {
     const ens_vd k = 4 / (4 + ENS_DOT(w, w)), c = 0.5 * k;
     const ens_vd xx = w[0] * w[0], yy = w[1] * w[1], zz = w[2] * w[2];
-    R[0] = 1 - c * (yy + zz); R[1] = -k * w[2] + c * w[0] * w[1]; R[2] = k * w[1] + c * w[0] * w[2];
-    R[3] = k * w[2] + c * w[0] * w[1]; R[4] = 1 - c * (xx + zz); R[5] = -k * w[0] + c * w[1] * w[2];
-    R[6] = -k * w[1] + c * w[0] * w[2]; R[7] = k * w[0] + c * w[1] * w[2]; R[8] = 1 - c * (xx + yy);
+    R[0] = 1 - c * (yy + zz);
+    R[1] = -k * w[2] + c * w[0] * w[1];
+    R[2] = k * w[1] + c * w[0] * w[2];
+    R[3] = k * w[2] + c * w[0] * w[1];
+    R[4] = 1 - c * (xx + zz);
+    R[5] = -k * w[0] + c * w[1] * w[2];
+    R[6] = -k * w[1] + c * w[0] * w[2];
+    R[7] = k * w[0] + c * w[1] * w[2];
+    R[8] = 1 - c * (xx + yy);
 }
 
-ENS_INLINE void ens_mat3t_vec(const ens_vd *R, const ens_vd *v, ens_vd *out)   /* R^T v */
+ENS_INLINE void ens_mat3t_vec(const ens_vd *R, const ens_vd *v, ens_vd *out) /* R^T v */
 {
     const ens_vd o0 = R[0] * v[0] + R[3] * v[1] + R[6] * v[2];
     const ens_vd o1 = R[1] * v[0] + R[4] * v[1] + R[7] * v[2];
     const ens_vd o2 = R[2] * v[0] + R[5] * v[1] + R[8] * v[2];
-    out[0] = o0; out[1] = o1; out[2] = o2;
+    out[0] = o0;
+    out[1] = o1;
+    out[2] = o2;
 }
 
 /* slpi_fast_ac_inv: A_c(x)^{-1} v. */
@@ -254,10 +263,11 @@ ENS_INLINE void ens_ac_inv(double c, const ens_vd *x, const ens_vd *v, ens_vd *o
 
 /* x = Delta t xi = (h I^{-1} M + amp dW)/2 with M = (A + B)/2 (svi-lin generators), and
  * tau = cay(x). */
-ENS_INLINE void ens_svi_map(const slpi_fast_rb_soa *c, double h, const ens_vd *E, const ens_vd *A,
-                            const ens_vd *B, ens_vd *x, ens_vd *tau)
+ENS_INLINE void ens_svi_map(const slpi_fast_rb_soa *c, double h, const ens_vd *E, const ens_vd *A, const ens_vd *B,
+                            ens_vd *x, ens_vd *tau)
 {
-    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
+    {
         const ens_vd m = 0.5 * (A[i] + B[i]);
         x[i] = 0.5 * (h * (c->Iinv[i] * m) + E[i] * c->amp);
     }
@@ -270,32 +280,34 @@ ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double
                               const double *const ep[3], long *iters, slpi_fast_lane *lane)
 {
     ens_vd Pk[3], E[3];
-    ens_vl st, act, its = (ens_vl){0};
+    ens_vl st, act, its = (ens_vl){ 0 };
     ens_begin(n, xp, ep, Pk, E, &st, &act);
-    ens_vd A[3] = {Pk[0], Pk[1], Pk[2]}, B[3] = {Pk[0], Pk[1], Pk[2]};
-    ens_iter s = {{0}, {0}, {0}};
+    ens_vd A[3] = { Pk[0], Pk[1], Pk[2] }, B[3] = { Pk[0], Pk[1], Pk[2] };
+    ens_iter s = { { 0 }, { 0 }, { 0 } };
     for (int it = 1; ens_any(&act); it++) {
         ens_vd x[3], tau[9], v[3], An[3], Bn[3];
         ens_svi_map(c, h, E, A, B, x, tau);
         ens_mat3t_vec(tau, Pk, v);
         ens_ac_inv(c->c, x, Pk, An);
         ens_ac_inv(c->c, x, v, Bn);
-        ens_vd da = (ens_vd){0}, db = (ens_vd){0}, ma = (ens_vd){0}, mb = (ens_vd){0};
-        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+        ens_vd da = (ens_vd){ 0 }, db = (ens_vd){ 0 }, ma = (ens_vd){ 0 }, mb = (ens_vd){ 0 };
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
+        {
             ENS_UPD(da, ENS_ABS(An[i] - A[i]));
             ENS_UPD(db, ENS_ABS(Bn[i] - B[i]));
             ENS_UPD(ma, ENS_ABS(An[i]));
             ENS_UPD(mb, ENS_ABS(Bn[i]));
         }
-        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) {
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
+        {
             A[i] = ENS_SEL(act, An[i], A[i]);
             B[i] = ENS_SEL(act, Bn[i], B[i]);
         }
         const ens_vd d = ENS_MAX2(da, db), m = ENS_MAX2(ma, mb);
         ens_vl sn;
-        if (ens_check(&c->pol, it, &s, &d, &m, &act, &sn)) {   /* a lane stops: its status, its count */
+        if (ens_check(&c->pol, it, &s, &d, &m, &act, &sn)) { /* a lane stops: its status, its count */
             st = ENS_SELI(act, sn, st);
-            its = ENS_SELI(act, (ens_vl){0} + it, its);
+            its = ENS_SELI(act, (ens_vl){ 0 } + it, its);
             act &= sn < 0;
         }
     }
@@ -307,28 +319,28 @@ ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double
 }
 
 /* Every group of nl lanes. */
-#define ENS_RUN(GROUP)                                                                    \
-    long bad = 0;                                                                         \
-    for (long r = 0; r < nl; r += ENS_W) {                                                \
-        const int n = nl - r < ENS_W ? (int)(nl - r) : ENS_W;                             \
-        double *const xs[3] = {x + r, x + nl + r, x + 2 * nl + r};                        \
-        const double *const es[3] = {dW + r, dW + nl + r, dW + 2 * nl + r};               \
-        bad += GROUP(c, n, h, xs, es, iters, lane ? lane + r : NULL);                 \
-    }                                                                                     \
+#define ENS_RUN(GROUP)                                                                                                 \
+    long bad = 0;                                                                                                      \
+    for (long r = 0; r < nl; r += ENS_W) {                                                                             \
+        const int n = nl - r < ENS_W ? (int)(nl - r) : ENS_W;                                                          \
+        double *const xs[3] = { x + r, x + nl + r, x + 2 * nl + r };                                                   \
+        const double *const es[3] = { dW + r, dW + nl + r, dW + 2 * nl + r };                                          \
+        bad += GROUP(c, n, h, xs, es, iters, lane ? lane + r : NULL);                                                  \
+    }                                                                                                                  \
     return bad
 
-long ENS_ISOMP_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
-                  long *iters, slpi_fast_lane *lane);
-long ENS_ISOMP_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
-                  long *iters, slpi_fast_lane *lane)
+long ENS_ISOMP_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW, long *iters,
+                  slpi_fast_lane *lane);
+long ENS_ISOMP_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW, long *iters,
+                  slpi_fast_lane *lane)
 {
     ENS_RUN(ens_isomp_group);
 }
 
-long ENS_SVI_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
-                long *iters, slpi_fast_lane *lane);
-long ENS_SVI_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
-                long *iters, slpi_fast_lane *lane)
+long ENS_SVI_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW, long *iters,
+                slpi_fast_lane *lane);
+long ENS_SVI_FN(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW, long *iters,
+                slpi_fast_lane *lane)
 {
     ENS_RUN(ens_svi_group);
 }

@@ -31,7 +31,7 @@
 #include "fast/fast.h"
 #include "fast/ensemble.h"
 
-#define ENS_W 2   /* SSE2, the x86-64 baseline; any target with 16-byte vectors */
+#define ENS_W 2 /* SSE2, the x86-64 baseline; any target with 16-byte vectors */
 #define ENS_ISOMP_FN slpi_fast_ens_isomp_portable
 #define ENS_SVI_FN slpi_fast_ens_svi_portable
 #include "fast/ensemble-lanes.h"
@@ -40,35 +40,36 @@
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define ENS_X86 1
-long slpi_fast_ens_isomp_avx2(const slpi_fast_rb_soa *, long, double, double *, const double *,
-                              long *, slpi_fast_lane *);
-long slpi_fast_ens_svi_avx2(const slpi_fast_rb_soa *, long, double, double *, const double *,
-                            long *, slpi_fast_lane *);
-long slpi_fast_ens_isomp_avx512(const slpi_fast_rb_soa *, long, double, double *, const double *,
-                                long *, slpi_fast_lane *);
-long slpi_fast_ens_svi_avx512(const slpi_fast_rb_soa *, long, double, double *, const double *,
-                              long *, slpi_fast_lane *);
+long slpi_fast_ens_isomp_avx2(const slpi_fast_rb_soa *, long, double, double *, const double *, long *,
+                              slpi_fast_lane *);
+long slpi_fast_ens_svi_avx2(const slpi_fast_rb_soa *, long, double, double *, const double *, long *, slpi_fast_lane *);
+long slpi_fast_ens_isomp_avx512(const slpi_fast_rb_soa *, long, double, double *, const double *, long *,
+                                slpi_fast_lane *);
+long slpi_fast_ens_svi_avx512(const slpi_fast_rb_soa *, long, double, double *, const double *, long *,
+                              slpi_fast_lane *);
 #endif
 
 int slpi_fast_ensemble_isa_available(slpi_fast_isa isa)
 {
     switch (isa) {
     case SLPI_FAST_ISA_AUTO:
-    case SLPI_FAST_ISA_PORTABLE: return 1;
+    case SLPI_FAST_ISA_PORTABLE:
+        return 1;
 #ifdef ENS_X86
     case SLPI_FAST_ISA_AVX2:
         return slpi_cpu_supports(SLPI_CPU_AVX2);
     case SLPI_FAST_ISA_AVX512:
         return slpi_cpu_supports(SLPI_CPU_AVX512);
 #endif
-    default: return 0;
+    default:
+        return 0;
     }
 }
 
 slpi_fast_isa slpi_fast_ensemble_isa_best(void)
 {
-    return slpi_fast_ensemble_isa_available(SLPI_FAST_ISA_AVX512)  ? SLPI_FAST_ISA_AVX512
-           : slpi_fast_ensemble_isa_available(SLPI_FAST_ISA_AVX2) ? SLPI_FAST_ISA_AVX2
+    return slpi_fast_ensemble_isa_available(SLPI_FAST_ISA_AVX512) ? SLPI_FAST_ISA_AVX512
+        : slpi_fast_ensemble_isa_available(SLPI_FAST_ISA_AVX2)    ? SLPI_FAST_ISA_AVX2
                                                                   : SLPI_FAST_ISA_PORTABLE;
 }
 
@@ -100,7 +101,8 @@ slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why
             no = "the lanes run isomp with update=comm only";
         else if (slpi_view_solver(p)->solver != SLPI_SOLVER_FIXED_POINT)
             no = "the lanes run solver=fixed-point only";
-        else return SLPI_FAST_SOA_ISOMP;
+        else
+            return SLPI_FAST_SOA_ISOMP;
     } else if (sch->scheme == SLPI_SCHEME_SVI) {
         if (sys->rb.form != SLPI_RB_FORM_SVI || sys->rb.noise != SLPI_RB_NOISE_SVI_LIN)
             no = "the lanes run svi with form=svi noise=svi-lin only";
@@ -108,7 +110,8 @@ slpi_fast_soa_kind slpi_fast_rb_soa_kind(const slpi_problem *p, const char **why
             no = "the lanes run svi with svi_output=rotation only";
         else if (sch->svi_form != SLPI_SVI_FORM_AUTO && sch->svi_form != SLPI_SVI_FORM_SO3)
             no = "the lanes run svi with svi_form=so3 only";
-        else return SLPI_FAST_SOA_SVI;
+        else
+            return SLPI_FAST_SOA_SVI;
     } else {
         no = "the lanes run the schemes isomp and svi only";
     }
@@ -182,11 +185,10 @@ int slpi_fast_rb_soa_init(slpi_fast_rb_soa *c, const slpi_problem *p, slpi_error
     return SLPI_OK;
 }
 
-typedef long (*ens_fn)(const slpi_fast_rb_soa *, long, double, double *, const double *, long *,
-                       slpi_fast_lane *);
+typedef long (*ens_fn)(const slpi_fast_rb_soa *, long, double, double *, const double *, long *, slpi_fast_lane *);
 
-static long ens_dispatch(const ens_fn fn[3], const slpi_fast_rb_soa *c, long nl, double h,
-                         double *x, const double *dW, long *iters, slpi_fast_lane *lane)
+static long ens_dispatch(const ens_fn fn[3], const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW,
+                         long *iters, slpi_fast_lane *lane)
 {
     long its = 0;
     slpi_fast_rb_soa ch;
@@ -200,28 +202,25 @@ static long ens_dispatch(const ens_fn fn[3], const slpi_fast_rb_soa *c, long nl,
     return bad;
 }
 
-long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                            const double *dW, long *iters, slpi_fast_lane *lane)
+long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW, long *iters,
+                            slpi_fast_lane *lane)
 {
 #ifdef ENS_X86
-    static const ens_fn fn[3] = {slpi_fast_ens_isomp_portable, slpi_fast_ens_isomp_avx2,
-                                 slpi_fast_ens_isomp_avx512};
+    static const ens_fn fn[3] = { slpi_fast_ens_isomp_portable, slpi_fast_ens_isomp_avx2, slpi_fast_ens_isomp_avx512 };
 #else
-    static const ens_fn fn[3] = {slpi_fast_ens_isomp_portable, slpi_fast_ens_isomp_portable,
-                                 slpi_fast_ens_isomp_portable};
+    static const ens_fn fn[3] = { slpi_fast_ens_isomp_portable, slpi_fast_ens_isomp_portable,
+                                  slpi_fast_ens_isomp_portable };
 #endif
     return ens_dispatch(fn, c, nl, h, x, dW, iters, lane);
 }
 
-long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                          const double *dW, long *iters, slpi_fast_lane *lane)
+long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW, long *iters,
+                          slpi_fast_lane *lane)
 {
 #ifdef ENS_X86
-    static const ens_fn fn[3] = {slpi_fast_ens_svi_portable, slpi_fast_ens_svi_avx2,
-                                 slpi_fast_ens_svi_avx512};
+    static const ens_fn fn[3] = { slpi_fast_ens_svi_portable, slpi_fast_ens_svi_avx2, slpi_fast_ens_svi_avx512 };
 #else
-    static const ens_fn fn[3] = {slpi_fast_ens_svi_portable, slpi_fast_ens_svi_portable,
-                                 slpi_fast_ens_svi_portable};
+    static const ens_fn fn[3] = { slpi_fast_ens_svi_portable, slpi_fast_ens_svi_portable, slpi_fast_ens_svi_portable };
 #endif
     return ens_dispatch(fn, c, nl, h, x, dW, iters, lane);
 }

@@ -14,9 +14,9 @@ typedef struct slpi_plan slpi_plan;
 /* The fixed-point solver policy of docs/schemes.md#solver. */
 typedef struct {
     double tol;
-    double tol_h;               /* 0: tol relative to max(1, |u|); > 0: to tol_h |u| (tol_scale=step, tol_h = |h|) */
+    double tol_h; /* 0: tol relative to max(1, |u|); > 0: to tol_h |u| (tol_scale=step, tol_h = |h|) */
     int maxit;
-    int fixed_iters;            /* > 0: exactly this many iterations, then CAPPED */
+    int fixed_iters; /* > 0: exactly this many iterations, then CAPPED */
     slpi_cap_policy on_cap;
 } slpi_fast_policy;
 /* The policy of problem p (its tol, maxit, fixed_iters, on_cap and tol_scale: tol_h
@@ -34,16 +34,14 @@ void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p);
  * (failed paths: slpi_step_failed(lane[r].status)). */
 /* ISOMP's start in the lanes, as fast/isomp.c's (docs/schemes.md#solver). */
 enum { SLPI_FAST_PREDICT_NONE, SLPI_FAST_PREDICT_EULER, SLPI_FAST_PREDICT_CAYLEY };
-typedef enum {
-    SLPI_FAST_ISA_AUTO, SLPI_FAST_ISA_PORTABLE, SLPI_FAST_ISA_AVX2, SLPI_FAST_ISA_AVX512
-} slpi_fast_isa;
+typedef enum { SLPI_FAST_ISA_AUTO, SLPI_FAST_ISA_PORTABLE, SLPI_FAST_ISA_AVX2, SLPI_FAST_ISA_AVX512 } slpi_fast_isa;
 typedef struct {
-    double Iinv[3];     /* inverse inertia (h0_scale included) */
-    double amp;         /* noise amplitude */
-    double c;           /* SVI quadratic-term sign (+-1/4) */
+    double Iinv[3]; /* inverse inertia (h0_scale included) */
+    double amp;     /* noise amplitude */
+    double c;       /* SVI quadratic-term sign (+-1/4) */
     slpi_fast_policy pol;
-    int predict;        /* ISOMP's start (fast/isomp.c isomp_predict): SLPI_FAST_PREDICT_* */
-    slpi_fast_isa isa;  /* set by init to the best available */
+    int predict;       /* ISOMP's start (fast/isomp.c isomp_predict): SLPI_FAST_PREDICT_* */
+    slpi_fast_isa isa; /* set by init to the best available */
 } slpi_fast_rb_soa;
 typedef struct {
     int iterations;
@@ -60,10 +58,10 @@ slpi_fast_isa slpi_fast_ensemble_isa_best(void);
 /* The slot (0 portable, 1 AVX2, 2 AVX-512F) of the kernel that runs for isa: AUTO the
  * best available, one this processor lacks the portable one. */
 int slpi_fast_ensemble_isa_slot(slpi_fast_isa isa);
-long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                            const double *dW, long *iters, slpi_fast_lane *lane);
-long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x,
-                          const double *dW, long *iters, slpi_fast_lane *lane);
+long slpi_fast_rb_isomp_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW, long *iters,
+                            slpi_fast_lane *lane);
+long slpi_fast_rb_svi_soa(const slpi_fast_rb_soa *c, long nl, double h, double *x, const double *dW, long *iters,
+                          slpi_fast_lane *lane);
 
 /* Lock-step ensembles of a model (system=model, docs/models.md) on so3 or so3^k,
  * fast/model-lanes.c: ISOMP-COMM with fixed-point solves, as slpi_fast_rb_isomp_soa (the

@@ -33,26 +33,29 @@
 typedef double complex cplx;
 
 typedef struct {
-    slpi_fast_sun u;              /* first member (fast/sun.h) */
+    slpi_fast_sun u; /* first member (fast/sun.h) */
     slpi_fast_zeitlin z;
     slpi_ez_noise noise;
     int M, lmin;
     double amp;
-    int *alpha;              /* M basis indices of the components */
-    double *a;               /* M amplitudes of the components (a_l, amp_k of noise=modes, 1 of noise=fields) */
-    double *xi;              /* noise=fields: the M fields' coefficients, row k-1 = xi_k (N^2 - 1 each) */
-    double *cf;              /* noise=fields: scratch, sum_k w_k xi_k */
-    cplx *F, *G;             /* the background F and L^{-1} F; NULL: F = 0 */
-    double *ilam;            /* multiplier: 1/lambda(l) per alpha (N^2 - 1); NULL: Delta_N - kappa^2 */
-    double *w;               /* M modal weights -a_l delta_k of the last increments */
-    double *weta;            /* reading Q: the increments w was formed from */
-    double *leta;            /* reading L: increments of the cached constant field */
-    cplx *lfield;            /* reading L: sum_k delta_k B_k, cached per step */
-    cplx *X, *P;             /* scratch for the coordinate operations */
-    cplx *X0;                /* the reference state of the diagnostics */
+    int *alpha;   /* M basis indices of the components */
+    double *a;    /* M amplitudes of the components (a_l, amp_k of noise=modes, 1 of noise=fields) */
+    double *xi;   /* noise=fields: the M fields' coefficients, row k-1 = xi_k (N^2 - 1 each) */
+    double *cf;   /* noise=fields: scratch, sum_k w_k xi_k */
+    cplx *F, *G;  /* the background F and L^{-1} F; NULL: F = 0 */
+    double *ilam; /* multiplier: 1/lambda(l) per alpha (N^2 - 1); NULL: Delta_N - kappa^2 */
+    double *w;    /* M modal weights -a_l delta_k of the last increments */
+    double *weta; /* reading Q: the increments w was formed from */
+    double *leta; /* reading L: increments of the cached constant field */
+    cplx *lfield; /* reading L: sum_k delta_k B_k, cached per step */
+    cplx *X, *P;  /* scratch for the coordinate operations */
+    cplx *X0;     /* the reference state of the diagnostics */
 } ez_ctx;
 
-static ez_ctx *ez_of(const slpi_fast_system *s) { return (ez_ctx *)s->data; }
+static ez_ctx *ez_of(const slpi_fast_system *s)
+{
+    return (ez_ctx *)s->data;
+}
 
 static double ez_a(const ez_ctx *c, int alpha)
 {
@@ -143,8 +146,10 @@ static void ez_gen(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx 
     }
     int alpha = c->alpha[k - 1];
     double coef = c->a[k - 1];
-    if (c->noise == SLPI_EZ_NOISE_Q) coef *= slpi_fast_zeitlin_coeff(X, alpha, &c->z);
-    else if (derivative) coef = 0.0;
+    if (c->noise == SLPI_EZ_NOISE_Q)
+        coef *= slpi_fast_zeitlin_coeff(X, alpha, &c->z);
+    else if (derivative)
+        coef = 0.0;
     slpi_fast_zeitlin_add_mode(P, alpha, coef, &c->z);
 }
 
@@ -172,8 +177,7 @@ static double ez_h0(ez_ctx *c, cplx *X)
     return -0.5 * h;
 }
 
-static void ez_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x,
-                           const double *x0)
+static void ez_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     ez_ctx *c = ez_of(s);
     int N = c->u.N;
@@ -316,8 +320,7 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
 {
     const slpi_system_view *sys = slpi_view_system(p);
     int N = sys->ez.N;
-    if (N < 2)
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: N = %d must be at least 2", N);
+    if (N < 2) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: N = %d must be at least 2", N);
     if ((unsigned)sys->ez.noise > SLPI_EZ_NOISE_FIELDS)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: unknown noise reading %d", (int)sys->ez.noise);
     if (!(sys->ez.amp >= 0 && isfinite(sys->ez.amp)))
@@ -329,8 +332,7 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: scale = %g must be finite, > 0", sys->ez.scale);
     int lmin = N / 2, M = slpi_problem_noise_count(p);
     if (N * N != slpi_problem_state_dim(p))
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "euler-zeitlin: core layout (dim %d) disagrees with N = %d",
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: core layout (dim %d) disagrees with N = %d",
                               slpi_problem_state_dim(p), N);
 
     ez_ctx *c = calloc(1, sizeof *c);

@@ -34,8 +34,8 @@ static const sys_ctor system_ctor[SLPI_SYS_MODEL] = {
 };
 
 static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
-    &slpi_fast_scheme_tmk, &slpi_fast_scheme_rkmk_le, &slpi_fast_scheme_rkmk_heun,
-    &slpi_fast_scheme_im_direct, &slpi_fast_scheme_trap_direct, &slpi_fast_scheme_isomp, &slpi_fast_scheme_svi,
+    &slpi_fast_scheme_tmk,         &slpi_fast_scheme_rkmk_le, &slpi_fast_scheme_rkmk_heun, &slpi_fast_scheme_im_direct,
+    &slpi_fast_scheme_trap_direct, &slpi_fast_scheme_isomp,   &slpi_fast_scheme_svi,
 };
 
 void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p)
@@ -90,19 +90,23 @@ int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *er
         slpi_fast_policy_set(&f->pol, p);
         /* invariants: the system builds core's layout, and a tracked R (state_dim > dim)
          * exists only in the SVI forms, which core's validator allows with svi alone */
-        if (SLPI_NEVER(f->sys.state_dim != slpi_problem_state_dim(p) ||
-                       f->sys.M != slpi_problem_noise_count(p)))
-            rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s builds %d state doubles and %d noises; "
-                                "core's layout says %d and %d", f->sys.name, f->sys.state_dim, f->sys.M,
-                                slpi_problem_state_dim(p), slpi_problem_noise_count(p));
+        if (SLPI_NEVER(f->sys.state_dim != slpi_problem_state_dim(p) || f->sys.M != slpi_problem_noise_count(p)))
+            rc = slpi_error_set(err, SLPI_EINPUT,
+                                "fast: %s builds %d state doubles and %d noises; "
+                                "core's layout says %d and %d",
+                                f->sys.name, f->sys.state_dim, f->sys.M, slpi_problem_state_dim(p),
+                                slpi_problem_noise_count(p));
         else if (SLPI_NEVER(f->sys.state_dim != f->sys.dim && slpi_view_scheme(p)->scheme != SLPI_SCHEME_SVI))
-            rc = slpi_error_set(err, SLPI_EINPUT, "fast: %s with a tracked rotation R runs only "
-                                "with svi", f->sys.name);
+            rc = slpi_error_set(err, SLPI_EINPUT,
+                                "fast: %s with a tracked rotation R runs only "
+                                "with svi",
+                                f->sys.name);
     }
     if (rc == SLPI_OK) {
         f->delta = calloc((size_t)f->sys.M + 1, sizeof *f->delta);
-        rc = !f->delta ? slpi_error_set(err, SLPI_EINPUT, "fast: out of memory")
-             : sch->check(&f->sys, p, err) == SLPI_OK ? sch->init(f, err) : err->code;
+        rc = !f->delta                               ? slpi_error_set(err, SLPI_EINPUT, "fast: out of memory")
+            : sch->check(&f->sys, p, err) == SLPI_OK ? sch->init(f, err)
+                                                     : err->code;
     }
     if (rc != SLPI_OK) {
         slpi_fast_free(f);
@@ -129,8 +133,7 @@ void slpi_fast_free(slpi_fast *f)
 }
 
 /* Core's description of the initial state; coefficients mapped with sys's basis. */
-static int initial_state(const slpi_fast_system *sys, const slpi_problem *p, double *x,
-                         slpi_error *err)
+static int initial_state(const slpi_fast_system *sys, const slpi_problem *p, double *x, slpi_error *err)
 {
     int rc;
     if (slpi_problem_initial_kind(p) == SLPI_INITIAL_VALUES) {
@@ -173,7 +176,7 @@ int slpi_fast_problem_initial_state(const slpi_problem *p, double *x, slpi_error
 slpi_step_status slpi_fast_step(slpi_fast *f, double *x, const double *dW, slpi_step_info *info)
 {
     memset(info, 0, sizeof *info);
-    if (f->sys.fault) f->sys.fault(&f->sys, f->why, sizeof f->why);   /* forget earlier evaluations' */
+    if (f->sys.fault) f->sys.fault(&f->sys, f->why, sizeof f->why); /* forget earlier evaluations' */
     f->why[0] = 0;
     f->delta[0] = f->h;
     for (int k = 0; k < f->sys.M; k++) f->delta[k + 1] = dW[k];
@@ -222,14 +225,22 @@ void slpi_fast_set_step_index(slpi_fast *f, long n)
 
 void slpi_fast_counters(const slpi_fast *f, long c[SLPI_FAST_NCOUNTERS])
 {
-    c[0] = f->steps; c[1] = f->iters; c[2] = f->max_iters;
-    c[3] = f->stagnated; c[4] = f->capped; c[5] = f->failed;
+    c[0] = f->steps;
+    c[1] = f->iters;
+    c[2] = f->max_iters;
+    c[3] = f->stagnated;
+    c[4] = f->capped;
+    c[5] = f->failed;
 }
 
 void slpi_fast_set_counters(slpi_fast *f, const long c[SLPI_FAST_NCOUNTERS])
 {
-    f->steps = c[0]; f->iters = c[1]; f->max_iters = c[2];
-    f->stagnated = c[3]; f->capped = c[4]; f->failed = c[5];
+    f->steps = c[0];
+    f->iters = c[1];
+    f->max_iters = c[2];
+    f->stagnated = c[3];
+    f->capped = c[4];
+    f->failed = c[5];
 }
 
 int slpi_fast_carry_get(const slpi_fast *f, double *buf)
@@ -248,7 +259,7 @@ int slpi_fast_fields(slpi_fast *f, double *xi, double *V, const double *x)
     const slpi_fast_system *s = &f->sys;
     double *g = malloc(2 * (size_t)s->dim * sizeof *g), *v = g + s->dim, h = f->h;
     if (!g) return -1;
-    slpi_fast_time(s, 0, &h);   /* at t0 + n h, as the diagnostics (docs/models.md#time) */
+    slpi_fast_time(s, 0, &h); /* at t0 + n h, as the diagnostics (docs/models.md#time) */
     for (int k = 0; k <= s->M; k++) {
         s->gen(s, k, g, x);
         s->coad(s, v, g, x);
@@ -262,7 +273,7 @@ int slpi_fast_fields(slpi_fast *f, double *xi, double *V, const double *x)
 void slpi_fast_diagnostics(slpi_fast *f, const double *x, const double *x0, slpi_diag *d)
 {
     double h = f->h;
-    slpi_fast_time(&f->sys, 0, &h);   /* H0 at the state's time t0 + n h (docs/models.md#time) */
+    slpi_fast_time(&f->sys, 0, &h); /* H0 at the state's time t0 + n h (docs/models.md#time) */
     f->sys.diagnostics(&f->sys, d, x, x0);
     slpi_diag_add(d, "mean_iters", f->steps ? (double)f->iters / f->steps : 0);
     slpi_diag_add(d, "max_iters", (double)f->max_iters);

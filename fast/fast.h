@@ -20,15 +20,15 @@ struct slpi_fast {
     double h;              /* the step size: the plan's h until slpi_fast_set_step changes it */
     slpi_fast_system sys;
     const slpi_fast_scheme *scheme;
-    void *work;                 /* scheme workspace */
+    void *work; /* scheme workspace */
     slpi_fast_policy pol;
-    double *delta;              /* M+1 increments (h, dW...) of the current step, which
+    double *delta; /* M+1 increments (h, dW...) of the current step, which
                                  * slpi_fast_step passes to the scheme's step */
     /* solver statistics (docs/schemes.md#solver) */
     long steps, iters, max_iters, stagnated, capped, failed;
-    char why[256];              /* the system's fault in the last step, "" if none */
-    double *coef;               /* the ingredients' coefficients (fast/ingredients.h), */
-    int coef_on;                /* read while coef_on */
+    char why[256]; /* the system's fault in the last step, "" if none */
+    double *coef;  /* the ingredients' coefficients (fast/ingredients.h), */
+    int coef_on;   /* read while coef_on */
 };
 
 /* The ISOMP terms of fast/ingredients.h, in the order of their coefficients. */

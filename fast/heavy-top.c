@@ -20,11 +20,11 @@ typedef struct {
     slpi_ht_form form;
     slpi_ht_noise noise;
     double Iinv[3];
-    double x[3];          /* d_gamma h: the potential vector m g a (sign per potential_printed) */
+    double x[3]; /* d_gamma h: the potential vector m g a (sign per potential_printed) */
     double alpha[3];
     double k[2];
     double mg;
-    int exp_form;         /* 0 stable, 1 textbook Rodrigues, 2 expm, 3 textbook Rodrigues with
+    int exp_form; /* 0 stable, 1 textbook Rodrigues, 2 expm, 3 textbook Rodrigues with
                            * cos rounded one ulp up (problem key exp_form) */
 } ht_ctx;
 
@@ -40,18 +40,30 @@ static void ht_gen(const slpi_fast_system *s, int k, double *g, const double *mu
         return;
     }
     switch (c->noise) {
-    case SLPI_HT_NOISE_SALT: memcpy(g, c->alpha, 3 * sizeof *g); break;
-    case SLPI_HT_NOISE_CASE1: g[2] = c->k[0]; break;
-    case SLPI_HT_NOISE_CASE2: g[5] = c->mg * c->k[0]; break;
-    case SLPI_HT_NOISE_CASE2_PI2: for (int i = 0; i < 3; i++) g[i] = 2 * c->k[0] * mu[i]; break;
-    case SLPI_HT_NOISE_CASE3: g[3 + k - 1] = c->mg * c->k[k - 1]; break;
-    case SLPI_HT_NOISE_CASE3_PI: g[k - 1] = c->k[k - 1]; break;
-    case SLPI_HT_NOISE_NONE: break;
+    case SLPI_HT_NOISE_SALT:
+        memcpy(g, c->alpha, 3 * sizeof *g);
+        break;
+    case SLPI_HT_NOISE_CASE1:
+        g[2] = c->k[0];
+        break;
+    case SLPI_HT_NOISE_CASE2:
+        g[5] = c->mg * c->k[0];
+        break;
+    case SLPI_HT_NOISE_CASE2_PI2:
+        for (int i = 0; i < 3; i++) g[i] = 2 * c->k[0] * mu[i];
+        break;
+    case SLPI_HT_NOISE_CASE3:
+        g[3 + k - 1] = c->mg * c->k[k - 1];
+        break;
+    case SLPI_HT_NOISE_CASE3_PI:
+        g[k - 1] = c->k[k - 1];
+        break;
+    case SLPI_HT_NOISE_NONE:
+        break;
     }
 }
 
-static void ht_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
-                    const double *w)
+static void ht_dgen(const slpi_fast_system *s, int k, double *out, const double *mu, const double *w)
 {
     const ht_ctx *c = s->data;
     (void)mu;
@@ -90,7 +102,7 @@ static void ht_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double
     }
     if (c->form == SLPI_HT_FORM_SVI) {
         const double *R = x + 6;
-        double RPi[3], e3[3] = {0, 0, 1}, G[3], eg = 0;
+        double RPi[3], e3[3] = { 0, 0, 1 }, G[3], eg = 0;
         slpi_fast_mat3_vec(RPi, R, x);
         slpi_fast_mat3t_vec(G, R, e3);
         for (int i = 0; i < 3; i++) eg = fmax(eg, fabs(G[i] - x[3 + i]));
@@ -135,11 +147,21 @@ int slpi_fast_sys_heavy_top(slpi_fast_system *s, const slpi_problem *p, slpi_err
     c->k[1] = sys->ht.k[1];
     int rkmk = c->form == SLPI_HT_FORM_RKMK;
     switch (c->noise) {
-    case SLPI_HT_NOISE_NONE: s->M = 0; break;
-    case SLPI_HT_NOISE_SALT: s->M = 1; break;
-    case SLPI_HT_NOISE_CASE1: case SLPI_HT_NOISE_CASE2: case SLPI_HT_NOISE_CASE2_PI2:
-        s->M = 1; break;
-    case SLPI_HT_NOISE_CASE3: case SLPI_HT_NOISE_CASE3_PI: s->M = 2; break;
+    case SLPI_HT_NOISE_NONE:
+        s->M = 0;
+        break;
+    case SLPI_HT_NOISE_SALT:
+        s->M = 1;
+        break;
+    case SLPI_HT_NOISE_CASE1:
+    case SLPI_HT_NOISE_CASE2:
+    case SLPI_HT_NOISE_CASE2_PI2:
+        s->M = 1;
+        break;
+    case SLPI_HT_NOISE_CASE3:
+    case SLPI_HT_NOISE_CASE3_PI:
+        s->M = 2;
+        break;
     default:
         return slpi_error_set(err, SLPI_EINPUT, "heavy-top: unknown noise model %d", (int)c->noise);
     }

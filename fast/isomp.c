@@ -35,34 +35,41 @@
 
 typedef struct {
     double *Xn, *Y, *Yn, *P, *out;
-    double *D, *D2, *xlast;     /* warm start: the last step's Y - E (warm_start=1) or Y - X_n
+    double *D, *D2, *xlast; /* warm start: the last step's Y - E (warm_start=1) or Y - X_n
                                    (2; D2: the step before's), and the state it returned */
-    int warm;                   /* consecutive completed steps behind xlast (at most 2) */
-    slpi_predictor pred;        /* the start in force: the predictor and warm_start, */
-    int ws;                     /* none and 0 in the fixed-iteration mode */
-    double *half;               /* the step's increments halved (the Euler predictor) */
-    double *Z, *C, *Q;          /* the unfused form: a zero matrix, [Psi,Y], Psi Y Psi/4 */
+    int warm;               /* consecutive completed steps behind xlast (at most 2) */
+    slpi_predictor pred;    /* the start in force: the predictor and warm_start, */
+    int ws;                 /* none and 0 in the fixed-iteration mode */
+    double *half;           /* the step's increments halved (the Euler predictor) */
+    double *Z, *C, *Q;      /* the unfused form: a zero matrix, [Psi,Y], Psi Y Psi/4 */
 } isomp_work;
 
 static int isomp_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
     if (!s->m_isomp_iter)
-        return slpi_error_set(err, SLPI_EINPUT, "isomp is not applicable to %s: the algebra is "
-                              "not J-quadratic (docs/schemes.md#isomp, docs/systems.md#applicability)", s->name);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "isomp is not applicable to %s: the algebra is "
+                              "not J-quadratic (docs/schemes.md#isomp, docs/systems.md#applicability)",
+                              s->name);
     if (!s->m_gen_sum || !s->m_comm_update || !s->m_unpack || !s->m_pack)
         return slpi_error_set(err, SLPI_EINPUT, "isomp: %s lacks the matrix operations", s->name);
     if (slpi_view_scheme(p)->isomp_update == SLPI_ISO_UPDATE_CAY && !s->m_cay_conj)
-        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley update (isomp_update=comm)",
-                              s->name);
+        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley update (isomp_update=comm)", s->name);
     if (slpi_view_scheme(p)->predictor == SLPI_PREDICTOR_CAYLEY && !s->m_ainv)
-        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no Cayley congruence for "
-                              "predictor=cayley (predictor=euler)", s->name);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "isomp: %s has no Cayley congruence for "
+                              "predictor=cayley (predictor=euler)",
+                              s->name);
     if (slpi_view_solver(p)->solver == SLPI_SOLVER_NEWTON && !s->m_ainv)
-        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s has no quasi-Newton form "
-                              "(solver=fixed-point)", s->name);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "isomp: %s has no quasi-Newton form "
+                              "(solver=fixed-point)",
+                              s->name);
     if (s->state_dim != s->dim)
-        return slpi_error_set(err, SLPI_EINPUT, "isomp: %s with a tracked group element is "
-                              "SVI-only", s->name);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "isomp: %s with a tracked group element is "
+                              "SVI-only",
+                              s->name);
     return SLPI_OK;
 }
 
@@ -73,8 +80,13 @@ static int isomp_init(slpi_fast *f, slpi_error *err)
     double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 10 * m + (size_t)s->state_dim + (size_t)s->M + 1, err);
     if (!buf) return err->code;
     isomp_work *w = f->work;
-    w->Xn = buf; w->Y = buf + m; w->Yn = buf + 2 * m; w->P = buf + 3 * m; w->out = buf + 4 * m;
-    w->D = buf + 5 * m; w->xlast = buf + 6 * m;
+    w->Xn = buf;
+    w->Y = buf + m;
+    w->Yn = buf + 2 * m;
+    w->P = buf + 3 * m;
+    w->out = buf + 4 * m;
+    w->D = buf + 5 * m;
+    w->xlast = buf + 6 * m;
     w->half = w->xlast + s->state_dim;
     w->D2 = w->half + s->M + 1;
     w->Z = w->D2 + m;
@@ -106,8 +118,7 @@ static slpi_step_status isomp_finish(slpi_fast *f, isomp_work *w, double *x, int
  * ISO eq. (27) from E (m_ainv): the midpoint X~ = (I - Psi(X~)/2)^{-1} X_n (I + Psi(X~)/2)^{-1}
  * exactly, so C - X~ = O(|Psi(X~ - E)|) = O(|Psi|^3), one order more than E. Psi is linear
  * in its argument (J-quadratic systems). Returns nonzero if m_ainv fails. */
-static int isomp_predict(const slpi_fast_system *s, isomp_work *w, slpi_predictor pred,
-                         const double *delta)
+static int isomp_predict(const slpi_fast_system *s, isomp_work *w, slpi_predictor pred, const double *delta)
 {
     for (int k = 0; k <= s->M; k++) w->half[k] = 0.5 * delta[k];
     s->m_gen_sum(s, w->P, w->half, w->Xn);
@@ -158,18 +169,17 @@ static slpi_step_status isomp_step_terms(slpi_fast *f, double *x, const double *
     return isomp_finish(f, w, x, st, 0);
 }
 
-static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
-                                 slpi_step_info *info)
+static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta, slpi_step_info *info)
 {
     const double *terms = slpi_fast_ingredient_terms(f);
     if (terms) return isomp_step_terms(f, x, delta, terms, info);
     const slpi_fast_system *s = &f->sys;
     isomp_work *w = f->work;
     int m = s->mdim, newton = slpi_view_solver(f->p)->solver == SLPI_SOLVER_NEWTON;
-    slpi_fast_time(s, 1, delta);   /* the midpoint X~ at t_n + h/2 */
+    slpi_fast_time(s, 1, delta); /* the midpoint X~ at t_n + h/2 */
     s->m_unpack(s, w->Xn, x);
-    int chain = w->ws && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->state_dim) == 0
-                ? w->warm : 0, extrap = w->ws == 2 && chain > 0;
+    int chain = w->ws && w->warm && memcmp(x, w->xlast, sizeof *x * (size_t)s->state_dim) == 0 ? w->warm : 0,
+        extrap = w->ws == 2 && chain > 0;
     w->warm = 0;
     /* the start E: a predictor (kept in w->out until the update) or X_n */
     const double *E = w->Xn;
@@ -195,21 +205,24 @@ static slpi_step_status isomp_step(slpi_fast *f, double *x, const double *delta,
         } else {
             dmax = s->m_isomp_iter(s, w->Yn, &ynorm, NULL, delta, w->Xn, w->Y);
         }
-        double *t = w->Y; w->Y = w->Yn; w->Yn = t;
+        double *t = w->Y;
+        w->Y = w->Yn;
+        w->Yn = t;
         st = slpi_fast_iter_check(&it, dmax, ynorm);
     } while (st < 0);
     info->iterations = it.it;
     info->residual = it.last;
     if (slpi_step_failed(st)) return st;
     if (w->ws == 2) {
-        double *t = w->D2; w->D2 = w->D; w->D = t;
+        double *t = w->D2;
+        w->D2 = w->D;
+        w->D = t;
         for (int i = 0; i < m; i++) w->D[i] = w->Y[i] - w->Xn[i];
     } else if (w->ws) {
         for (int i = 0; i < m; i++) w->D[i] = w->Y[i] - E[i];
     }
     int cay = slpi_view_scheme(f->p)->isomp_update == SLPI_ISO_UPDATE_CAY;
-    if (!cay && !newton && s->m_isomp_comm_last &&
-        (st == SLPI_STEP_CONVERGED || st == SLPI_STEP_STAGNATED)) {
+    if (!cay && !newton && s->m_isomp_comm_last && (st == SLPI_STEP_CONVERGED || st == SLPI_STEP_STAGNATED)) {
         s->m_isomp_comm_last(s, w->out, w->Xn);
         return isomp_finish(f, w, x, st, chain);
     }
@@ -242,8 +255,7 @@ static int isomp_carry_set(slpi_fast *f, const double *x, const double *buf, int
 {
     isomp_work *w = f->work;
     int m = f->sys.mdim;
-    if (n != isomp_carry_get(f, NULL) || (n && buf[0] != 0 && buf[0] != 1 && buf[0] != 2))
-        return SLPI_EINPUT;
+    if (n != isomp_carry_get(f, NULL) || (n && buf[0] != 0 && buf[0] != 1 && buf[0] != 2)) return SLPI_EINPUT;
     if (!n) return SLPI_OK;
     if (!slpi_fast_all_finite(buf + 1, n - 1)) return SLPI_EINPUT;
     w->warm = (int)buf[0];
@@ -254,6 +266,10 @@ static int isomp_carry_set(slpi_fast *f, const double *x, const double *buf, int
 }
 
 const slpi_fast_scheme slpi_fast_scheme_isomp = {
-    .id = SLPI_SCHEME_ISOMP, .check = isomp_check, .step = isomp_step, .init = isomp_init,
-    .carry_get = isomp_carry_get, .carry_set = isomp_carry_set,
+    .id = SLPI_SCHEME_ISOMP,
+    .check = isomp_check,
+    .step = isomp_step,
+    .init = isomp_init,
+    .carry_get = isomp_carry_get,
+    .carry_set = isomp_carry_set,
 };

@@ -12,9 +12,15 @@
 #include "fast/solver.h"
 #include "fast/vector-field.h"
 
-int slpi_fast_algebra_dim(const slpi_fast *f) { return f->sys.dim; }
+int slpi_fast_algebra_dim(const slpi_fast *f)
+{
+    return f->sys.dim;
+}
 
-int slpi_fast_matrix_dim(const slpi_fast *f) { return f->sys.mdim; }
+int slpi_fast_matrix_dim(const slpi_fast *f)
+{
+    return f->sys.mdim;
+}
 
 int slpi_fast_has_algebra(const slpi_fast *f)
 {
@@ -50,10 +56,10 @@ void slpi_fast_generator_sum(const slpi_fast *f, double *Psi, const double *delt
     f->sys.m_gen_sum(&f->sys, Psi, delta, Y);
 }
 
-slpi_step_status slpi_fast_fixed_point(slpi_fast_fixed_map map, void *ctx, int n, double tol,
-                                       int maxit, double *u, int *iters)
+slpi_step_status slpi_fast_fixed_point(slpi_fast_fixed_map map, void *ctx, int n, double tol, int maxit, double *u,
+                                       int *iters)
 {
-    const slpi_fast_policy pol = {.tol = tol, .maxit = maxit, .on_cap = SLPI_CAP_FAIL};
+    const slpi_fast_policy pol = { .tol = tol, .maxit = maxit, .on_cap = SLPI_CAP_FAIL };
     double buf[64];
     double *un = n <= 64 ? buf : malloc(sizeof(double) * (size_t)n);
     slpi_fast_iter it;

@@ -25,15 +25,14 @@ void slpi_fast_coad(const slpi_fast *f, double *out, const double *xi, const dou
 /* xi = sum_{k=0..M} delta_k grad H_k(mu) (delta = (h, dW_1..dW_M)); 0 or SLPI_ENUMERIC. */
 int slpi_fast_gradient_sum(const slpi_fast *f, double *xi, const double *delta, const double *mu);
 /* Psi = sum_k delta_k B_k(Y) in the matrix representation (mdim doubles; docs/conventions.md#sde). */
-void slpi_fast_generator_sum(const slpi_fast *f, double *Psi, const double *delta,
-                             const double *Y);
+void slpi_fast_generator_sum(const slpi_fast *f, double *Psi, const double *delta, const double *Y);
 
 /* Fixed-point iteration u <- map(u) on n doubles under the solver policy of docs/schemes.md#solver
  * (tolerance tol max(1, |u|), at most maxit iterations, failure at the cap), the same
  * stopping rule as the fast path's schemes. map returns 0, or nonzero when it cannot be
  * evaluated (then the status is DIVERGED). Returns the step status; *iters the count. */
 typedef int (*slpi_fast_fixed_map)(void *ctx, const double *u, double *unew);
-slpi_step_status slpi_fast_fixed_point(slpi_fast_fixed_map map, void *ctx, int n, double tol,
-                                       int maxit, double *u, int *iters);
+slpi_step_status slpi_fast_fixed_point(slpi_fast_fixed_map map, void *ctx, int n, double tol, int maxit, double *u,
+                                       int *iters);
 
 #endif

@@ -34,16 +34,13 @@ static void mk_gen(const slpi_fast_system *s, int k, double *g, const double *mu
     g[k - 1] = c->amp * mu[k - 1];
 }
 
-static void mk_gen_sum(const slpi_fast_system *s, double *g, const double *delta,
-                        const double *mu)
+static void mk_gen_sum(const slpi_fast_system *s, double *g, const double *delta, const double *mu)
 {
     const mk_ctx *c = s->data;
-    for (int i = 0; i < c->d; i++)
-        g[i] = delta[0] * mu[i] * c->cinv[i] + (s->M ? delta[i + 1] * c->amp * mu[i] : 0);
+    for (int i = 0; i < c->d; i++) g[i] = delta[0] * mu[i] * c->cinv[i] + (s->M ? delta[i + 1] * c->amp * mu[i] : 0);
 }
 
-static void mk_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
-                    const double *w)
+static void mk_dgen(const slpi_fast_system *s, int k, double *out, const double *mu, const double *w)
 {
     (void)mu;
     mk_gen(s, k, out, w);
@@ -60,8 +57,8 @@ static void mk_m_gen_sum(const slpi_fast_system *s, double *Psi, const double *d
     slpi_fast_so_m_unpack(s, Psi, g);
 }
 
-static double mk_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm,
-                       double *Psi_out, const double *delta, const double *Xn, const double *Y)
+static double mk_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm, double *Psi_out,
+                              const double *delta, const double *Xn, const double *Y)
 {
     mk_ctx *c = s->data;
     double complex *P = Psi_out ? (double complex *)Psi_out : c->so.Z3;
@@ -110,8 +107,7 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
 {
     const slpi_system_view *sys = slpi_view_system(p);
     int n = sys->mk.n;
-    if (n < 3 || n > 64)
-        return slpi_error_set(err, SLPI_EINPUT, "manakov: n = %d must be in 3..64", n);
+    if (n < 3 || n > 64) return slpi_error_set(err, SLPI_EINPUT, "manakov: n = %d must be in 3..64", n);
     if (!isfinite(sys->mk.amp)) return slpi_error_set(err, SLPI_EINPUT, "manakov: noise amplitude is not finite");
     mk_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "manakov: out of memory");
@@ -125,7 +121,7 @@ int slpi_fast_sys_manakov(slpi_fast_system *s, const slpi_problem *p, slpi_error
     if (rc != SLPI_OK) return rc;
     c->cinv = malloc(sizeof *c->cinv * (size_t)c->d);
     if (!c->cinv) return slpi_error_set(err, SLPI_EINPUT, "manakov: out of memory");
-    for (int i = 0; i < c->d; i++) c->cinv[i] = 1.0 / (i + 1);   /* c_ij = row-major index */
+    for (int i = 0; i < c->d; i++) c->cinv[i] = 1.0 / (i + 1); /* c_ij = row-major index */
     s->name = "manakov";
     s->dim = s->state_dim = c->d;
     s->M = c->noise ? c->d : 0;

@@ -36,22 +36,59 @@ static void unary_derivs(int op, int arg, double x, double y, double *f1, double
     double s2;
     if (!f2) f2 = &s2;
     switch (op) {
-    case SLPI_EXPR_NEG: *f1 = -1; *f2 = 0; return;
+    case SLPI_EXPR_NEG:
+        *f1 = -1;
+        *f2 = 0;
+        return;
     case SLPI_EXPR_POWI:
         *f1 = arg == 0 ? 0 : arg * ipow(x, arg - 1);
         if (f2 != &s2) *f2 = arg == 0 || arg == 1 ? 0 : (double)arg * (arg - 1) * ipow(x, arg - 2);
         return;
-    case SLPI_EXPR_SQRT: *f1 = 0.5 / y; *f2 = -0.25 / (x * y); return;
-    case SLPI_EXPR_EXP: *f1 = y; *f2 = y; return;
-    case SLPI_EXPR_LOG: *f1 = 1 / x; *f2 = -1 / (x * x); return;
-    case SLPI_EXPR_SIN: *f1 = cos(x); *f2 = -y; return;
-    case SLPI_EXPR_COS: *f1 = -sin(x); *f2 = -y; return;
-    case SLPI_EXPR_TAN: *f1 = 1 + y * y; *f2 = 2 * y * (1 + y * y); return;
-    case SLPI_EXPR_ATAN: { double q = 1 / (1 + x * x); *f1 = q; *f2 = -2 * x * q * q; return; }
-    case SLPI_EXPR_SINH: *f1 = cosh(x); *f2 = y; return;
-    case SLPI_EXPR_COSH: *f1 = sinh(x); *f2 = y; return;
-    case SLPI_EXPR_TANH: *f1 = 1 - y * y; *f2 = -2 * y * (1 - y * y); return;
-    default: *f1 = *f2 = NAN; return;
+    case SLPI_EXPR_SQRT:
+        *f1 = 0.5 / y;
+        *f2 = -0.25 / (x * y);
+        return;
+    case SLPI_EXPR_EXP:
+        *f1 = y;
+        *f2 = y;
+        return;
+    case SLPI_EXPR_LOG:
+        *f1 = 1 / x;
+        *f2 = -1 / (x * x);
+        return;
+    case SLPI_EXPR_SIN:
+        *f1 = cos(x);
+        *f2 = -y;
+        return;
+    case SLPI_EXPR_COS:
+        *f1 = -sin(x);
+        *f2 = -y;
+        return;
+    case SLPI_EXPR_TAN:
+        *f1 = 1 + y * y;
+        *f2 = 2 * y * (1 + y * y);
+        return;
+    case SLPI_EXPR_ATAN: {
+        double q = 1 / (1 + x * x);
+        *f1 = q;
+        *f2 = -2 * x * q * q;
+        return;
+    }
+    case SLPI_EXPR_SINH:
+        *f1 = cosh(x);
+        *f2 = y;
+        return;
+    case SLPI_EXPR_COSH:
+        *f1 = sinh(x);
+        *f2 = y;
+        return;
+    case SLPI_EXPR_TANH:
+        *f1 = 1 - y * y;
+        *f2 = -2 * y * (1 - y * y);
+        return;
+    default:
+        *f1 = *f2 = NAN;
+        return;
     }
 }
 
@@ -63,24 +100,60 @@ static inline double op_value(const slpi_expr_node *n, double x, double y)
 {
     double r;
     switch (n->op) {
-    case SLPI_EXPR_NEG: r = -x; break;
-    case SLPI_EXPR_ADD: r = x + y; break;
-    case SLPI_EXPR_SUB: r = x - y; break;
-    case SLPI_EXPR_MUL: r = x * y; break;
-    case SLPI_EXPR_DIV: r = y != 0 ? x / y : NAN; break;
-    case SLPI_EXPR_POWI: r = n->arg < 0 && x == 0 ? NAN : ipow(x, n->arg); break;
-    case SLPI_EXPR_POW: r = x > 0 ? exp(y * log(x)) : NAN; break;
-    case SLPI_EXPR_SQRT: r = x > 0 ? sqrt(x) : NAN; break;
-    case SLPI_EXPR_EXP: r = exp(x); break;
-    case SLPI_EXPR_LOG: r = x > 0 ? log(x) : NAN; break;
-    case SLPI_EXPR_SIN: r = sin(x); break;
-    case SLPI_EXPR_COS: r = cos(x); break;
-    case SLPI_EXPR_TAN: r = tan(x); break;
-    case SLPI_EXPR_ATAN: r = atan(x); break;
-    case SLPI_EXPR_SINH: r = sinh(x); break;
-    case SLPI_EXPR_COSH: r = cosh(x); break;
-    case SLPI_EXPR_TANH: r = tanh(x); break;
-    default: r = NAN; break;
+    case SLPI_EXPR_NEG:
+        r = -x;
+        break;
+    case SLPI_EXPR_ADD:
+        r = x + y;
+        break;
+    case SLPI_EXPR_SUB:
+        r = x - y;
+        break;
+    case SLPI_EXPR_MUL:
+        r = x * y;
+        break;
+    case SLPI_EXPR_DIV:
+        r = y != 0 ? x / y : NAN;
+        break;
+    case SLPI_EXPR_POWI:
+        r = n->arg < 0 && x == 0 ? NAN : ipow(x, n->arg);
+        break;
+    case SLPI_EXPR_POW:
+        r = x > 0 ? exp(y * log(x)) : NAN;
+        break;
+    case SLPI_EXPR_SQRT:
+        r = x > 0 ? sqrt(x) : NAN;
+        break;
+    case SLPI_EXPR_EXP:
+        r = exp(x);
+        break;
+    case SLPI_EXPR_LOG:
+        r = x > 0 ? log(x) : NAN;
+        break;
+    case SLPI_EXPR_SIN:
+        r = sin(x);
+        break;
+    case SLPI_EXPR_COS:
+        r = cos(x);
+        break;
+    case SLPI_EXPR_TAN:
+        r = tan(x);
+        break;
+    case SLPI_EXPR_ATAN:
+        r = atan(x);
+        break;
+    case SLPI_EXPR_SINH:
+        r = sinh(x);
+        break;
+    case SLPI_EXPR_COSH:
+        r = cosh(x);
+        break;
+    case SLPI_EXPR_TANH:
+        r = tanh(x);
+        break;
+    default:
+        r = NAN;
+        break;
     }
     return r;
 }
@@ -122,22 +195,39 @@ void slpi_fast_tape_set_time(const slpi_fast_tape *t, double time)
 int slpi_fast_tape_forward(const slpi_fast_tape *t, const double *mu, const double *w)
 {
     double *v = t->v, *vd = t->vd;
-    if (!w) {   /* values only: the common operations inline (the gradient's hot loop) */
+    if (!w) { /* values only: the common operations inline (the gradient's hot loop) */
         for (int j = 0; j < t->nd; j++) {
             int i = t->order[j];
             const slpi_expr_node *n = &t->node[i];
             switch (n->op) {
-            case SLPI_EXPR_COORD: v[i] = mu[n->arg]; break;
-            case SLPI_EXPR_ADD: v[i] = v[n->a] + v[n->b]; break;
-            case SLPI_EXPR_SUB: v[i] = v[n->a] - v[n->b]; break;
-            case SLPI_EXPR_MUL: v[i] = v[n->a] * v[n->b]; break;
-            case SLPI_EXPR_NEG: v[i] = -v[n->a]; break;
-            case SLPI_EXPR_DIV: v[i] = v[n->b] != 0 ? v[n->a] / v[n->b] : NAN; break;
+            case SLPI_EXPR_COORD:
+                v[i] = mu[n->arg];
+                break;
+            case SLPI_EXPR_ADD:
+                v[i] = v[n->a] + v[n->b];
+                break;
+            case SLPI_EXPR_SUB:
+                v[i] = v[n->a] - v[n->b];
+                break;
+            case SLPI_EXPR_MUL:
+                v[i] = v[n->a] * v[n->b];
+                break;
+            case SLPI_EXPR_NEG:
+                v[i] = -v[n->a];
+                break;
+            case SLPI_EXPR_DIV:
+                v[i] = v[n->b] != 0 ? v[n->a] / v[n->b] : NAN;
+                break;
             case SLPI_EXPR_POWI:
-                if (n->arg == 2) { v[i] = v[n->a] * v[n->a]; break; }
+                if (n->arg == 2) {
+                    v[i] = v[n->a] * v[n->a];
+                    break;
+                }
                 v[i] = node_value(n, v);
                 break;
-            default: v[i] = node_value(n, v); break;
+            default:
+                v[i] = node_value(n, v);
+                break;
             }
         }
         return finite_roots(t);
@@ -155,11 +245,21 @@ int slpi_fast_tape_forward(const slpi_fast_tape *t, const double *mu, const doub
         double xd = n->a >= 0 ? vd[n->a] : 0, yd = n->b >= 0 ? vd[n->b] : 0;
         double x = n->a >= 0 ? v[n->a] : 0, y = n->b >= 0 ? v[n->b] : 0;
         switch (n->op) {
-        case SLPI_EXPR_ADD: vd[i] = xd + yd; break;
-        case SLPI_EXPR_SUB: vd[i] = xd - yd; break;
-        case SLPI_EXPR_MUL: vd[i] = xd * y + x * yd; break;
-        case SLPI_EXPR_DIV: vd[i] = (xd - v[i] * yd) / y; break;
-        case SLPI_EXPR_POW: vd[i] = v[i] * (y * xd / x + log(x) * yd); break;
+        case SLPI_EXPR_ADD:
+            vd[i] = xd + yd;
+            break;
+        case SLPI_EXPR_SUB:
+            vd[i] = xd - yd;
+            break;
+        case SLPI_EXPR_MUL:
+            vd[i] = xd * y + x * yd;
+            break;
+        case SLPI_EXPR_DIV:
+            vd[i] = (xd - v[i] * yd) / y;
+            break;
+        case SLPI_EXPR_POW:
+            vd[i] = v[i] * (y * xd / x + log(x) * yd);
+            break;
         default: {
             double f1;
             unary_derivs(n->op, n->arg, x, v[i], &f1, NULL);
@@ -171,30 +271,52 @@ int slpi_fast_tape_forward(const slpi_fast_tape *t, const double *mu, const doub
 }
 
 /* Adjoint (and its tangent) pushed to operand j with local derivative d. */
-#define PUSH(j, d, dd) do { if (t->dep[j]) { a[j] += y * (d); if (tan) ad[j] += yd * (d) + y * (dd); } } while (0)
+#define PUSH(j, d, dd)                                                                                                 \
+    do {                                                                                                               \
+        if (t->dep[j]) {                                                                                               \
+            a[j] += y * (d);                                                                                           \
+            if (tan) ad[j] += yd * (d) + y * (dd);                                                                     \
+        }                                                                                                              \
+    } while (0)
 
 void slpi_fast_tape_reverse(const slpi_fast_tape *t, const double *seed, double *g, double *hv)
 {
     double *v = t->v, *vd = t->vd, *a = t->a, *ad = t->ad;
     int tan = hv != NULL;
-    if (!tan) {   /* the gradient alone: the common operations inline */
+    if (!tan) { /* the gradient alone: the common operations inline */
         const unsigned char *dep = t->dep;
         for (int j = 0; j < t->nd; j++) a[t->order[j]] = 0;
         for (int k = 0; k < t->nroot; k++)
-            if (dep[t->root[k]]) a[t->root[k]] += seed[k];   /* two Hamiltonians may share a root */
+            if (dep[t->root[k]]) a[t->root[k]] += seed[k]; /* two Hamiltonians may share a root */
         for (int j = t->nd - 1; j >= 0; j--) {
             int i = t->order[j];
             const slpi_expr_node *n = &t->node[i];
             double y = a[i];
             int A = n->a, B = n->b;
             switch (n->op) {
-            case SLPI_EXPR_COORD: g[n->arg] += y; break;
-            case SLPI_EXPR_ADD: if (dep[A]) a[A] += y; if (dep[B]) a[B] += y; break;
-            case SLPI_EXPR_SUB: if (dep[A]) a[A] += y; if (dep[B]) a[B] -= y; break;
-            case SLPI_EXPR_MUL: if (dep[A]) a[A] += y * v[B]; if (dep[B]) a[B] += y * v[A]; break;
-            case SLPI_EXPR_NEG: a[A] -= y; break;
+            case SLPI_EXPR_COORD:
+                g[n->arg] += y;
+                break;
+            case SLPI_EXPR_ADD:
+                if (dep[A]) a[A] += y;
+                if (dep[B]) a[B] += y;
+                break;
+            case SLPI_EXPR_SUB:
+                if (dep[A]) a[A] += y;
+                if (dep[B]) a[B] -= y;
+                break;
+            case SLPI_EXPR_MUL:
+                if (dep[A]) a[A] += y * v[B];
+                if (dep[B]) a[B] += y * v[A];
+                break;
+            case SLPI_EXPR_NEG:
+                a[A] -= y;
+                break;
             case SLPI_EXPR_POWI:
-                if (n->arg == 2) { a[A] += 2 * y * v[A]; break; }
+                if (n->arg == 2) {
+                    a[A] += 2 * y * v[A];
+                    break;
+                }
                 a[A] += y * (n->arg == 0 ? 0 : n->arg * ipow(v[A], n->arg - 1));
                 break;
             case SLPI_EXPR_DIV:
@@ -232,8 +354,14 @@ void slpi_fast_tape_reverse(const slpi_fast_tape *t, const double *seed, double 
             g[n->arg] += y;
             if (tan) hv[n->arg] += yd;
             break;
-        case SLPI_EXPR_ADD: PUSH(A, 1, 0); PUSH(B, 1, 0); break;
-        case SLPI_EXPR_SUB: PUSH(A, 1, 0); PUSH(B, -1, 0); break;
+        case SLPI_EXPR_ADD:
+            PUSH(A, 1, 0);
+            PUSH(B, 1, 0);
+            break;
+        case SLPI_EXPR_SUB:
+            PUSH(A, 1, 0);
+            PUSH(B, -1, 0);
+            break;
         case SLPI_EXPR_MUL:
             PUSH(A, v[B], tan ? vd[B] : 0);
             PUSH(B, v[A], tan ? vd[A] : 0);
@@ -365,15 +493,18 @@ static int build_tape(slpi_fast_tape *t, const slpi_model *m, const int *ks, int
     t->a = t->vd + n;
     t->ad = t->a + n;
     for (int i = 0; i < n; i++) {
-        if (t->dep[i]) t->order[t->nd++] = i;
-        else if (t->tdep[i]) t->torder[t->nt++] = i;
+        if (t->dep[i])
+            t->order[t->nd++] = i;
+        else if (t->tdep[i])
+            t->torder[t->nt++] = i;
     }
     for (int i = 0; i < n; i++) {
-        if (t->dep[i] || t->tdep[i]) continue;   /* t's: slpi_fast_tape_set_time */
+        if (t->dep[i] || t->tdep[i]) continue; /* t's: slpi_fast_tape_set_time */
         const slpi_expr_node *nd = &t->node[i];
         int k = t->owner[i];
         t->v[i] = nd->op == SLPI_EXPR_CONST ? m->H[k].cval[nd->arg]
-                : nd->op == SLPI_EXPR_PI ? SLPI_FAST_PI : node_value(nd, t->v);
+            : nd->op == SLPI_EXPR_PI        ? SLPI_FAST_PI
+                                            : node_value(nd, t->v);
         if (!(t->v[i] - t->v[i] == 0)) return slpi_model_constant_refusal(err, k, nd);
     }
     return SLPI_OK;
@@ -383,12 +514,11 @@ int slpi_fast_tapes_build(slpi_fast_tapes *T, const slpi_model *m, slpi_error *e
 {
     int M = m->M, ks[1 + SLPI_MODEL_MAX_NOISE], nk = 0, rc = SLPI_OK;
     for (int k = 0; k <= M && rc == SLPI_OK; k++) {
-        if (m->callback[k]) continue;   /* code, no tape (then no fused tape either) */
+        if (m->callback[k]) continue; /* code, no tape (then no fused tape either) */
         ks[nk++] = k;
         rc = build_tape(&T->t[k], m, &k, 1, err);
     }
-    if (rc == SLPI_OK && nk == M + 1)
-        rc = build_tape(&T->all, m, ks, nk, err);
+    if (rc == SLPI_OK && nk == M + 1) rc = build_tape(&T->all, m, ks, nk, err);
     return rc;
 }
 
@@ -412,7 +542,7 @@ void slpi_fast_tapes_clear(slpi_fast_tapes *T)
 
 int slpi_fast_tape_fault(const slpi_fast_tape *t)
 {
-    for (int j = 0; j < t->nt + t->nd; j++) {   /* torder's nodes come before order's */
+    for (int j = 0; j < t->nt + t->nd; j++) { /* torder's nodes come before order's */
         int i = j < t->nt ? t->torder[j] : t->order[j - t->nt];
         const slpi_expr_node *n = &t->node[i];
         double a = n->a >= 0 ? t->v[n->a] : 0, b = n->b >= 0 ? t->v[n->b] : 0, v = t->v[i];

@@ -11,17 +11,17 @@ typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "core/expr.h"
 
 typedef struct {
-    int n;                        /* nodes, identical subtrees shared (hash-consing) */
-    slpi_expr_node *node;         /* core's nodes, operands renumbered */
-    unsigned char *dep, *tdep;    /* depends on a coordinate; on the time t */
-    int nd, *order;               /* the coordinate-dependent nodes, in evaluation order */
-    int nt, *torder;              /* the other nodes that depend on t, in evaluation order
+    int n;                     /* nodes, identical subtrees shared (hash-consing) */
+    slpi_expr_node *node;      /* core's nodes, operands renumbered */
+    unsigned char *dep, *tdep; /* depends on a coordinate; on the time t */
+    int nd, *order;            /* the coordinate-dependent nodes, in evaluation order */
+    int nt, *torder;           /* the other nodes that depend on t, in evaluation order
                                      (their values: slpi_fast_tape_set_time) */
-    int nroot, *root;             /* the values: one per Hamiltonian (the fused tape: M + 1;
+    int nroot, *root;          /* the values: one per Hamiltonian (the fused tape: M + 1;
                                      two identical Hamiltonians share a root) */
-    int *owner;                   /* the Hamiltonian k a node first occurs in (its constant,
+    int *owner;                /* the Hamiltonian k a node first occurs in (its constant,
                                      messages) */
-    double *v, *vd, *a, *ad;      /* values, tangents, adjoints, adjoint tangents */
+    double *v, *vd, *a, *ad;   /* values, tangents, adjoints, adjoint tangents */
 } slpi_fast_tape;
 
 /* The tapes of a model: one per Hamiltonian given as an expression, and the fused tape

@@ -59,19 +59,19 @@ typedef struct {
         slpi_fast_so3k so3k; /* so3^k */
     };
     int has_sun;
-    const slpi_plan *plan;        /* a reference, released by model_clear */
-    const slpi_model *m;          /* the plan's parsed model (slpi_plan_model) */
-    slpi_fast_tapes tp;           /* H_0..H_M, and fused (gen_sum: one sweep each way) */
+    const slpi_plan *plan; /* a reference, released by model_clear */
+    const slpi_model *m;   /* the plan's parsed model (slpi_plan_model) */
+    slpi_fast_tapes tp;    /* H_0..H_M, and fused (gen_sum: one sweep each way) */
     int dim;
     double *winv, *g, *hv, *mu, *xi, *tmp;
-    double *pmu, *pw;             /* su(n): the traceless parts P mu, P w (at_traceless) */
+    double *pmu, *pw;                             /* su(n): the traceless parts P mu, P w (at_traceless) */
     slpi_model_code cb[1 + SLPI_MODEL_MAX_NOISE]; /* p->model.cb */
-    int ncb;                      /* Hamiltonians given as code */
-    char why[256];                /* which callback failed, how (model_fault) */
+    int ncb;                                      /* Hamiltonians given as code */
+    char why[256];                                /* which callback failed, how (model_fault) */
     int faulted;
-    double complex *Z, *X0;       /* so(n) ISOMP scratch (n x n); su(n) diagnostics (2 N^2) */
-    double t0;                    /* key t0 (docs/models.md#time) */
-    double t;                     /* the time the tapes' t-nodes hold (model_at_time) */
+    double complex *Z, *X0; /* so(n) ISOMP scratch (n x n); su(n) diagnostics (2 N^2) */
+    double t0;              /* key t0 (docs/models.md#time) */
+    double t;               /* the time the tapes' t-nodes hold (model_at_time) */
 } model_ctx;
 
 static model_ctx *ctx_of(const slpi_fast_system *s)
@@ -149,8 +149,8 @@ static int callback_result(model_ctx *c, int k, const char *what, int rc, const 
     if (rc != 0)
         snprintf(c->why, sizeof c->why, "the %s callback of %s returned %d", what, key, rc);
     else
-        snprintf(c->why, sizeof c->why, "the %s callback of %s gave a non-finite value %g at index %d",
-                 what, key, out[bad], bad);
+        snprintf(c->why, sizeof c->why, "the %s callback of %s gave a non-finite value %g at index %d", what, key,
+                 out[bad], bad);
     return -1;
 }
 
@@ -176,17 +176,20 @@ static void model_gen(const slpi_fast_system *s, int k, double *xi, const double
         return;
     }
     for (int i = 0; i < c->dim; i++) c->g[i] = 0;
-    if (slpi_fast_tape_forward(&c->tp.t[k], mu, NULL)) { domain_fault(c, &c->tp.t[k]); fill_nan(xi, c->dim); return; }
+    if (slpi_fast_tape_forward(&c->tp.t[k], mu, NULL)) {
+        domain_fault(c, &c->tp.t[k]);
+        fill_nan(xi, c->dim);
+        return;
+    }
     slpi_fast_tape_reverse(&c->tp.t[k], &one, c->g, NULL);
     to_algebra(c, xi, c->g);
 }
 
 /* sum_k delta_k xi_k: the fused tape, seeded with delta at its roots. */
-static void model_gen_sum(const slpi_fast_system *s, double *xi, const double *delta,
-                          const double *mu)
+static void model_gen_sum(const slpi_fast_system *s, double *xi, const double *delta, const double *mu)
 {
     model_ctx *c = ctx_of(s);
-    if (c->ncb) {   /* no fused tape: the generic sum (slpi_fast_gen_sum's order) */
+    if (c->ncb) { /* no fused tape: the generic sum (slpi_fast_gen_sum's order) */
         for (int i = 0; i < c->dim; i++) xi[i] = 0;
         for (int k = 0; k <= c->m->M; k++) {
             if (delta[k] == 0) continue;
@@ -197,13 +200,16 @@ static void model_gen_sum(const slpi_fast_system *s, double *xi, const double *d
     }
     mu = at_traceless(c, c->pmu, mu);
     for (int i = 0; i < c->dim; i++) c->g[i] = 0;
-    if (slpi_fast_tape_forward(&c->tp.all, mu, NULL)) { domain_fault(c, &c->tp.all); fill_nan(xi, c->dim); return; }
+    if (slpi_fast_tape_forward(&c->tp.all, mu, NULL)) {
+        domain_fault(c, &c->tp.all);
+        fill_nan(xi, c->dim);
+        return;
+    }
     slpi_fast_tape_reverse(&c->tp.all, delta, c->g, NULL);
     to_algebra(c, xi, c->g);
 }
 
-static void model_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
-                       const double *w)
+static void model_dgen(const slpi_fast_system *s, int k, double *out, const double *mu, const double *w)
 {
     model_ctx *c = ctx_of(s);
     mu = at_traceless(c, c->pmu, mu);
@@ -217,7 +223,11 @@ static void model_dgen(const slpi_fast_system *s, int k, double *out, const doub
         return;
     }
     for (int i = 0; i < c->dim; i++) c->g[i] = c->hv[i] = 0;
-    if (slpi_fast_tape_forward(&c->tp.t[k], mu, w)) { domain_fault(c, &c->tp.t[k]); fill_nan(out, c->dim); return; }
+    if (slpi_fast_tape_forward(&c->tp.t[k], mu, w)) {
+        domain_fault(c, &c->tp.t[k]);
+        fill_nan(out, c->dim);
+        return;
+    }
     slpi_fast_tape_reverse(&c->tp.t[k], &one, c->g, c->hv);
     to_algebra(c, out, c->hv);
 }
@@ -262,7 +272,7 @@ static void model_m_gen_sum(const slpi_fast_system *s, double *Psi, const double
 }
 
 static double model_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm, double *Psi_out,
-                          const double *delta, const double *Xn, const double *Y)
+                                 const double *delta, const double *Xn, const double *Y)
 {
     model_ctx *c = ctx_of(s);
     double *P = Psi_out ? Psi_out : (double *)(c->Z + (size_t)c->m->alg.n * c->m->alg.n);
@@ -280,8 +290,7 @@ static double model_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double
 
 /* su(n): fast/sun.c's callbacks. psi: Psi(Y) = -sum_k delta_k xi_k in matrix form. gen: the
  * matrix of xi_k (only fast/sun.c's own gen/dgen call it, and this file replaces both). */
-static void sun_psi_cb(slpi_fast_sun *u, const double *delta, const double complex *Y,
-                       double complex *Psi)
+static void sun_psi_cb(slpi_fast_sun *u, const double *delta, const double complex *Y, double complex *Psi)
 {
     model_ctx *c = (model_ctx *)u;
     slpi_fast_system s = { .data = c };
@@ -291,14 +300,15 @@ static void sun_psi_cb(slpi_fast_sun *u, const double *delta, const double compl
     slpi_fast_sun_unpack(Psi, c->xi, u->N);
 }
 
-static void sun_gen_cb(slpi_fast_sun *u, int k, const double complex *X, int derivative,
-                       double complex *out)
+static void sun_gen_cb(slpi_fast_sun *u, int k, const double complex *X, int derivative, double complex *out)
 {
     model_ctx *c = (model_ctx *)u;
     slpi_fast_system s = { .data = c };
     slpi_fast_sun_pack(c->mu, X, u->N);
-    if (derivative) fill_nan(c->xi, c->dim);   /* not reachable: model_dgen replaces it */
-    else model_gen(&s, k, c->xi, c->mu);
+    if (derivative)
+        fill_nan(c->xi, c->dim); /* not reachable: model_dgen replaces it */
+    else
+        model_gen(&s, k, c->xi, c->mu);
     slpi_fast_sun_unpack(out, c->xi, u->N);
 }
 
@@ -307,7 +317,7 @@ static void sun_gen_cb(slpi_fast_sun *u, int k, const double complex *X, int der
 static void model_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     model_ctx *c = ctx_of(s);
-    int has_H = !c->m->callback[0] || c->cb[0].energy;   /* code without energy: no H0 */
+    int has_H = !c->m->callback[0] || c->cb[0].energy; /* code without energy: no H0 */
     double H = has_H ? model_value(c, 0, x) : NAN;
     if (has_H) slpi_diag_add(d, "H0", H);
     if (x0 && has_H) {
@@ -395,7 +405,7 @@ int slpi_fast_sys_model(slpi_fast_system *s, const slpi_problem *p, const slpi_p
     }
     if ((rc = slpi_fast_tapes_build(&c->tp, c->m, err)) != SLPI_OK) return rc;
     c->t0 = slpi_view_system(p)->model.t0;
-    c->t = NAN;   /* no time yet: the first model_at_time sets the t-nodes */
+    c->t = NAN; /* no time yet: the first model_at_time sets the t-nodes */
     c->winv = malloc(8 * (size_t)dim * sizeof *c->winv);
     c->Z = calloc(3 * (size_t)n * n, sizeof *c->Z);
     if (!c->winv || !c->Z) return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");

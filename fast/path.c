@@ -21,9 +21,9 @@ typedef struct {
     slpi_fast *s;
     int dim;
     double *x, *x0;
-    double *row;         /* one output row: the state, the diagnostics, iterations, residual */
-    slpi_diag diag;      /* of the current state, refreshed on demand */
-    int diag_fresh;      /* diag is that of x, the counters and the step index now */
+    double *row;    /* one output row: the state, the diagnostics, iterations, residual */
+    slpi_diag diag; /* of the current state, refreshed on demand */
+    int diag_fresh; /* diag is that of x, the counters and the step index now */
 } fast_ctx;
 
 static void fast_destroy(void *ctx)
@@ -62,8 +62,10 @@ static void *fast_create(const slpi_plan *plan, slpi_error *err)
 static int fast_set_state(void *ctx, const double *x0, slpi_error *err)
 {
     fast_ctx *c = ctx;
-    if (x0) memcpy(c->x0, x0, (size_t)c->dim * sizeof(double));
-    else if (slpi_fast_initial_state(c->s, c->x0, err) != SLPI_OK) return err ? err->code : SLPI_EINPUT;
+    if (x0)
+        memcpy(c->x0, x0, (size_t)c->dim * sizeof(double));
+    else if (slpi_fast_initial_state(c->s, c->x0, err) != SLPI_OK)
+        return err ? err->code : SLPI_EINPUT;
     memcpy(c->x, c->x0, (size_t)c->dim * sizeof(double));
     c->diag_fresh = 0;
     return SLPI_OK;
@@ -216,8 +218,9 @@ static const char *fast_why(void *ctx)
 }
 
 static const slpi_path_ops fast_ops = {
-    "fast", fast_create, fast_destroy, fast_set_state, fast_step, fast_diag_names,
-    fast_diag_values, fast_write_row, fast_summary, fast_state_save, fast_state_load, fast_why, NULL, fast_seek,
+    "fast",          fast_create,      fast_destroy,   fast_set_state, fast_step,
+    fast_diag_names, fast_diag_values, fast_write_row, fast_summary,   fast_state_save,
+    fast_state_load, fast_why,         NULL,           fast_seek,
 };
 
 void slpi_fast_seek_at(void *at, long n)

@@ -21,8 +21,8 @@ typedef struct {
     slpi_fast_so3k so3k; /* the algebra's context: first member (fast/algebra.h) */
     int n;
     double amp;
-    double gs;        /* Frobenius-gradient scale of dH/dx: 1 (A), 1/2 (B) */
-    double *tmp;      /* 3n scratch */
+    double gs;   /* Frobenius-gradient scale of dH/dx: 1 (A), 1/2 (B) */
+    double *tmp; /* 3n scratch */
 } pv_ctx;
 
 /* g += s * dH_0/dx (all vortices). */
@@ -53,19 +53,16 @@ static void pv_gen(const slpi_fast_system *s, int k, double *g, const double *mu
     for (int i = 0; i < c->n; i++) g[3 * i + k - 1] = c->amp * mu[3 * i + k - 1];
 }
 
-static void pv_gen_sum(const slpi_fast_system *s, double *g, const double *delta,
-                        const double *mu)
+static void pv_gen_sum(const slpi_fast_system *s, double *g, const double *delta, const double *mu)
 {
     const pv_ctx *c = s->data;
     for (int i = 0; i < c->n; i++)
-        for (int k = 0; k < 3; k++)
-            g[3 * i + k] = s->M ? delta[k + 1] * c->amp * mu[3 * i + k] : 0;
+        for (int k = 0; k < 3; k++) g[3 * i + k] = s->M ? delta[k + 1] * c->amp * mu[3 * i + k] : 0;
     pv_grad0(c, mu, delta[0] * c->gs, g);
 }
 
 /* Directional derivative of the H_0 gradient (closed form of d(grad)[w]). */
-static void pv_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
-                    const double *w)
+static void pv_dgen(const slpi_fast_system *s, int k, double *out, const double *mu, const double *w)
 {
     const pv_ctx *c = s->data;
     int n = c->n;
@@ -87,8 +84,8 @@ static void pv_dgen(const slpi_fast_system *s, int k, double *out, const double 
             double q = 1 / (1 - cij);
             for (int m = 0; m < 3; m++) {
                 double v = xj[m] / (a * b) - cij * xi[m] / a2;
-                double dv = wj[m] / (a * b) - xj[m] / (a * b) * (ri + rj)
-                            - dc * xi[m] / a2 - cij * wi[m] / a2 + 2 * cij * xi[m] * ri / a2;
+                double dv = wj[m] / (a * b) - xj[m] / (a * b) * (ri + rj) - dc * xi[m] / a2 - cij * wi[m] / a2 +
+                    2 * cij * xi[m] * ri / a2;
                 out[3 * i + m] += f * (dc * q * q * v + q * dv);
             }
         }
@@ -101,8 +98,8 @@ static void pv_m_gen_sum(const slpi_fast_system *s, double *Psi, const double *d
     for (int i = 0; i < s->dim; i++) Psi[i] = -Psi[i];
 }
 
-static double pv_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm,
-                       double *Psi_out, const double *delta, const double *Xn, const double *Y)
+static double pv_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm, double *Psi_out,
+                              const double *delta, const double *Xn, const double *Y)
 {
     const pv_ctx *c = s->data;
     double *P = Psi_out ? Psi_out : c->tmp;
@@ -145,8 +142,7 @@ int slpi_fast_sys_point_vortices(slpi_fast_system *s, const slpi_problem *p, slp
 {
     const slpi_system_view *sys = slpi_view_system(p);
     int n = sys->pv.n;
-    if (n < 2 || n > 1000)
-        return slpi_error_set(err, SLPI_EINPUT, "point-vortices: n = %d must be in 2..1000", n);
+    if (n < 2 || n > 1000) return slpi_error_set(err, SLPI_EINPUT, "point-vortices: n = %d must be in 2..1000", n);
     if (!isfinite(sys->pv.amp))
         return slpi_error_set(err, SLPI_EINPUT, "point-vortices: noise amplitude is not finite");
     pv_ctx *c = calloc(1, sizeof *c);

@@ -36,16 +36,24 @@ static void rb_gen(const slpi_fast_system *s, int k, double *xi, const double *m
     }
     switch (c->noise) {
     case SLPI_RB_NOISE_ISO_QUAD:
-    case SLPI_RB_NOISE_ISO_QUAD1: xi[k - 1] = c->amp * mu[k - 1]; break;
-    case SLPI_RB_NOISE_SVI_LIN: xi[k - 1] = c->amp; break;
-    case SLPI_RB_NOISE_SVI_LIN1: xi[0] = xi[1] = xi[2] = c->amp / sqrt(3.0); break;
-    case SLPI_RB_NOISE_CONST_E3: xi[2] = c->amp; break;
-    case SLPI_RB_NOISE_NONE: break;
+    case SLPI_RB_NOISE_ISO_QUAD1:
+        xi[k - 1] = c->amp * mu[k - 1];
+        break;
+    case SLPI_RB_NOISE_SVI_LIN:
+        xi[k - 1] = c->amp;
+        break;
+    case SLPI_RB_NOISE_SVI_LIN1:
+        xi[0] = xi[1] = xi[2] = c->amp / sqrt(3.0);
+        break;
+    case SLPI_RB_NOISE_CONST_E3:
+        xi[2] = c->amp;
+        break;
+    case SLPI_RB_NOISE_NONE:
+        break;
     }
 }
 
-static void rb_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
-                    const double *w)
+static void rb_dgen(const slpi_fast_system *s, int k, double *out, const double *mu, const double *w)
 {
     const rb_ctx *c = s->data;
     (void)mu;
@@ -64,8 +72,8 @@ static void rb_m_gen_sum(const slpi_fast_system *s, double *Psi, const double *d
     for (int i = 0; i < 3; i++) Psi[i] = -Psi[i];
 }
 
-static double rb_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm,
-                       double *Psi_out, const double *delta, const double *Xn, const double *Y)
+static double rb_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm, double *Psi_out,
+                              const double *delta, const double *Xn, const double *Y)
 {
     double P[3];
     rb_m_gen_sum(s, P, delta, Y);
@@ -139,15 +147,22 @@ int slpi_fast_sys_rigid_body(slpi_fast_system *s, const slpi_problem *p, slpi_er
     }
     if (!(sys->rb.h0_scale >= 0) || !isfinite(sys->rb.h0_scale))
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: h0_scale = %g must be >= 0", sys->rb.h0_scale);
-    if (!isfinite(c->amp))
-        return slpi_error_set(err, SLPI_EINPUT, "rigid-body: noise amplitude is not finite");
+    if (!isfinite(c->amp)) return slpi_error_set(err, SLPI_EINPUT, "rigid-body: noise amplitude is not finite");
     if (sys->rb.track_R && sys->rb.form != SLPI_RB_FORM_SVI)
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: track_R needs the SVI form");
     switch (c->noise) {
-    case SLPI_RB_NOISE_NONE: s->M = 0; break;
-    case SLPI_RB_NOISE_ISO_QUAD: case SLPI_RB_NOISE_SVI_LIN: s->M = 3; break;
-    case SLPI_RB_NOISE_ISO_QUAD1: case SLPI_RB_NOISE_SVI_LIN1: case SLPI_RB_NOISE_CONST_E3:
-        s->M = 1; break;
+    case SLPI_RB_NOISE_NONE:
+        s->M = 0;
+        break;
+    case SLPI_RB_NOISE_ISO_QUAD:
+    case SLPI_RB_NOISE_SVI_LIN:
+        s->M = 3;
+        break;
+    case SLPI_RB_NOISE_ISO_QUAD1:
+    case SLPI_RB_NOISE_SVI_LIN1:
+    case SLPI_RB_NOISE_CONST_E3:
+        s->M = 1;
+        break;
     default:
         return slpi_error_set(err, SLPI_EINPUT, "rigid-body: unknown noise model %d", (int)c->noise);
     }

@@ -43,8 +43,7 @@ struct slpi_fast_scheme {
 double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err);
 void slpi_fast_work_free(slpi_fast *f);
 
-extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le,
-    slpi_fast_scheme_rkmk_heun, slpi_fast_scheme_im_direct, slpi_fast_scheme_trap_direct,
-    slpi_fast_scheme_isomp, slpi_fast_scheme_svi;
+extern const slpi_fast_scheme slpi_fast_scheme_tmk, slpi_fast_scheme_rkmk_le, slpi_fast_scheme_rkmk_heun,
+    slpi_fast_scheme_im_direct, slpi_fast_scheme_trap_direct, slpi_fast_scheme_isomp, slpi_fast_scheme_svi;
 
 #endif

@@ -49,7 +49,7 @@ void slpi_fast_sine_euler_mode_of(const slpi_fast_sine_euler_basis *b, int index
 /* Entry (a, a + m2 mod N) of T_m: i/(2 eps) e^{i eps (m1 m2 + 2 a m1)}. */
 static cplx se_entry(const slpi_fast_sine_euler_basis *b, int m1, int m2, int a)
 {
-    long ph = ((long)m1 * m2 + 2L * a * m1) % b->N;   /* eps N = 2 pi */
+    long ph = ((long)m1 * m2 + 2L * a * m1) % b->N; /* eps N = 2 pi */
     double t = b->eps * (double)ph;
     return I / (2.0 * b->eps) * CMPLX(cos(t), sin(t));
 }
@@ -96,8 +96,7 @@ static double se_norm2(const slpi_fast_sine_euler_basis *b, int k)
 
 void slpi_fast_sine_euler_stream(const slpi_fast_sine_euler_basis *b, double c, const cplx *W, cplx *P)
 {
-    for (int k = 0; k < b->nm; k++)
-        slpi_fast_sine_euler_add(b, k, -c * se_coef(b, k, W) / se_norm2(b, k), P);
+    for (int k = 0; k < b->nm; k++) slpi_fast_sine_euler_add(b, k, -c * se_coef(b, k, W) / se_norm2(b, k), P);
 }
 
 double slpi_fast_sine_euler_energy(const slpi_fast_sine_euler_basis *b, const cplx *omega)

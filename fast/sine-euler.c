@@ -23,16 +23,19 @@
 typedef double complex cplx;
 
 typedef struct {
-    slpi_fast_sun u;              /* first member (fast/sun.h) */
+    slpi_fast_sun u; /* first member (fast/sun.h) */
     slpi_fast_sine_euler_basis b;
     int M;
-    cplx *Z;                 /* M noise matrices */
-    cplx *X, *P;             /* scratch */
-    cplx *X0;                /* the reference state of the diagnostics */
-    cplx *om;                /* nm Fourier coefficients */
+    cplx *Z;     /* M noise matrices */
+    cplx *X, *P; /* scratch */
+    cplx *X0;    /* the reference state of the diagnostics */
+    cplx *om;    /* nm Fourier coefficients */
 } se_ctx;
 
-static se_ctx *se_of(const slpi_fast_system *s) { return (se_ctx *)s->data; }
+static se_ctx *se_of(const slpi_fast_system *s)
+{
+    return (se_ctx *)s->data;
+}
 
 static void se_m_gen_sum(slpi_fast_sun *u, const double *delta, const cplx *Y, cplx *Psi)
 {
@@ -50,8 +53,10 @@ static void se_gen(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx 
     se_ctx *c = (se_ctx *)u;
     size_t NN = (size_t)c->u.N * c->u.N;
     memset(out, 0, NN * sizeof *out);
-    if (k == 0) slpi_fast_sine_euler_stream(&c->b, -1.0, X, out);
-    else if (!derivative) memcpy(out, c->Z + (size_t)(k - 1) * NN, NN * sizeof *out);
+    if (k == 0)
+        slpi_fast_sine_euler_stream(&c->b, -1.0, X, out);
+    else if (!derivative)
+        memcpy(out, c->Z + (size_t)(k - 1) * NN, NN * sizeof *out);
 }
 
 /* W0 = sum omega_m T_m (core's Fourier description, (Re, Im) per mode). */
@@ -78,8 +83,7 @@ static double se_energy(se_ctx *c, const cplx *W)
     return 0.5 * h;
 }
 
-static void se_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x,
-                           const double *x0)
+static void se_diagnostics(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0)
 {
     se_ctx *c = se_of(s);
     int N = c->u.N;
@@ -123,8 +127,7 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
     int N = b.N, M = sys->se.noise ? 2 : 0;
     /* slpi_fast_create validated the problem: core's layout comes from the same N */
     if (SLPI_NEVER(M != slpi_problem_noise_count(p) || N * N != slpi_problem_state_dim(p)))
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "sine-euler: core layout (dim %d, M %d) disagrees with N = %d",
+        return slpi_error_set(err, SLPI_EINPUT, "sine-euler: core layout (dim %d, M %d) disagrees with N = %d",
                               slpi_problem_state_dim(p), slpi_problem_noise_count(p), N);
     se_ctx *c = calloc(1, sizeof *c);
     if (!c) return slpi_error_set(err, SLPI_EINPUT, "sine-euler: out of memory");
@@ -147,7 +150,7 @@ int slpi_fast_sys_sine_euler(slpi_fast_system *s, const slpi_problem *p, slpi_er
         se_clear(s);
         return slpi_error_set(err, SLPI_EINPUT, "sine-euler: out of memory at N = %d", N);
     }
-    static const int zmode[2][2] = {{1, 1}, {1, -1}};
+    static const int zmode[2][2] = { { 1, 1 }, { 1, -1 } };
     for (int i = 0; i < M; i++) {
         slpi_fast_sine_euler_add(&b, slpi_fast_sine_euler_mode(&b, zmode[i][0], zmode[i][1]), sys->se.amp,
                                  c->Z + i * NN);

@@ -17,7 +17,7 @@
 typedef struct slpi_error slpi_error; /* slpi/errors.h */
 
 typedef struct {
-    int N, K, nm;        /* nm = N^2 - 1 modes */
+    int N, K, nm; /* nm = N^2 - 1 modes */
     double eps;
 } slpi_fast_sine_euler_basis;
 
@@ -29,18 +29,17 @@ int slpi_fast_sine_euler_mode(const slpi_fast_sine_euler_basis *b, int m1, int m
 void slpi_fast_sine_euler_mode_of(const slpi_fast_sine_euler_basis *b, int index, int *m1, int *m2);
 
 /* X += c T_m (mode index k). */
-void slpi_fast_sine_euler_add(const slpi_fast_sine_euler_basis *b, int k, double complex c,
-                         double complex *X);
+void slpi_fast_sine_euler_add(const slpi_fast_sine_euler_basis *b, int k, double complex c, double complex *X);
 
 /* Fourier I/O: W = sum omega_m T_m, and omega_m = (4 eps^2 / N) Tr(T_m^* W). */
 void slpi_fast_sine_euler_from_fourier(const slpi_fast_sine_euler_basis *b, const double complex *omega,
-                                  double complex *W);
+                                       double complex *W);
 void slpi_fast_sine_euler_to_fourier(const slpi_fast_sine_euler_basis *b, const double complex *W,
-                                double complex *omega);
+                                     double complex *omega);
 
 /* P += c sum_m psi_m T_m with psi_m = -omega_m(W) / |m|^2 (stream matrix, c = 1: P(W)). */
 void slpi_fast_sine_euler_stream(const slpi_fast_sine_euler_basis *b, double c, const double complex *W,
-                            double complex *P);
+                                 double complex *P);
 
 /* Closed forms in the coefficients (docs/systems.md#sine-euler): h = N/(8 eps^2) sum |omega_m|^2/|m|^2,
  * C2 = Tr W^2 = -N/(4 eps^2) sum |omega_m|^2, and

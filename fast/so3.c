@@ -30,8 +30,15 @@ void slpi_fast_exp_coeffs(double *c1, double *c2, double t2)
     if (t < 1) {
         /* sum_{k=0..8} (-1)^k t^(2k) / (2k+3)! by Horner in t2 */
         static const double inv_fact[9] = {
-            1.0 / 6, 1.0 / 120, 1.0 / 5040, 1.0 / 362880, 1.0 / 39916800, 1.0 / 6227020800.0,
-            1.0 / 1307674368000.0, 1.0 / 355687428096000.0, 1.0 / 121645100408832000.0,
+            1.0 / 6,
+            1.0 / 120,
+            1.0 / 5040,
+            1.0 / 362880,
+            1.0 / 39916800,
+            1.0 / 6227020800.0,
+            1.0 / 1307674368000.0,
+            1.0 / 355687428096000.0,
+            1.0 / 121645100408832000.0,
         };
         double acc = inv_fact[8];
         for (int k = 7; k >= 0; k--) acc = inv_fact[k] - t2 * acc;
@@ -53,7 +60,7 @@ void slpi_fast_rotation(double *R, const double *w, double theta)
 {
     double n = sqrt(slpi_fast_dot3(w, w));
     if (n == 0) {
-        double z[3] = {0, 0, 0};
+        double z[3] = { 0, 0, 0 };
         slpi_fast_rot_coeffs(R, z, 0, 0);
         return;
     }
@@ -78,8 +85,8 @@ static void sandwich(slpi_fast_block_model m, const double *p, const double *y, 
     }
 }
 
-double slpi_fast_blocks_isomp(slpi_fast_block_model m, int nb, const double *P,
-                              const double *Xn, const double *Y, double *Ynew, double *ynorm)
+double slpi_fast_blocks_isomp(slpi_fast_block_model m, int nb, const double *P, const double *Xn, const double *Y,
+                              double *Ynew, double *ynorm)
 {
     double kb = 0.5 * bracket_factor(m), dmax = 0, ymax = 0;
     for (int b = 0; b < nb; b++) {
@@ -90,7 +97,7 @@ double slpi_fast_blocks_isomp(slpi_fast_block_model m, int nb, const double *P,
         for (int i = 0; i < 3; i++) {
             double v = x[i] + kb * c[i] + 0.25 * s[i];
             double d = fabs(v - y[i]);
-            if (!(d <= dmax)) dmax = d;      /* propagates NaN */
+            if (!(d <= dmax)) dmax = d; /* propagates NaN */
             if (!(fabs(v) <= ymax)) ymax = fabs(v);
             Ynew[3 * b + i] = v;
         }
@@ -99,8 +106,8 @@ double slpi_fast_blocks_isomp(slpi_fast_block_model m, int nb, const double *P,
     return dmax;
 }
 
-void slpi_fast_blocks_comm(slpi_fast_block_model m, int nb, const double *P,
-                           const double *Y, const double *Xn, double *out)
+void slpi_fast_blocks_comm(slpi_fast_block_model m, int nb, const double *P, const double *Y, const double *Xn,
+                           double *out)
 {
     double kb = bracket_factor(m);
     for (int b = 0; b < nb; b++) {
@@ -110,8 +117,7 @@ void slpi_fast_blocks_comm(slpi_fast_block_model m, int nb, const double *P,
     }
 }
 
-void slpi_fast_blocks_cay(slpi_fast_block_model m, int nb, double a, const double *P,
-                          const double *X, double *out)
+void slpi_fast_blocks_cay(slpi_fast_block_model m, int nb, double a, const double *P, const double *X, double *out)
 {
     for (int b = 0; b < nb; b++) {
         const double *p = P + 3 * b;
@@ -122,8 +128,7 @@ void slpi_fast_blocks_cay(slpi_fast_block_model m, int nb, double a, const doubl
     }
 }
 
-void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const double *P,
-                           const double *X, double *out)
+void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const double *P, const double *X, double *out)
 {
     for (int b = 0; b < nb; b++) {
         const double *p = P + 3 * b, *x = X + 3 * b;
@@ -135,8 +140,7 @@ void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const doub
         } else {
             double s[3], r = 1 + 0.5 * a * a * pp;
             sandwich(m, p, x, s);
-            for (int i = 0; i < 3; i++)
-                out[3 * b + i] = (x[i] + a * SLPI_FAST_SQRT2 * c[i] - a * a * s[i]) / (r * r);
+            for (int i = 0; i < 3; i++) out[3 * b + i] = (x[i] + a * SLPI_FAST_SQRT2 * c[i] - a * a * s[i]) / (r * r);
         }
     }
 }

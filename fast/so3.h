@@ -18,13 +18,11 @@ void slpi_fast_rotation(double *R, const double *w, double theta);
  * the ISOMP map of the systems and models on them. */
 typedef enum { SLPI_FAST_BLOCK_HAT, SLPI_FAST_BLOCK_SU2A } slpi_fast_block_model;
 /* Ynew = Xn + [P,Y]/2 + P Y P/4 on nb blocks; returns ||Ynew - Y||_max, *ynorm. */
-double slpi_fast_blocks_isomp(slpi_fast_block_model m, int nb, const double *P,
-                              const double *Xn, const double *Y, double *Ynew, double *ynorm);
-void slpi_fast_blocks_comm(slpi_fast_block_model m, int nb, const double *P,
-                           const double *Y, const double *Xn, double *out);
-void slpi_fast_blocks_cay(slpi_fast_block_model m, int nb, double a, const double *P,
-                          const double *X, double *out);
-void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const double *P,
-                           const double *X, double *out);
+double slpi_fast_blocks_isomp(slpi_fast_block_model m, int nb, const double *P, const double *Xn, const double *Y,
+                              double *Ynew, double *ynorm);
+void slpi_fast_blocks_comm(slpi_fast_block_model m, int nb, const double *P, const double *Y, const double *Xn,
+                           double *out);
+void slpi_fast_blocks_cay(slpi_fast_block_model m, int nb, double a, const double *P, const double *X, double *out);
+void slpi_fast_blocks_ainv(slpi_fast_block_model m, int nb, double a, const double *P, const double *X, double *out);
 
 #endif

@@ -7,12 +7,12 @@
 
 #include "slpi/step.h"
 #include "core/problem-options.h"
-#include "fast/ensemble.h"   /* slpi_fast_policy, shared with the lock-step ensembles */
+#include "fast/ensemble.h" /* slpi_fast_policy, shared with the lock-step ensembles */
 
 typedef struct {
     const slpi_fast_policy *pol;
-    int it;                     /* iterations done */
-    double first, prev, last;   /* increments */
+    int it;                   /* iterations done */
+    double first, prev, last; /* increments */
 } slpi_fast_iter;
 
 
@@ -36,16 +36,13 @@ static inline int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double u
     if (it->it == 1) it->first = dmax;
     it->prev = it->last;
     it->last = dmax;
-    if (!(dmax - dmax == 0) || !(unorm - unorm == 0)) return SLPI_STEP_DIVERGED;  /* NaN/Inf */
-    if (pol->fixed_iters > 0)
-        return it->it >= pol->fixed_iters ? SLPI_STEP_CAPPED : -1;
+    if (!(dmax - dmax == 0) || !(unorm - unorm == 0)) return SLPI_STEP_DIVERGED; /* NaN/Inf */
+    if (pol->fixed_iters > 0) return it->it >= pol->fixed_iters ? SLPI_STEP_CAPPED : -1;
     double scale = pol->tol_h > 0 ? pol->tol_h * unorm : unorm > 1 ? unorm : 1;
     if (dmax <= pol->tol * scale) return SLPI_STEP_CONVERGED;
-    if (it->it > 1 && dmax >= it->prev && dmax <= 100 * pol->tol * scale)
-        return SLPI_STEP_STAGNATED;
+    if (it->it > 1 && dmax >= it->prev && dmax <= 100 * pol->tol * scale) return SLPI_STEP_STAGNATED;
     if (it->it > 1 && dmax > 1e6 * it->first && it->first > 0) return SLPI_STEP_DIVERGED;
-    if (it->it >= pol->maxit)
-        return pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED : SLPI_STEP_NOT_CONVERGED;
+    if (it->it >= pol->maxit) return pol->on_cap == SLPI_CAP_ACCEPT ? SLPI_STEP_CAPPED : SLPI_STEP_NOT_CONVERGED;
     return -1;
 }
 
@@ -54,10 +51,8 @@ static inline int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double u
  * slpi_fast_svi3_solve iterates A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1}(tau^T Pi_k - f)
  * from A = B = Pi_k under pol, then calls map once more on the final A, B; returns the
  * step status with the iteration count and last increment. */
-typedef void (*slpi_fast_svi3_map)(void *ctx, const double *A, const double *B, double *x,
-                                   double *tau, double *f);
-int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map,
-                         void *ctx, const double *Pk, double *A, double *B, double *x,
-                         double *tau, double *f, int *iters, double *resid);
+typedef void (*slpi_fast_svi3_map)(void *ctx, const double *A, const double *B, double *x, double *tau, double *f);
+int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map, void *ctx, const double *Pk,
+                         double *A, double *B, double *x, double *tau, double *f, int *iters, double *resid);
 
 #endif

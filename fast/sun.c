@@ -33,10 +33,10 @@ typedef double complex cplx;
 
 /* For each entry (i, j), i <= j, of rows [i0, i1) and columns [j0, j1) of the upper
  * triangle, sub-tile by sub-tile (the loop body sees the diagonal as i == j). */
-#define SUN_FOR_UPPER(i0, i1, j0, j1, i, j)                                                \
-    for (int sj_ = (j0); sj_ < (j1); sj_ += SUN_SUB)                                       \
-        for (int si_ = (i0); si_ < (i1) && si_ <= sj_; si_ += SUN_SUB)                     \
-            for (int j = sj_; j < sj_ + SUN_SUB && j < (j1); j++)                          \
+#define SUN_FOR_UPPER(i0, i1, j0, j1, i, j)                                                                            \
+    for (int sj_ = (j0); sj_ < (j1); sj_ += SUN_SUB)                                                                   \
+        for (int si_ = (i0); si_ < (i1) && si_ <= sj_; si_ += SUN_SUB)                                                 \
+            for (int j = sj_; j < sj_ + SUN_SUB && j < (j1); j++)                                                      \
                 for (int i = si_; i < si_ + SUN_SUB && i < (i1) && i <= j; i++)
 
 static size_t sun_pair(int N, int a, int b)
@@ -46,7 +46,8 @@ static size_t sun_pair(int N, int a, int b)
 
 void slpi_fast_sun_unpack(cplx *X, const double *x, int N)
 {
-    SUN_FOR_UPPER(0, N, 0, N, i, j) {
+    SUN_FOR_UPPER(0, N, 0, N, i, j)
+    {
         if (i == j) {
             X[j + (size_t)N * j] = CMPLX(0.0, x[j]);
             continue;
@@ -59,7 +60,8 @@ void slpi_fast_sun_unpack(cplx *X, const double *x, int N)
 
 void slpi_fast_sun_pack(double *x, const cplx *X, int N)
 {
-    SUN_FOR_UPPER(0, N, 0, N, i, j) {
+    SUN_FOR_UPPER(0, N, 0, N, i, j)
+    {
         if (i == j) {
             x[j] = cimag(X[j + (size_t)N * j]);
             continue;
@@ -79,8 +81,8 @@ static int sun_default_blocks(int N)
 }
 
 int slpi_fast_sun_init(slpi_fast_sun *u, int N,
-                  void (*m_gen_sum)(slpi_fast_sun *, const double *, const cplx *, cplx *),
-                  void (*gen)(slpi_fast_sun *, int, const cplx *, int, cplx *), slpi_error *err)
+                       void (*m_gen_sum)(slpi_fast_sun *, const double *, const cplx *, cplx *),
+                       void (*gen)(slpi_fast_sun *, int, const cplx *, int, cplx *), slpi_error *err)
 {
     memset(u, 0, sizeof *u);
     u->N = N;
@@ -118,13 +120,14 @@ static void sun_product(const slpi_fast_sun *u, CBLAS_TRANSPOSE tb, int m, int n
  * triangle and its mirror; the tile's max |Ynew - Y| and max |Ynew| (over the doubles)
  * into m[0], m[1]. Each double of a pair has its own running maximum (six chains, not two
  * serial ones: the maxima's dependency chain, not the arithmetic, bounded the pass). */
-static void sun_isomp_tile(int N, int i0, int j0, const cplx *G, const cplx *H, const cplx *Xn,
-                           const cplx *Y, cplx *Ynew, double m[2])
+static void sun_isomp_tile(int N, int i0, int j0, const cplx *G, const cplx *H, const cplx *Xn, const cplx *Y,
+                           cplx *Ynew, double m[2])
 {
-    double d[4] = {0, 0, 0, 0}, y[2] = {0, 0};
+    double d[4] = { 0, 0, 0, 0 }, y[2] = { 0, 0 };
     int j1 = j0 + SUN_TILE < N ? j0 + SUN_TILE : N;
     int i1 = i0 + SUN_TILE < N ? i0 + SUN_TILE : N;
-    SUN_FOR_UPPER(i0, i1, j0, j1, i, j) {
+    SUN_FOR_UPPER(i0, i1, j0, j1, i, j)
+    {
         size_t ij = i + (size_t)N * j, ji = j + (size_t)N * i;
         if (i == j) {
             cplx v = Xn[ij] + I * (cimag(G[ij]) + cimag(H[ij]));
@@ -185,15 +188,13 @@ static void sun_isomp_t(void *arg, int t)
     int tj = 0;
     while ((tj + 1) * (tj + 2) / 2 <= t) tj++;
     int ti = t - tj * (tj + 1) / 2;
-    sun_isomp_tile(b->N, ti * SUN_TILE, tj * SUN_TILE, b->G, b->H, b->Xn, b->Y, b->Ynew,
-                   b->tmax[t]);
+    sun_isomp_tile(b->N, ti * SUN_TILE, tj * SUN_TILE, b->G, b->H, b->Xn, b->Y, b->Ynew, b->tmax[t]);
 }
 
 /* Threads (docs/conventions.md#threads): from N = SLPI_FAST_TEAM_MIN_N each phase runs on
  * the thread team; the tiles' maxima are combined in tile order. The result is the same
  * for every thread count. */
-double slpi_fast_sun_isomp(slpi_fast_sun *u, cplx *Ynew, double *ynorm, const cplx *Psi, const cplx *Xn,
-                      const cplx *Y)
+double slpi_fast_sun_isomp(slpi_fast_sun *u, cplx *Ynew, double *ynorm, const cplx *Psi, const cplx *Xn, const cplx *Y)
 {
     int N = u->N, nt = (N + SUN_TILE - 1) / SUN_TILE, ntiles = nt * (nt + 1) / 2;
     double tmax[ntiles][2];
@@ -212,11 +213,13 @@ double slpi_fast_sun_isomp(slpi_fast_sun *u, cplx *Ynew, double *ynorm, const cp
 }
 
 /* The system table's operations (fast/system.h). ctx starts with an slpi_fast_sun. */
-static slpi_fast_sun *sun_of(const slpi_fast_system *s) { return (slpi_fast_sun *)s->data; }
+static slpi_fast_sun *sun_of(const slpi_fast_system *s)
+{
+    return (slpi_fast_sun *)s->data;
+}
 
 /* gen(k, mu) = pack(xi_k(X)) and dgen(k, mu, w) = pack(D xi_k[W]). */
-static void sun_gen_packed(const slpi_fast_system *s, int k, const double *x, int derivative,
-                           double *out)
+static void sun_gen_packed(const slpi_fast_system *s, int k, const double *x, int derivative, double *out)
 {
     slpi_fast_sun *u = sun_of(s);
     slpi_fast_sun_unpack(u->w[0], x, u->N);
@@ -229,16 +232,14 @@ static void sun_gen(const slpi_fast_system *s, int k, double *xi, const double *
     sun_gen_packed(s, k, mu, 0, xi);
 }
 
-static void sun_dgen(const slpi_fast_system *s, int k, double *out, const double *mu,
-                     const double *w)
+static void sun_dgen(const slpi_fast_system *s, int k, double *out, const double *mu, const double *w)
 {
     (void)mu; /* the generators are linear or constant in mu (see sun.h) */
     sun_gen_packed(s, k, w, 1, out);
 }
 
 /* sum_k delta_k xi_k = -Psi (B_k = xi_k^* = -xi_k). */
-static void sun_gen_sum(const slpi_fast_system *s, double *xi, const double *delta,
-                         const double *mu)
+static void sun_gen_sum(const slpi_fast_system *s, double *xi, const double *delta, const double *mu)
 {
     slpi_fast_sun *u = sun_of(s);
     size_t NN = (size_t)u->N * u->N;
@@ -266,8 +267,7 @@ static void sun_coad(const slpi_fast_system *s, double *out, const double *xi, c
     sun_lie(s, out, mu, xi);
 }
 
-static int sun_orbit(const slpi_fast_system *s, double *out, const double *sigma,
-                         const double *mu)
+static int sun_orbit(const slpi_fast_system *s, double *out, const double *sigma, const double *mu)
 {
     slpi_fast_sun *u = sun_of(s);
     int N = u->N;
@@ -301,8 +301,8 @@ static void sun_m_gen_sum(const slpi_fast_system *s, double *Psi, const double *
     u->m_gen_sum(u, delta, (const cplx *)Y, (cplx *)Psi);
 }
 
-static double sun_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm,
-                               double *Psi_out, const double *delta, const double *Xn, const double *Y)
+static double sun_m_isomp_iter(const slpi_fast_system *s, double *Ynew, double *ynorm, double *Psi_out,
+                               const double *delta, const double *Xn, const double *Y)
 {
     slpi_fast_sun *u = sun_of(s);
     cplx *Psi = Psi_out ? (cplx *)Psi_out : u->w[2];
@@ -317,22 +317,20 @@ static void sun_m_isomp_comm_last(const slpi_fast_system *s, double *out, const 
     slpi_fast_zcomm_from_T(u->N, u->w[0], (const cplx *)Xn, (cplx *)out);
 }
 
-static void sun_m_comm_update(const slpi_fast_system *s, double *out, const double *Psi,
-                              const double *Y, const double *Xn)
+static void sun_m_comm_update(const slpi_fast_system *s, double *out, const double *Psi, const double *Y,
+                              const double *Xn)
 {
     slpi_fast_sun *u = sun_of(s);
     sun_product(u, CblasNoTrans, u->N, u->N, 1, (const cplx *)Psi, (const cplx *)Y, u->w[0]);
     slpi_fast_zcomm_from_T(u->N, u->w[0], (const cplx *)Xn, (cplx *)out);
 }
 
-static int sun_m_cay_conj(const slpi_fast_system *s, double *out, double a,
-                          const double *Psi, const double *X)
+static int sun_m_cay_conj(const slpi_fast_system *s, double *out, double a, const double *Psi, const double *X)
 {
     return slpi_fast_zcayley(sun_of(s)->N, 0, a, (const cplx *)Psi, (const cplx *)X, (cplx *)out);
 }
 
-static int sun_m_ainv(const slpi_fast_system *s, double *out, double a, const double *Psi,
-                      const double *X)
+static int sun_m_ainv(const slpi_fast_system *s, double *out, double a, const double *Psi, const double *X)
 {
     return slpi_fast_zcayley(sun_of(s)->N, 1, a, (const cplx *)Psi, (const cplx *)X, (cplx *)out);
 }
@@ -384,11 +382,12 @@ int slpi_fast_sun_spectrum(double *lam, cplx tr[7], const cplx *X, int N)
  * with their names and their departures' names and kinds (rel: relative); their count. */
 static int sun_invariants(int shape, int N, const cplx *X, double *v, const char **name, const char **dev, int *rel)
 {
-    static const char *const lam[12][2] = { { "lambda_1", "lambda_1_dev" }, { "lambda_2", "lambda_2_dev" },
-        { "lambda_3", "lambda_3_dev" }, { "lambda_4", "lambda_4_dev" }, { "lambda_5", "lambda_5_dev" },
-        { "lambda_6", "lambda_6_dev" }, { "lambda_7", "lambda_7_dev" }, { "lambda_8", "lambda_8_dev" },
-        { "lambda_9", "lambda_9_dev" }, { "lambda_10", "lambda_10_dev" }, { "lambda_11", "lambda_11_dev" },
-        { "lambda_12", "lambda_12_dev" } };
+    static const char *const lam[12][2] = { { "lambda_1", "lambda_1_dev" },   { "lambda_2", "lambda_2_dev" },
+                                            { "lambda_3", "lambda_3_dev" },   { "lambda_4", "lambda_4_dev" },
+                                            { "lambda_5", "lambda_5_dev" },   { "lambda_6", "lambda_6_dev" },
+                                            { "lambda_7", "lambda_7_dev" },   { "lambda_8", "lambda_8_dev" },
+                                            { "lambda_9", "lambda_9_dev" },   { "lambda_10", "lambda_10_dev" },
+                                            { "lambda_11", "lambda_11_dev" }, { "lambda_12", "lambda_12_dev" } };
     double *w = malloc((size_t)N * sizeof *w), fro = 0;
     cplx tr[7], trace = 0;
     for (size_t i = 0; i < (size_t)N * N; i++) fro += creal(X[i] * conj(X[i]));

@@ -30,18 +30,16 @@ struct slpi_fast_sun {
     /* xi_k = -B_k evaluated at X (derivative = 0), or its derivative along X (derivative
      * = 1). Both systems' generators are linear or constant in mu, so the derivative at any
      * mu is the linear part evaluated at the direction. */
-    void (*gen)(slpi_fast_sun *u, int k, const double complex *X, int derivative,
-                double complex *out);
-    double complex *w[4];   /* N x N scratch matrices */
-    int nblk;               /* column blocks of the skew-Hermitian triangle product */
-    int m3;                 /* products by zgemm3m (1) or zgemm (0): slpi_fast_zgemm_3m */
+    void (*gen)(slpi_fast_sun *u, int k, const double complex *X, int derivative, double complex *out);
+    double complex *w[4]; /* N x N scratch matrices */
+    int nblk;             /* column blocks of the skew-Hermitian triangle product */
+    int m3;               /* products by zgemm3m (1) or zgemm (0): slpi_fast_zgemm_3m */
 };
 
 int slpi_fast_sun_init(slpi_fast_sun *u, int N,
-                  void (*m_gen_sum)(slpi_fast_sun *, const double *, const double complex *,
-                              double complex *),
-                  void (*gen)(slpi_fast_sun *, int, const double complex *, int, double complex *),
-                  slpi_error *err);
+                       void (*m_gen_sum)(slpi_fast_sun *, const double *, const double complex *, double complex *),
+                       void (*gen)(slpi_fast_sun *, int, const double complex *, int, double complex *),
+                       slpi_error *err);
 void slpi_fast_sun_clear(slpi_fast_sun *u);
 
 void slpi_fast_sun_unpack(double complex *X, const double *x, int N);
@@ -55,8 +53,8 @@ void slpi_fast_sun_pack(double *x, const double complex *X, int N);
  *
  * After the call G stays in u->w[0], from which m_isomp_comm_last forms the COMM update
  * Xn + G - G^* of the last iterate without a further Poisson solve and GEMM. */
-double slpi_fast_sun_isomp(slpi_fast_sun *u, double complex *Ynew, double *ynorm,
-                      const double complex *Psi, const double complex *Xn, const double complex *Y);
+double slpi_fast_sun_isomp(slpi_fast_sun *u, double complex *Ynew, double *ynorm, const double complex *Psi,
+                           const double complex *Xn, const double complex *Y);
 
 /* Install gen, dgen, gen_sum, coad, lie, orbit and the m_* operations
  * (mdim = 2N^2); s->data must start with an initialised slpi_fast_sun. */
@@ -76,7 +74,7 @@ int slpi_fast_sun_spectrum(double *lam, double complex tr[7], const double compl
  * (C2 and C3 relative, the others absolute: NAME_rel_dev, NAME_dev) and eig_dev =
  * max_k |lam_k - lam0_k|. X, X0: unpacked states. */
 enum { SLPI_SUN_DIAG_SE, SLPI_SUN_DIAG_SU };
-void slpi_fast_sun_diagnostics(slpi_fast_sun *u, slpi_diag *d, const double complex *X,
-                          const double complex *X0, int shape);
+void slpi_fast_sun_diagnostics(slpi_fast_sun *u, slpi_diag *d, const double complex *X, const double complex *X0,
+                               int shape);
 
 #endif

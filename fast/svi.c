@@ -29,8 +29,8 @@ enum { FORM_SO3, FORM_SD, FORM_LP };
 typedef struct {
     int form, node;
     double c;
-    double *g, *tmp, *mu;                  /* vector forms: dim scratch */
-    double *Xk, *M, *Mn, *P, *t1, *nu;     /* LP: mdim each */
+    double *g, *tmp, *mu;              /* vector forms: dim scratch */
+    double *Xk, *M, *Mn, *P, *t1, *nu; /* LP: mdim each */
 } svi_work;
 
 /* The form (slpi_registry_svi_form), svi_c and the output were checked by core's
@@ -38,10 +38,11 @@ typedef struct {
  * but the heavy top): that this system has its operations is an invariant. */
 static int svi_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
 {
-    if (SLPI_NEVER(slpi_registry_svi_form(p) == SLPI_SVI_FORM_LP &&
-                   (!s->m_gen_sum || !s->m_ainv || !s->m_cay_conj)))
-        return slpi_error_set(err, SLPI_EINPUT, "svi: the lp form needs the matrix operations of a "
-                              "compact quadratic group, which %s lacks (docs/systems.md#applicability)", s->name);
+    if (SLPI_NEVER(slpi_registry_svi_form(p) == SLPI_SVI_FORM_LP && (!s->m_gen_sum || !s->m_ainv || !s->m_cay_conj)))
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "svi: the lp form needs the matrix operations of a "
+                              "compact quadratic group, which %s lacks (docs/systems.md#applicability)",
+                              s->name);
     return SLPI_OK;
 }
 
@@ -59,19 +60,28 @@ static int svi_init(slpi_fast *f, slpi_error *err)
     w->form = form;
     w->c = c;
     w->node = slpi_view_scheme(p)->svi_output == SLPI_SVI_OUT_NODE;
-    w->g = buf; w->tmp = buf + s->dim; w->mu = buf + 2 * s->dim;
+    w->g = buf;
+    w->tmp = buf + s->dim;
+    w->mu = buf + 2 * s->dim;
     double *b = buf + 3 * s->dim;
-    w->Xk = b; w->M = b + m; w->Mn = b + 2 * m; w->P = b + 3 * m; w->t1 = b + 4 * m;
+    w->Xk = b;
+    w->M = b + m;
+    w->Mn = b + 2 * m;
+    w->P = b + 3 * m;
+    w->t1 = b + 4 * m;
     w->nu = b + 5 * m;
     return SLPI_OK;
 }
 
 /* Vector forms: x, tau and f from the unknowns A, B (w->mu holds (M, Gamma~)); the
  * semidirect form then advances Gamma~ = tau^T Gamma_k for the next evaluation. */
-typedef struct { const slpi_fast *f; svi_work *w; const double *Gk, *delta; } svi_vec_ctx;
+typedef struct {
+    const slpi_fast *f;
+    svi_work *w;
+    const double *Gk, *delta;
+} svi_vec_ctx;
 
-static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, double *tau,
-                        double *ft)
+static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, double *tau, double *ft)
 {
     svi_vec_ctx *c = ctx;
     svi_work *w = c->w;
@@ -81,14 +91,13 @@ static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, 
     slpi_fast_cayley3(tau, x);
     ft[0] = ft[1] = ft[2] = 0;
     if (w->form == FORM_SD) {
-        slpi_fast_cross(ft, w->g + 3, w->mu + 3);   /* f with the current Gamma~ */
+        slpi_fast_cross(ft, w->g + 3, w->mu + 3); /* f with the current Gamma~ */
         slpi_fast_mat3t_vec(w->mu + 3, tau, c->Gk);
     }
 }
 
-int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map,
-                         void *ctx, const double *Pk, double *A, double *B, double *x,
-                         double *tau, double *ft, int *iters, double *resid)
+int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map, void *ctx, const double *Pk,
+                         double *A, double *B, double *x, double *tau, double *ft, int *iters, double *resid)
 {
     double An[3], Bn[3], v[3];
     memcpy(A, Pk, 3 * sizeof *A);
@@ -113,18 +122,17 @@ int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_m
     return st;
 }
 
-static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, const double *delta,
-                                 slpi_step_info *info)
+static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, const double *delta, slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     svi_work *w = f->work;
     int sd = w->form == FORM_SD;
     const double *Pk = xs, *Gk = xs + 3;
     double A[3], B[3], x[3], tau[9], ft[3], v[3], Pn[3];
-    svi_vec_ctx ctx = {f, w, Gk, delta};
+    svi_vec_ctx ctx = { f, w, Gk, delta };
     if (sd) memcpy(w->mu + 3, Gk, 3 * sizeof *Gk);
-    int st = slpi_fast_svi3_solve(w->c, &f->pol, svi_vec_map, &ctx, Pk, A, B, x, tau, ft,
-                                  &info->iterations, &info->residual);
+    int st = slpi_fast_svi3_solve(w->c, &f->pol, svi_vec_map, &ctx, Pk, A, B, x, tau, ft, &info->iterations,
+                                  &info->residual);
     if (slpi_step_failed(st)) return st;
     if (w->node) {
         double xc[3], xb = slpi_fast_dot3(x, B);
@@ -149,8 +157,7 @@ static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, const double *del
     return st;
 }
 
-static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, const double *delta,
-                                 slpi_step_info *info)
+static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, const double *delta, slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     svi_work *w = f->work;
@@ -162,12 +169,14 @@ static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, const double *delt
     int st;
     do {
         s->m_gen_sum(s, w->P, delta, w->M);
-        if (s->m_ainv(s, w->t1, 0.25, w->P, w->Xk) || s->m_cay_conj(s, w->nu, 0.25, w->P, w->Xk)
-            || s->m_ainv(s, w->Mn, 0.25, w->P, w->nu))
+        if (s->m_ainv(s, w->t1, 0.25, w->P, w->Xk) || s->m_cay_conj(s, w->nu, 0.25, w->P, w->Xk) ||
+            s->m_ainv(s, w->Mn, 0.25, w->P, w->nu))
             return SLPI_STEP_DIVERGED;
         for (int i = 0; i < m; i++) w->Mn[i] = 0.5 * (w->t1[i] + w->Mn[i]);
         double dmax = slpi_vec_maxdiff(w->Mn, w->M, m);
-        double *t = w->M; w->M = w->Mn; w->Mn = t;
+        double *t = w->M;
+        w->M = w->Mn;
+        w->Mn = t;
         st = slpi_fast_iter_check(&it, dmax, slpi_vec_maxabs(w->M, m));
     } while (st < 0);
     info->iterations = it.it;
@@ -180,14 +189,16 @@ static slpi_step_status svi_lp_step(slpi_fast *f, double *xs, const double *delt
     return st;
 }
 
-static slpi_step_status svi_step(slpi_fast *f, double *x, const double *delta,
-                                 slpi_step_info *info)
+static slpi_step_status svi_step(slpi_fast *f, double *x, const double *delta, slpi_step_info *info)
 {
     svi_work *w = f->work;
-    slpi_fast_time(&f->sys, 1, delta);   /* the midpoint velocity xi at t_n + h/2 */
+    slpi_fast_time(&f->sys, 1, delta); /* the midpoint velocity xi at t_n + h/2 */
     return w->form == FORM_LP ? svi_lp_step(f, x, delta, info) : svi_vec_step(f, x, delta, info);
 }
 
 const slpi_fast_scheme slpi_fast_scheme_svi = {
-    .id = SLPI_SCHEME_SVI, .check = svi_check, .step = svi_step, .init = svi_init,
+    .id = SLPI_SCHEME_SVI,
+    .check = svi_check,
+    .step = svi_step,
+    .init = svi_init,
 };

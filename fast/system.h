@@ -43,11 +43,11 @@ typedef struct slpi_fast_system slpi_fast_system;
 
 struct slpi_fast_system {
     const char *name;
-    int state_dim;  /* doubles of the core state layout (slpi_problem_state_dim) */
-    int dim;        /* leading doubles integrated as mu (state_dim minus a tracked R) */
-    int M;          /* number of Wiener processes */
-    int mdim;       /* doubles of one matrix in the private matrix representation (0: none) */
-    void *data;     /* the system's own data, released by clear */
+    int state_dim; /* doubles of the core state layout (slpi_problem_state_dim) */
+    int dim;       /* leading doubles integrated as mu (state_dim minus a tracked R) */
+    int M;         /* number of Wiener processes */
+    int mdim;      /* doubles of one matrix in the private matrix representation (0: none) */
+    void *data;    /* the system's own data, released by clear */
     void (*clear)(slpi_fast_system *s);
     /* Optional (NULL: never), as ref/system.h's: 1 if an evaluation since the last call
      * failed in a way the system can name (a model's callback returned non-zero or a
@@ -72,23 +72,19 @@ struct slpi_fast_system {
      * doubles); NULL for systems whose initial states are always values. */
     int (*initial_map)(const slpi_fast_system *s, double *x, const double *c, slpi_error *err);
     /* Diagnostics of state x (state_dim doubles); x0 may be NULL. */
-    void (*diagnostics)(const slpi_fast_system *s, slpi_diag *d, const double *x,
-                        const double *x0);
+    void (*diagnostics)(const slpi_fast_system *s, slpi_diag *d, const double *x, const double *x0);
 
     /* ---- coordinate operations (NULL when the system does not support them) */
     void (*gen)(const slpi_fast_system *s, int k, double *xi, const double *mu);
     void (*coad)(const slpi_fast_system *s, double *out, const double *xi, const double *mu);
-    void (*dgen)(const slpi_fast_system *s, int k, double *out, const double *mu,
-                 const double *w);
+    void (*dgen)(const slpi_fast_system *s, int k, double *out, const double *mu, const double *w);
     /* out = O_exp(sigma; mu) = exp(ad*_sigma) mu (docs/conventions.md#orbit-maps); returns 0 or an error. */
-    int (*orbit)(const slpi_fast_system *s, double *out, const double *sigma,
-                     const double *mu);
+    int (*orbit)(const slpi_fast_system *s, double *out, const double *sigma, const double *mu);
     /* Lie bracket [a, b] of algebra coefficients (RKMK dexp^{-1} with q >= 1). */
     void (*lie)(const slpi_fast_system *s, double *out, const double *a, const double *b);
     /* Optional: sum over k of delta_k gen(k, mu) into xi (when a system can do it faster
      * than M calls of gen); NULL = the generic loop. */
-    void (*gen_sum)(const slpi_fast_system *s, double *xi, const double *delta,
-                     const double *mu);
+    void (*gen_sum)(const slpi_fast_system *s, double *xi, const double *delta, const double *mu);
 
     /* ---- matrix operations (J-quadratic systems) */
     void (*m_unpack)(const slpi_fast_system *s, double *Y, const double *mu);
@@ -98,22 +94,19 @@ struct slpi_fast_system {
     /* ISOMP fixed-point map (docs/schemes.md#isomp step 1), fused: Ynew = Xn + [Psi,Y]/2 + Psi Y Psi/4
      * with Psi = Psi(Y); returns ||Ynew - Y||_max and stores ||Ynew||_max in *ynorm.
      * If Psi_out != NULL it receives Psi(Y) (used by the final update). */
-    double (*m_isomp_iter)(const slpi_fast_system *s, double *Ynew, double *ynorm,
-                           double *Psi_out, const double *delta, const double *Xn, const double *Y);
+    double (*m_isomp_iter)(const slpi_fast_system *s, double *Ynew, double *ynorm, double *Psi_out, const double *delta,
+                           const double *Xn, const double *Y);
     /* Optional: out = Xn + [Psi(Y), Y] for the Y of the most recent m_isomp_iter call,
      * from the products that call already formed (T = Psi Y, so no GEMM: P1). ISOMP uses
      * it for the COMM update after a converged or stagnated solve; X~ is then the last
      * iterate fed to the map, within tol of its image. NULL: m_gen_sum + m_comm_update. */
     void (*m_isomp_comm_last)(const slpi_fast_system *s, double *out, const double *Xn);
     /* out = Xn + [Psi, Y] (ISOMP COMM update). */
-    void (*m_comm_update)(const slpi_fast_system *s, double *out, const double *Psi,
-                          const double *Y, const double *Xn);
+    void (*m_comm_update)(const slpi_fast_system *s, double *out, const double *Psi, const double *Y, const double *Xn);
     /* out = C X C^{-1}, C = (I - a Psi)^{-1} (I + a Psi) (Cayley conjugation); 0 or error. */
-    int (*m_cay_conj)(const slpi_fast_system *s, double *out, double a,
-                      const double *Psi, const double *X);
+    int (*m_cay_conj)(const slpi_fast_system *s, double *out, double a, const double *Psi, const double *X);
     /* out = (I - a Psi)^{-1} X (I + a Psi)^{-1} (SVI A^{-1}; ISOMP quasi-Newton). */
-    int (*m_ainv)(const slpi_fast_system *s, double *out, double a, const double *Psi,
-                  const double *X);
+    int (*m_ainv)(const slpi_fast_system *s, double *out, double a, const double *Psi, const double *X);
     /* Optional: remove the central (trace) part of a matrix in place (su(N)); NULL: none. */
     void (*m_project)(const slpi_fast_system *s, double *Y);
 };

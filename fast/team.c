@@ -61,8 +61,8 @@ typedef struct {
     _Atomic(slpi_fast_team_fn) fn;
     _Atomic(void *) ctx;
     atomic_int n;
-    atomic_int helpers;          /* helpers (by index) allowed to join */
-    atomic_int flush;            /* the caller flushes subnormals (core/fpmode.h): so do they */
+    atomic_int helpers; /* helpers (by index) allowed to join */
+    atomic_int flush;   /* the caller flushes subnormals (core/fpmode.h): so do they */
 } team_job;
 
 static struct {
@@ -76,9 +76,11 @@ static struct {
     _Atomic uint64_t state;      /* generation << 32 | next unit */
     atomic_int done;             /* units of the current job finished by helpers */
     team_job job[2];
-    int solo;                    /* jobs left to run alone (back-off; the holder's) */
-} team = {.m = PTHREAD_MUTEX_INITIALIZER, .c = PTHREAD_COND_INITIALIZER,
-          .cidle = PTHREAD_COND_INITIALIZER, .busy = ATOMIC_FLAG_INIT};   /* the rest: zero */
+    int solo; /* jobs left to run alone (back-off; the holder's) */
+} team = { .m = PTHREAD_MUTEX_INITIALIZER,
+           .c = PTHREAD_COND_INITIALIZER,
+           .cidle = PTHREAD_COND_INITIALIZER,
+           .busy = ATOMIC_FLAG_INIT }; /* the rest: zero */
 
 static inline void team_pause(void)
 {
@@ -101,7 +103,7 @@ static int team_claim(uint32_t g, int n)
 
 static void *team_helper(void *arg)
 {
-    int id = (int)(intptr_t)arg, share = 512;   /* moving average of got / n, in 1/1024 */
+    int id = (int)(intptr_t)arg, share = 512; /* moving average of got / n, in 1/1024 */
     uint32_t seen = 0;
     for (;;) {
         uint64_t w;
@@ -113,19 +115,20 @@ static void *team_helper(void *arg)
             atomic_fetch_sub(&team.idlers, 1);
             pthread_mutex_unlock(&team.m);
             share = 512;
-            seen = (uint32_t)(atomic_load(&team.state) >> 32) - 1;   /* join the current job */
+            seen = (uint32_t)(atomic_load(&team.state) >> 32) - 1; /* join the current job */
         }
         int spins = 0;
         while ((uint32_t)((w = atomic_load(&team.state)) >> 32) == seen) {
             if (++spins < TEAM_SPIN) {
-                if (spins % 64 == 0) sched_yield();
-                else team_pause();
+                if (spins % 64 == 0)
+                    sched_yield();
+                else
+                    team_pause();
                 continue;
             }
             pthread_mutex_lock(&team.m);
             atomic_fetch_add(&team.sleepers, 1);
-            while ((uint32_t)(atomic_load(&team.state) >> 32) == seen)
-                pthread_cond_wait(&team.c, &team.m);
+            while ((uint32_t)(atomic_load(&team.state) >> 32) == seen) pthread_cond_wait(&team.c, &team.m);
             atomic_fetch_sub(&team.sleepers, 1);
             atomic_store(&team.pending, 0);
             pthread_mutex_unlock(&team.m);
@@ -230,8 +233,10 @@ void slpi_fast_team_run(int size, int n, slpi_fast_team_fn fn, void *ctx)
      * a preempted helper waits for this core) */
     double t1 = slpi_clock_seconds(CLOCK_MONOTONIC);
     for (int spins = 0; atomic_load(&team.done) < n - mine; spins++) {
-        if (spins < TEAM_SPIN / 16) team_pause();
-        else sched_yield();
+        if (spins < TEAM_SPIN / 16)
+            team_pause();
+        else
+            sched_yield();
     }
     if (slpi_clock_seconds(CLOCK_MONOTONIC) - t1 > 2 * (t1 - t0) + TEAM_STALL_SLACK) team.solo = TEAM_SOLO_JOBS;
     atomic_flag_clear(&team.busy);

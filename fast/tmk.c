@@ -44,13 +44,12 @@ static int tmk_init(slpi_fast *f, slpi_error *err)
     w->w = w->e + d;
     w->h = w->w + d;
     w->tmp = w->h + d;
-    w->piv = (lapack_int *)(w->tmp + d);       /* sizeof(lapack_int) <= sizeof(double) */
+    w->piv = (lapack_int *)(w->tmp + d); /* sizeof(lapack_int) <= sizeof(double) */
     return SLPI_OK;
 }
 
 /* Column-major chord matrix at mu_n. */
-static int tmk_chord(const slpi_fast_system *s, const double *delta, const double *mu,
-                     tmk_work *w)
+static int tmk_chord(const slpi_fast_system *s, const double *delta, const double *mu, tmk_work *w)
 {
     int d = s->dim;
     for (int j = 0; j < d; j++) {
@@ -68,16 +67,15 @@ static int tmk_chord(const slpi_fast_system *s, const double *delta, const doubl
     return LAPACKE_dgetrf(LAPACK_COL_MAJOR, d, d, w->D, d, w->piv) == 0 ? 0 : -1;
 }
 
-static slpi_step_status tmk_step(slpi_fast *f, double *x, const double *delta,
-                                 slpi_step_info *info)
+static slpi_step_status tmk_step(slpi_fast *f, double *x, const double *delta, slpi_step_info *info)
 {
     const slpi_fast_system *s = &f->sys;
     tmk_work *w = f->work;
     int d = s->dim;
-    slpi_fast_time(s, 1, delta);   /* t_n + h/2: the t of the mean (mu_n + mu_{n+1})/2 */
+    slpi_fast_time(s, 1, delta); /* t_n + h/2: the t of the mean (mu_n + mu_{n+1})/2 */
     if (tmk_chord(s, delta, x, w)) {
         info->residual = 0;
-        return SLPI_STEP_DIVERGED;      /* singular chord matrix */
+        return SLPI_STEP_DIVERGED; /* singular chord matrix */
     }
     memset(w->sigma, 0, sizeof *w->sigma * (size_t)d);
     slpi_fast_iter it;
@@ -101,5 +99,8 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, const double *delta,
 }
 
 const slpi_fast_scheme slpi_fast_scheme_tmk = {
-    .id = SLPI_SCHEME_TMK, .check = tmk_check, .step = tmk_step, .init = tmk_init,
+    .id = SLPI_SCHEME_TMK,
+    .check = tmk_check,
+    .step = tmk_step,
+    .init = tmk_init,
 };

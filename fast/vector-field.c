@@ -4,8 +4,7 @@
 #include "fast/system.h"
 #include "fast/vector-field.h"
 
-void slpi_fast_gen_sum(const slpi_fast_system *s, double *xi, double *tmp,
-                        const double *delta, const double *mu)
+void slpi_fast_gen_sum(const slpi_fast_system *s, double *xi, double *tmp, const double *delta, const double *mu)
 {
     if (s->gen_sum) {
         s->gen_sum(s, xi, delta, mu);

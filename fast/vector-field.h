@@ -6,7 +6,6 @@
 #include "fast/system.h"
 
 /* Sum over k = 0..M of delta_k gen(k, mu) (uses gen_sum when present); tmp: dim. */
-void slpi_fast_gen_sum(const slpi_fast_system *s, double *xi, double *tmp,
-                        const double *delta, const double *mu);
+void slpi_fast_gen_sum(const slpi_fast_system *s, double *xi, double *tmp, const double *delta, const double *mu);
 
 #endif

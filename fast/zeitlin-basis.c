@@ -33,8 +33,8 @@ static double zeitlin_beta(double s, double m)
 
 /* Thomas factorisation of the tridiagonal (ld, le) restricted to indices i0..n-1; the
  * coefficients of index i go to tc[i * cs], tinv[i * cs]. */
-static void zeitlin_thomas_factor(const double *ld, const double *le, int i0, int n, size_t cs,
-                                  double *tc, double *tinv)
+static void zeitlin_thomas_factor(const double *ld, const double *le, int i0, int n, size_t cs, double *tc,
+                                  double *tinv)
 {
     double prev = 0.0;
     for (int i = i0; i < n; i++) {
@@ -47,8 +47,8 @@ static void zeitlin_thomas_factor(const double *ld, const double *le, int i0, in
 
 /* Solve on indices i0..n-1 in place on the strided complex vector p (p[i*stride]),
  * coefficients of index i at [i * cs]. */
-static void zeitlin_thomas_solve(const double *le, const double *tc, const double *tinv,
-                                 size_t cs, int i0, int n, double complex *p, size_t stride)
+static void zeitlin_thomas_solve(const double *le, const double *tc, const double *tinv, size_t cs, int i0, int n,
+                                 double complex *p, size_t stride)
 {
     double complex prev = 0.0;
     for (int i = i0; i < n; i++) {
@@ -57,8 +57,7 @@ static void zeitlin_thomas_solve(const double *le, const double *tc, const doubl
         prev = y * tinv[i * cs];
         p[i * stride] = prev;
     }
-    for (int i = n - 2; i >= i0; i--)
-        p[i * stride] -= tc[i * cs] * p[(i + 1) * stride];
+    for (int i = n - 2; i >= i0; i--) p[i * stride] -= tc[i * cs] * p[(i + 1) * stride];
 }
 
 /* The Thomas factors of every L_d - shift (d = 0 with shift 0: of the trailing block
@@ -87,8 +86,7 @@ int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err)
 {
     memset(z, 0, sizeof *z);
     if (N < 2 || N > ZEITLIN_N_MAX)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "euler-zeitlin: N = %d out of range 2..%d", N, ZEITLIN_N_MAX);
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: N = %d out of range 2..%d", N, ZEITLIN_N_MAX);
     z->N = N;
     size_t tri = (size_t)N * (size_t)(N + 1) / 2, cube = 0;
     z->off = malloc((size_t)(N + 1) * sizeof *z->off);
@@ -110,13 +108,11 @@ int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err)
     z->vec = cube ? malloc(cube * sizeof *z->vec) : NULL;
     double *w = malloc((size_t)N * 2 * sizeof *w);
     lapack_int *isuppz = malloc((size_t)N * 2 * sizeof *isuppz);
-    if (!z->off || !z->voff || !z->ld || !z->le || !z->te || !z->tc || !z->tinv || !z->vec || !w ||
-        !isuppz) {
+    if (!z->off || !z->voff || !z->ld || !z->le || !z->te || !z->tc || !z->tinv || !z->vec || !w || !isuppz) {
         free(w);
         free(isuppz);
         slpi_fast_zeitlin_clear(z);
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "euler-zeitlin: out of memory for the basis at N = %d", N);
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory for the basis at N = %d", N);
     }
 
     double s = 0.5 * (N - 1);
@@ -144,8 +140,8 @@ int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err)
         memcpy(dd, ld, (size_t)n * sizeof *dd);
         memcpy(ee, le, (size_t)n * sizeof *ee);
         lapack_int found = 0;
-        lapack_int info = LAPACKE_dstevr(LAPACK_COL_MAJOR, 'V', 'A', n, dd, ee, 0.0, 0.0, 0, 0,
-                                         0.0, &found, w, Z, n, isuppz);
+        lapack_int info =
+            LAPACKE_dstevr(LAPACK_COL_MAJOR, 'V', 'A', n, dd, ee, 0.0, 0.0, 0, 0, 0.0, &found, w, Z, n, isuppz);
         double tol = 1e3 * DBL_EPSILON * (double)N * (double)N * (double)N;
         int bad = info != 0 || found != n;
         for (int k = 0; k < n && !bad; k++) {
@@ -231,8 +227,8 @@ void slpi_fast_zeitlin_laplacian(double complex *out, const double complex *P, c
  * on column b-1), the lower one by columns a with its diagonals d in the band; every inner
  * loop is contiguous and free of dependencies. Each entry's arithmetic is the same for
  * every band, so the bands (the threads' units) do not change the result. */
-static void zeitlin_poisson_band(const slpi_fast_zeitlin *z, double c, const double complex *X,
-                                 double complex *P, int upper, int d0, int d1)
+static void zeitlin_poisson_band(const slpi_fast_zeitlin *z, double c, const double complex *X, double complex *P,
+                                 int upper, int d0, int d1)
 {
     int N = z->N;
     size_t st = (size_t)N + 1;
@@ -249,8 +245,7 @@ static void zeitlin_poisson_band(const slpi_fast_zeitlin *z, double c, const dou
         }
         for (int b = N - 2; b >= d0; b--) {
             int a0 = b - d1 + 1 > 0 ? b - d1 + 1 : 0, a1 = b - d0;
-            for (size_t i = (size_t)N * b + a0; i <= (size_t)N * b + a1; i++)
-                P[i] -= tc[i] * P[i + st];
+            for (size_t i = (size_t)N * b + a0; i <= (size_t)N * b + a1; i++) P[i] -= tc[i] * P[i + st];
         }
         return;
     }
@@ -304,16 +299,15 @@ static void zeitlin_poisson_unit(void *arg, int u)
     for (int a = 0; a < N; a++) P[a * st] -= pm;
 }
 
-void slpi_fast_zeitlin_poisson(double complex *P, const double complex *X, double c,
-                          const slpi_fast_zeitlin *z)
+void slpi_fast_zeitlin_poisson(double complex *P, const double complex *X, double c, const slpi_fast_zeitlin *z)
 {
     int N = z->N, nb = ZEITLIN_POISSON_BANDS;
-    zeitlin_poisson_job b = {z, c, X, P, {0}};
+    zeitlin_poisson_job b = { z, c, X, P, { 0 } };
     /* diagonals 1..N-1 hold N(N-1)/2 entries; band k ends where k/nb of them are covered */
     b.edge[0] = 1;
     for (int k = 1, d = 1; k <= nb; k++) {
         double goal = (double)k / nb * (double)N * (N - 1) / 2;
-        double got = (double)(d - 1) * (2.0 * N - d) / 2;   /* entries of diagonals 1..d-1 */
+        double got = (double)(d - 1) * (2.0 * N - d) / 2; /* entries of diagonals 1..d-1 */
         while (d < N && got < goal) {
             got += N - d;
             d++;
@@ -388,8 +382,7 @@ static void zeitlin_pass_diagonal(void *arg, int m)
     if (b->X) {
         zeitlin_gather(N, m, b->X, x, x + n);
         for (int part = 0; part < parts; part++)
-            cblas_dgemv(CblasColMajor, CblasTrans, n, kk, 1.0, V, n, x + part * n, 1, 0.0,
-                        c + part * kk, 1);
+            cblas_dgemv(CblasColMajor, CblasTrans, n, kk, 1.0, V, n, x + part * n, 1, 0.0, c + part * kk, 1);
     } else {
         for (int i = 0; i < kk * parts; i++) c[i] = 1.0;
     }
@@ -401,15 +394,14 @@ static void zeitlin_pass_diagonal(void *arg, int m)
         }
     if (!b->out) return;
     for (int part = 0; part < parts; part++)
-        cblas_dgemv(CblasColMajor, CblasNoTrans, n, kk, 1.0, V, n, c + part * kk, 1, 0.0,
-                    x + part * n, 1);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, n, kk, 1.0, V, n, c + part * kk, 1, 0.0, x + part * n, 1);
     zeitlin_scatter(N, m, x, m ? x + n : NULL, b->out);
 }
 
-static void zeitlin_pass(const slpi_fast_zeitlin *z, int lmin, const double *w,
-                         const double complex *X, double *omega, double complex *out)
+static void zeitlin_pass(const slpi_fast_zeitlin *z, int lmin, const double *w, const double complex *X, double *omega,
+                         double complex *out)
 {
-    zeitlin_pass_job b = {z, lmin, w, X, omega, out};
+    zeitlin_pass_job b = { z, lmin, w, X, omega, out };
     slpi_fast_team_run(z->N, z->N, zeitlin_pass_diagonal, &b);
 }
 
@@ -474,8 +466,7 @@ int slpi_fast_zeitlin_modal_init(slpi_fast_zeitlin *z, int lmin, slpi_error *err
     z->pvec = NULL;
     z->plmin = 0;
     z->poff = malloc((2 * (size_t)N + 1) * sizeof *z->poff);
-    if (!z->poff)
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+    if (!z->poff) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
     size_t tot = 0;
     for (int m = 0; m < N; m++) {
         int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0;
@@ -487,8 +478,7 @@ int slpi_fast_zeitlin_modal_init(slpi_fast_zeitlin *z, int lmin, slpi_error *err
     }
     z->poff[2 * N] = tot;
     z->pvec = malloc((tot ? tot : 1) * sizeof *z->pvec);
-    if (!z->pvec)
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+    if (!z->pvec) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
     for (int m = 0; m < N; m++) {
         int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0;
         for (int p = 0; p < 2; p++) {
@@ -498,8 +488,8 @@ int slpi_fast_zeitlin_modal_init(slpi_fast_zeitlin *z, int lmin, slpi_error *err
                 const double *v = z->vec + z->voff[m] + (size_t)k * n;
                 for (int a = 0; a < rows; a++)
                     B[(size_t)j * rows + a] = a == n - 1 - a ? v[a]
-                                              : p ? 0.5 * (v[a] - v[n - 1 - a])
-                                                  : 0.5 * (v[a] + v[n - 1 - a]);
+                        : p                                  ? 0.5 * (v[a] - v[n - 1 - a])
+                                                             : 0.5 * (v[a] + v[n - 1 - a]);
             }
         }
     }
@@ -520,7 +510,7 @@ static void zeitlin_modal_diagonal(void *arg, int m)
     double x[2 * N], hx[2][2][hs], c[2][2][hs], y[2][2][hs];
     if (b->X) {
         zeitlin_gather(N, m, b->X, x, x + n);
-        if (!m) memcpy(x + n, x, (size_t)n * sizeof *x);   /* m = 0: one part */
+        if (!m) memcpy(x + n, x, (size_t)n * sizeof *x); /* m = 0: one part */
         for (int part = 0; part < 2; part++) {
             const double *xp = x + part * n;
             for (int a = 0; a < h; a++) {
@@ -538,15 +528,12 @@ static void zeitlin_modal_diagonal(void *arg, int m)
         if (rows == 0 || cols == 0) continue;
         for (int part = 0; part < 2; part++) {
             if (b->X)
-                cblas_dgemv(CblasColMajor, CblasTrans, rows, cols, 1.0, B, rows, hx[p][part], 1,
-                            0.0, c[p][part], 1);
+                cblas_dgemv(CblasColMajor, CblasTrans, rows, cols, 1.0, B, rows, hx[p][part], 1, 0.0, c[p][part], 1);
             else
                 for (int j = 0; j < cols; j++) c[p][part][j] = 1.0;
             if (part < (m ? 2 : 1))
-                for (int j = 0; j < cols; j++)
-                    c[p][part][j] *= b->w[zeitlin_alpha(m + k1 + 2 * j, m, part) - base];
-            cblas_dgemv(CblasColMajor, CblasNoTrans, rows, cols, 1.0, B, rows, c[p][part], 1, 0.0,
-                        y[p][part], 1);
+                for (int j = 0; j < cols; j++) c[p][part][j] *= b->w[zeitlin_alpha(m + k1 + 2 * j, m, part) - base];
+            cblas_dgemv(CblasColMajor, CblasNoTrans, rows, cols, 1.0, B, rows, c[p][part], 1, 0.0, y[p][part], 1);
         }
     }
     for (int part = 0; part < 2; part++) {
@@ -560,14 +547,14 @@ static void zeitlin_modal_diagonal(void *arg, int m)
     zeitlin_scatter(N, m, x, m ? x + n : NULL, b->out);
 }
 
-void slpi_fast_zeitlin_modal(double complex *out, const double *w, const double complex *Y,
-                        int lmin, const slpi_fast_zeitlin *z)
+void slpi_fast_zeitlin_modal(double complex *out, const double *w, const double complex *Y, int lmin,
+                             const slpi_fast_zeitlin *z)
 {
     if (lmin < 1) lmin = 1;
     if (z->plmin != lmin) {
         zeitlin_pass(z, lmin, w, Y, NULL, out);
         return;
     }
-    zeitlin_pass_job b = {z, lmin, w, Y, NULL, out};
+    zeitlin_pass_job b = { z, lmin, w, Y, NULL, out };
     slpi_fast_team_run(z->N, z->N, zeitlin_modal_diagonal, &b);
 }

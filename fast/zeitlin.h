@@ -17,23 +17,23 @@ typedef struct slpi_error slpi_error; /* slpi/errors.h */
 
 typedef struct {
     int N;
-    double shift;    /* the solve is of Delta_N - shift (shift >= 0: kappa^2 of the Zeitlin family) */
-    size_t *off;     /* off[d]: start of diagonal d (d = 0..N-1) in the per-diagonal arrays */
-    double *ld;      /* L_d diagonal, n_d = N - d entries */
-    double *le;      /* L_d off-diagonal beta_a beta_{a+d}, n_d - 1 entries (slot n_d-1 = 0) */
+    double shift; /* the solve is of Delta_N - shift (shift >= 0: kappa^2 of the Zeitlin family) */
+    size_t *off;  /* off[d]: start of diagonal d (d = 0..N-1) in the per-diagonal arrays */
+    double *ld;   /* L_d diagonal, n_d = N - d entries */
+    double *le;   /* L_d off-diagonal beta_a beta_{a+d}, n_d - 1 entries (slot n_d-1 = 0) */
     /* Thomas factorisation of L_d (d = 0: of its trailing block 1..N-1) as symmetric N x N
      * matrices indexed like the entries: entry a of diagonal d, (a, a+d) and (a+d, a), has
      * off-diagonal te = beta_a beta_{a+d}, tc and tinv */
     double *te, *tc, *tinv;
-    size_t *voff;    /* voff[d]: start of V_d (n_d x n_d, column-major) in vec */
-    double *vec;     /* column k of V_d = (T_{d+k, d})_{a+d, a}, a = 0..n_d-1 */
+    size_t *voff; /* voff[d]: start of V_d (n_d x n_d, column-major) in vec */
+    double *vec;  /* column k of V_d = (T_{d+k, d})_{a+d, a}, a = 0..n_d-1 */
     /* The modal pass's parity blocks (slpi_fast_zeitlin_modal_init; plmin = 0: none).
      * L_d is persymmetric, so column k of V_d is symmetric (k even) or antisymmetric (k odd)
      * under a -> n_d-1-a. Block (d, p), p = k mod 2, holds the columns k >= plmin - d of
      * parity p, column-major, on rows a = 0..ceil(n_d/2)-1 (p = 0) or floor(n_d/2)-1
      * (p = 1), symmetrized: (v_a + v_{n-1-a})/2 resp. (v_a - v_{n-1-a})/2. */
     int plmin;
-    size_t *poff;    /* poff[2d + p]: start of block (d, p) in pvec; poff[2N]: total */
+    size_t *poff; /* poff[2d + p]: start of block (d, p) in pvec; poff[2N]: total */
     double *pvec;
 } slpi_fast_zeitlin;
 
@@ -43,7 +43,10 @@ int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err);
 void slpi_fast_zeitlin_clear(slpi_fast_zeitlin *z);
 
 /* Number of real-basis elements, N^2 - 1, and the index of (l, j). */
-static inline int slpi_fast_zeitlin_alpha(int l, int j) { return l * l - 1 + j; }
+static inline int slpi_fast_zeitlin_alpha(int l, int j)
+{
+    return l * l - 1 + j;
+}
 
 /* t_a = (T_lm)_{a+m, a}, a = 0..N-1-m (0 <= m <= l <= N-1), sign: last entry > 0. */
 const double *slpi_fast_zeitlin_harmonic(const slpi_fast_zeitlin *z, int l, int m);
@@ -59,8 +62,7 @@ int slpi_fast_zeitlin_set_shift(slpi_fast_zeitlin *z, double shift);
 /* P = c (Delta_N - shift)^{-1} (X - Tr(X)/N I), the traceless solution, for a general
  * complex X; O(N^2): Thomas per diagonal; on d = 0 with shift 0 a pinned solve, then the
  * mean removed. P != X. */
-void slpi_fast_zeitlin_poisson(double complex *P, const double complex *X, double c,
-                          const slpi_fast_zeitlin *z);
+void slpi_fast_zeitlin_poisson(double complex *P, const double complex *X, double c, const slpi_fast_zeitlin *z);
 
 /* omega_alpha = Re Tr(Y_alpha^* X) for every alpha (N^2 - 1 values). */
 void slpi_fast_zeitlin_analysis(double *omega, const double complex *X, const slpi_fast_zeitlin *z);
@@ -83,7 +85,7 @@ int slpi_fast_zeitlin_modal_init(slpi_fast_zeitlin *z, int lmin, slpi_error *err
  * w is indexed by alpha - (lmin^2 - 1). Per diagonal, O(N^3) in all: through the parity
  * blocks when slpi_fast_zeitlin_modal_init built them for this lmin (each coefficient from
  * half a vector: half the flops and the memory traffic), else through V_m. */
-void slpi_fast_zeitlin_modal(double complex *out, const double *w, const double complex *Y,
-                        int lmin, const slpi_fast_zeitlin *z);
+void slpi_fast_zeitlin_modal(double complex *out, const double *w, const double complex *Y, int lmin,
+                             const slpi_fast_zeitlin *z);
 
 #endif

@@ -31,9 +31,9 @@ enum { MAXN = 256 };
 typedef struct {
     const slpi_fast *f;
     int n, M;
-    int control;            /* 0: the fast path's noise; 1: a x_1 x_2; 2: a x_1^2 / 2 */
+    int control; /* 0: the fast path's noise; 1: a x_1 x_2; 2: a x_1^2 / 2 */
     double a;
-    double *eta;            /* M + 1 */
+    double *eta; /* M + 1 */
 } generators;
 
 static int generator(generators *g, int k, const double *mu, double *xi)
@@ -53,8 +53,7 @@ static int generator(generators *g, int k, const double *mu, double *xi)
 static double drift_at(generators *g, const double *mu)
 {
     int n = g->n;
-    double xi[MAXN], V[MAXN], mp[MAXN], mm[MAXN], xp[MAXN], xm[MAXN], D[MAXN], w[MAXN],
-           d[MAXN] = {0}, scale = 0;
+    double xi[MAXN], V[MAXN], mp[MAXN], mm[MAXN], xp[MAXN], xm[MAXN], D[MAXN], w[MAXN], d[MAXN] = { 0 }, scale = 0;
     for (int k = 1; k <= g->M; k++) {
         if (generator(g, k, mu, xi)) return -1;
         slpi_fast_coad(g->f, V, xi, mu);
@@ -73,8 +72,7 @@ static double drift_at(generators *g, const double *mu)
     return scale > 0 ? slpi_vec_maxabs(d, n) / scale : 0;
 }
 
-static int open_generators(const slpi_problem *p, int control, generators *g, slpi_fast **f,
-                           slpi_error *err)
+static int open_generators(const slpi_problem *p, int control, generators *g, slpi_fast **f, slpi_error *err)
 {
     memset(g, 0, sizeof *g);
     int rc = slpi_fast_create(f, p, err);
@@ -90,17 +88,15 @@ static int open_generators(const slpi_problem *p, int control, generators *g, sl
     g->M = control ? 1 : slpi_problem_noise_count(p);
     g->control = control;
     g->a = 0.5;
-    if (g->n > MAXN)
-        return slpi_error_set(err, SLPI_EINPUT, "drift: %d algebra coordinates (at most %d)",
-                              g->n, MAXN);
+    if (g->n > MAXN) return slpi_error_set(err, SLPI_EINPUT, "drift: %d algebra coordinates (at most %d)", g->n, MAXN);
     if (control && (slpi_view_system(p)->system != SLPI_SYS_RIGID_BODY || g->n != 3))
         return slpi_error_set(err, SLPI_EINPUT, "drift: the so(3) controls need the rigid body");
     g->eta = calloc((size_t)g->M + 1, sizeof *g->eta);
     return g->eta ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "drift: out of memory");
 }
 
-int slpi_gaps_missed_drift(const slpi_problem *p, int control, int trials, uint64_t seed,
-                           double *drift, slpi_error *err)
+int slpi_gaps_missed_drift(const slpi_problem *p, int control, int trials, uint64_t seed, double *drift,
+                           slpi_error *err)
 {
     slpi_fast *f = NULL;
     generators g;
@@ -108,11 +104,12 @@ int slpi_gaps_missed_drift(const slpi_problem *p, int control, int trials, uint6
     int rc = open_generators(p, control, &g, &f, err);
     for (int t = 0; !rc && t < trials; t++) {
         double mu[MAXN];
-        for (int i = 0; i < g.n; i++)
-            mu[i] = slpi_noise_normal(seed, (uint64_t)t, 12, (uint64_t)i);
+        for (int i = 0; i < g.n; i++) mu[i] = slpi_noise_normal(seed, (uint64_t)t, 12, (uint64_t)i);
         double r = drift_at(&g, mu);
-        if (r < 0) rc = slpi_error_set(err, SLPI_ENUMERIC, "drift: a generator failed");
-        else *drift = fmax(*drift, r);
+        if (r < 0)
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "drift: a generator failed");
+        else
+            *drift = fmax(*drift, r);
     }
     free(g.eta);
     slpi_fast_free(f);
@@ -122,7 +119,7 @@ int slpi_gaps_missed_drift(const slpi_problem *p, int control, int trials, uint6
 /* sigma = h xi_0(x) + dW xi_1(x) (xi_0 = grad H_0 of the fast rigid body). */
 static int le_sigma(generators *g, double h, double dW, const double *x, double *s)
 {
-    double xi[3], eta[1] = {h};
+    double xi[3], eta[1] = { h };
     int rc = slpi_fast_gradient_sum(g->f, s, eta, x);
     if (!rc) rc = generator(g, 1, x, xi);
     for (int i = 0; i < 3; i++) s[i] += dW * xi[i];
@@ -152,8 +149,8 @@ static int heun(generators *g, double h, double w, double *x)
     return rc;
 }
 
-int slpi_gaps_le_gap_paths(int control, double T, int kmin, int kmax, long paths, uint64_t seed,
-                           double *gap2, slpi_error *err)
+int slpi_gaps_le_gap_paths(int control, double T, int kmin, int kmax, long paths, uint64_t seed, double *gap2,
+                           slpi_error *err)
 {
     slpi_problem *p = slpi_problem_alloc();
     if (!p) return slpi_error_set(err, SLPI_EINPUT, "le-gap: out of memory");
@@ -174,11 +171,10 @@ int slpi_gaps_le_gap_paths(int control, double T, int kmin, int kmax, long paths
     if (!rc && !dW) rc = slpi_error_set(err, SLPI_EINPUT, "le-gap: out of memory");
     for (long r = 0; !rc && r < paths; r++) {
         double hf = T / (double)nf;
-        for (long j = 0; j < nf; j++)
-            dW[j] = sqrt(hf) * slpi_noise_normal(seed, (uint64_t)r, 0, (uint64_t)j);
+        for (long j = 0; j < nf; j++) dW[j] = sqrt(hf) * slpi_noise_normal(seed, (uint64_t)r, 0, (uint64_t)j);
         for (int l = kmin; !rc && l <= kmax; l++) {
             long n = 1L << l, m = nf / n;
-            double h = T / (double)n, x[3] = {0.6, 0.64, 0.48}, y[3] = {0.6, 0.64, 0.48};
+            double h = T / (double)n, x[3] = { 0.6, 0.64, 0.48 }, y[3] = { 0.6, 0.64, 0.48 };
             for (long s = 0; !rc && s < n; s++) {
                 double w = 0;
                 for (long j = 0; j < m; j++) w += dW[s * m + j];
@@ -198,8 +194,7 @@ int slpi_gaps_le_gap_paths(int control, double T, int kmin, int kmax, long paths
     return rc;
 }
 
-int slpi_gaps_le_gap(int control, double T, int kmin, int kmax, long paths, uint64_t seed,
-                     double *gap, slpi_error *err)
+int slpi_gaps_le_gap(int control, double T, int kmin, int kmax, long paths, uint64_t seed, double *gap, slpi_error *err)
 {
     int nl = kmax - kmin + 1;
     double *gap2 = paths > 0 && nl > 0 ? malloc(sizeof(double) * (size_t)paths * (size_t)nl) : NULL;

@@ -44,19 +44,18 @@ static void bernoulli(double *b)
 {
     b[0] = 1;
     for (int m = 1; m < NBERN; m++) {
-        double s = 0, f = 1;   /* f = 1/(m+1-k)! built from k = m down */
+        double s = 0, f = 1; /* f = 1/(m+1-k)! built from k = m down */
         for (int k = m - 1; k >= 0; k--) {
             f /= (double)(m + 1 - k);
             s += b[k] * f;
         }
-        b[m] = -s;   /* the coefficient of b_m is 1/1! */
+        b[m] = -s; /* the coefficient of b_m is 1/1! */
     }
     b[1] = 0.5;
 }
 
 /* sum_j b_j (sg ad_sigma)^j v: sg = +1 the Sigma form, sg = -1 the printed expansion. */
-static void dexpinv(const slpi_fast *f, const double *b, double sg, const double *sigma,
-                    const double *v, double *out)
+static void dexpinv(const slpi_fast *f, const double *b, double sg, const double *sigma, const double *v, double *out)
 {
     int n = slpi_fast_algebra_dim(f);
     double t[8], u[8];
@@ -69,8 +68,7 @@ static void dexpinv(const slpi_fast *f, const double *b, double sg, const double
     }
 }
 
-int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed,
-                      double *defect, slpi_error *err)
+int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed, double *defect, slpi_error *err)
 {
     slpi_problem *p = slpi_problem_alloc();
     if (!p) return slpi_error_set(err, SLPI_EINPUT, "dexpinv: out of memory");
@@ -84,8 +82,10 @@ int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed
     int n = slpi_fast_algebra_dim(f);
     if (!slpi_fast_has_algebra(f) || n > 8) {
         slpi_fast_free(f);
-        return slpi_error_set(err, SLPI_EINPUT, "dexpinv: %s has no orbit map and bracket "
-                              "on the fast path", slpi_system_name(sys));
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "dexpinv: %s has no orbit map and bracket "
+                              "on the fast path",
+                              slpi_system_name(sys));
     }
     double b[NBERN];
     bernoulli(b);
@@ -93,7 +93,7 @@ int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed
     *defect = 0;
     for (int t = 0; t < trials; t++) {
         double mu0[8], sigma[8], v[8], ds[8], mu[8], target[8], sp[8], d[8], ym[4][8];
-        double norm = 0, r = 0.2 + 1.8 * (double)(t % 10) / 9;   /* |sigma| = 0.2 .. 2 */
+        double norm = 0, r = 0.2 + 1.8 * (double)(t % 10) / 9; /* |sigma| = 0.2 .. 2 */
         for (int i = 0; i < n; i++) {
             mu0[i] = rnd(seed, t, 0, i);
             sigma[i] = rnd(seed, t, 1, i);
@@ -102,14 +102,14 @@ int slpi_gaps_dexpinv(slpi_system_id sys, int printed, int trials, uint64_t seed
         }
         for (int i = 0; i < n; i++) sigma[i] *= r / sqrt(norm);
         dexpinv(f, b, printed ? -1.0 : 1.0, sigma, v, ds);
-        static const double off[4] = {-2, -1, 1, 2};
+        static const double off[4] = { -2, -1, 1, 2 };
         for (int k = 0; k < 4; k++) {
             for (int i = 0; i < n; i++) sp[i] = sigma[i] + off[k] * eps * ds[i];
             slpi_fast_orbit(f, ym[k], sp, mu0);
         }
         slpi_fast_orbit(f, mu, sigma, mu0);
         slpi_fast_coad(f, target, v, mu);
-        for (int i = 0; i < n; i++)   /* fourth-order central difference */
+        for (int i = 0; i < n; i++) /* fourth-order central difference */
             d[i] = (ym[0][i] - 8 * ym[1][i] + 8 * ym[2][i] - ym[3][i]) / (12 * eps) - target[i];
         *defect = fmax(*defect, slpi_vec_maxabs(d, n) / (slpi_vec_maxabs(v, n) * slpi_vec_maxabs(mu, n)));
     }
@@ -131,7 +131,7 @@ double slpi_gaps_cayley_ad_so3(int trials, uint64_t seed)
     double worst = 0;
     for (int t = 0; t < trials; t++) {
         double x[3], mx[3], P[3], tau[9], a[3], l[3], r[3];
-        double scale = 0.1 + 0.9 * (double)(t % 10);   /* |x| from ~0.2 to ~15 */
+        double scale = 0.1 + 0.9 * (double)(t % 10); /* |x| from ~0.2 to ~15 */
         for (int i = 0; i < 3; i++) {
             x[i] = scale * rnd(seed, t, 3, i);
             mx[i] = -x[i];
@@ -189,23 +189,26 @@ static void a_son(int n, int s, const double *x, const double *mu, double *out)
     for (int i = 0; i < n * n; i++) out[i] = mu[i] + 0.5 * (xm[i] - mx[i]) - 0.25 * s * xmx[i];
 }
 
-int slpi_gaps_cayley_ad_son(int n, int s, int trials, uint64_t seed, double *defect,
-                            slpi_error *err)
+int slpi_gaps_cayley_ad_son(int n, int s, int trials, uint64_t seed, double *defect, slpi_error *err)
 {
     if (n < 2 || n > NMAX || (s != 1 && s != -1))
-        return slpi_error_set(err, SLPI_EINPUT, "cayleyad: n = %d must be 2..%d and the sign "
-                              "+ or -", n, NMAX);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "cayleyad: n = %d must be 2..%d and the sign "
+                              "+ or -",
+                              n, NMAX);
     *defect = 0;
     for (int t = 0; t < trials; t++) {
-        double x[NMAX * NMAX], mx[NMAX * NMAX], mu[NMAX * NMAX], tau[NMAX * NMAX],
-            taui[NMAX * NMAX], a[NMAX * NMAX], w[NMAX * NMAX], l[NMAX * NMAX], r[NMAX * NMAX];
+        double x[NMAX * NMAX], mx[NMAX * NMAX], mu[NMAX * NMAX], tau[NMAX * NMAX], taui[NMAX * NMAX], a[NMAX * NMAX],
+            w[NMAX * NMAX], l[NMAX * NMAX], r[NMAX * NMAX];
         double scale = 0.1 + 0.3 * (double)(t % 6);
         for (int i = 0; i < n; i++)
             for (int j = 0; j <= i; j++) {
                 double xv = i == j ? 0 : scale * rnd(seed, t, 5, i * n + j);
                 double mv = i == j ? 0 : rnd(seed, t, 6, i * n + j);
-                x[i * n + j] = xv; x[j * n + i] = -xv;
-                mu[i * n + j] = mv; mu[j * n + i] = -mv;
+                x[i * n + j] = xv;
+                x[j * n + i] = -xv;
+                mu[i * n + j] = mv;
+                mu[j * n + i] = -mv;
             }
         for (int i = 0; i < n * n; i++) mx[i] = -x[i];
         if (cayley_n(n, -0.5, 0.5, x, tau) || cayley_n(n, 0.5, -0.5, x, taui))
@@ -215,7 +218,9 @@ int slpi_gaps_cayley_ad_son(int n, int s, int trials, uint64_t seed, double *def
         mmul(n, w, tau, l);
         a_son(n, s, mx, mu, r);
         for (int i = 0; i < n * n; i++) l[i] -= r[i];
-        *defect = fmax(*defect, slpi_vec_maxabs(l, n * n) / (slpi_vec_maxabs(mu, n * n) * (1 + pow(slpi_vec_maxabs(x, n * n), 2))));
+        *defect =
+            fmax(*defect,
+                 slpi_vec_maxabs(l, n * n) / (slpi_vec_maxabs(mu, n * n) * (1 + pow(slpi_vec_maxabs(x, n * n), 2))));
     }
     return SLPI_OK;
 }
@@ -237,24 +242,28 @@ static void ac_matrix(double c, const double *x, double *M)
 {
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) M[3 * i + j] = (i == j) + c * x[i] * x[j];
-    M[1] -= 0.5 * x[2]; M[2] += 0.5 * x[1];
-    M[3] += 0.5 * x[2]; M[5] -= 0.5 * x[0];
-    M[6] -= 0.5 * x[1]; M[7] += 0.5 * x[0];
+    M[1] -= 0.5 * x[2];
+    M[2] += 0.5 * x[1];
+    M[3] += 0.5 * x[2];
+    M[5] -= 0.5 * x[0];
+    M[6] -= 0.5 * x[1];
+    M[7] += 0.5 * x[0];
 }
 
 /* From the output R_{k+1} = tau(x)^2 of one SVI-SO3 step with R_k = I, the converged x
  * (tau^{-1}(tau^2) halved along the axis: |x|/2 = tan(atan(|y|/2)/2)), then A and B of (62):
  * A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1} A_c(-x) A. -1 if A_c(x) is singular. */
-static int svi_recover(double c, const double *Pk, const double *T, double *xx, double *A,
-                       double *B)
+static int svi_recover(double c, const double *Pk, const double *T, double *xx, double *A, double *B)
 {
     double y[3], Am[9], Bm[9], rhs[3];
-    double k2 = 2 / (1 + T[0] + T[4] + T[8]);   /* y = tau^{-1}(tau^2) (docs/schemes.md#svi-so3) */
-    y[0] = k2 * (T[7] - T[5]); y[1] = k2 * (T[2] - T[6]); y[2] = k2 * (T[3] - T[1]);
+    double k2 = 2 / (1 + T[0] + T[4] + T[8]); /* y = tau^{-1}(tau^2) (docs/schemes.md#svi-so3) */
+    y[0] = k2 * (T[7] - T[5]);
+    y[1] = k2 * (T[2] - T[6]);
+    y[2] = k2 * (T[3] - T[1]);
     double yy = slpi_fast_dot3(y, y);
     for (int i = 0; i < 3; i++) xx[i] = y[i] / (1 + sqrt(1 + 0.25 * yy));
     ac_matrix(c, xx, Am);
-    double mxx[3] = {-xx[0], -xx[1], -xx[2]};
+    double mxx[3] = { -xx[0], -xx[1], -xx[2] };
     ac_matrix(c, mxx, Bm);
     if (solve3(Am, Pk, A)) return -1;
     slpi_fast_mat3_vec(rhs, Bm, A);
@@ -305,14 +314,14 @@ static int svi_identities(slpi_problem *p, slpi_problem *q, long steps, slpi_gap
     for (long k = 0; !rc && k < steps; k++) {
         double Pk[3], Pn[3], xx[3], A[3], B[3], S[3], D[3], e[3];
         slpi_step_info info;
-        static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-        memcpy(x + 3, I3, sizeof I3);   /* R_k = I: then R_{k+1} = tau^2 */
+        static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+        memcpy(x + 3, I3, sizeof I3); /* R_k = I: then R_{k+1} = tau^2 */
         memcpy(Pk, x, sizeof Pk);
         slpi_step_status st;
         rc = slpi_steps_take(&stepping, k, NULL, &st, err);
         if (!rc && slpi_step_failed(st))
-            rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: step %ld failed (residual %.2e)",
-                                k, stepping.info.residual);
+            rc = slpi_error_set(err, SLPI_ENUMERIC, "sviident: step %ld failed (residual %.2e)", k,
+                                stepping.info.residual);
         if (rc) break;
         const double *dW = stepping.dW;
         memcpy(Pn, x, sizeof Pn);
@@ -380,8 +389,7 @@ static int svi_orbit(slpi_problem *p, int grid, slpi_gaps_svi_orbit_result *r, d
     pgrid->level = -1;
     memset(r, 0, sizeof *r);
     r->nmin = INFINITY;
-    if (grid < 2 || grid > 512)
-        return slpi_error_set(err, SLPI_EINPUT, "sviorbit: grid %d must be 2..512", grid);
+    if (grid < 2 || grid > 512) return slpi_error_set(err, SLPI_EINPUT, "sviorbit: grid %d must be 2..512", grid);
     int rc = svi_so3_problem("sviorbit", p, err);
     int M = slpi_problem_noise_count(p);
     if (!rc && M > 8) rc = slpi_error_set(err, SLPI_EINPUT, "sviorbit: %d noises (at most 8)", M);
@@ -393,17 +401,18 @@ static int svi_orbit(slpi_problem *p, int grid, slpi_gaps_svi_orbit_result *r, d
     r->R = R;
     r->D = slpi_problem_noise_threshold(p);
     if (!rc && !isfinite(r->D))
-        rc = slpi_error_set(err, SLPI_EINPUT, "sviorbit: the case must truncate its noise (the "
+        rc = slpi_error_set(err, SLPI_EINPUT,
+                            "sviorbit: the case must truncate its noise (the "
                             "largest increment is the clipping threshold)");
     long ncomb = 1;
     for (int i = 0; i < M; i++) ncomb *= 3;
-    static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+    static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
     const double pi = acos(-1.0);
     for (int la = 0; !rc && la < grid; la++)
         for (int lo = 0; !rc && lo < 2 * grid; lo++)
             for (long m = 0; !rc && m < ncomb; m++) {
                 double th = pi * (la + 0.5) / grid, ph = pi * (lo + 0.5) / grid;
-                double Pk[3] = {R * sin(th) * cos(ph), R * sin(th) * sin(ph), R * cos(th)};
+                double Pk[3] = { R * sin(th) * cos(ph), R * sin(th) * sin(ph), R * cos(th) };
                 double xx[3], A[3], B[3];
                 long q = m;
                 for (int i = 0; i < M; i++, q /= 3) dW[i] = (double)(q % 3 - 1) * r->D;
@@ -413,8 +422,7 @@ static int svi_orbit(slpi_problem *p, int grid, slpi_gaps_svi_orbit_result *r, d
                 double *cell = map ? map + (size_t)la * (size_t)(2 * grid) + (size_t)lo : NULL;
                 if (cell && m == 0) *cell = 0;
                 r->points++;
-                if (slpi_step_failed(slpi_fast_step(f, x, dW, &info)) ||
-                    svi_recover(c, Pk, x + 3, xx, A, B)) {
+                if (slpi_step_failed(slpi_fast_step(f, x, dW, &info)) || svi_recover(c, Pk, x + 3, xx, A, B)) {
                     r->failed++;
                     if (cell) *cell = NAN;
                     continue;

@@ -30,9 +30,15 @@
 
 static void hat(const double *x, double *X)
 {
-    X[0] = 0; X[1] = -x[2]; X[2] = x[1];
-    X[3] = x[2]; X[4] = 0; X[5] = -x[0];
-    X[6] = -x[1]; X[7] = x[0]; X[8] = 0;
+    X[0] = 0;
+    X[1] = -x[2];
+    X[2] = x[1];
+    X[3] = x[2];
+    X[4] = 0;
+    X[5] = -x[0];
+    X[6] = -x[1];
+    X[7] = x[0];
+    X[8] = 0;
 }
 
 static void transpose(const double *A, double *T)
@@ -65,7 +71,11 @@ static int rsolve(double a, const double *G, const double *B, double *out)
     return 0;
 }
 
-typedef struct { const slpi_fast *f; double a; const double *eta, *Q, *P; } lifted_ctx;
+typedef struct {
+    const slpi_fast *f;
+    double a;
+    const double *eta, *Q, *P;
+} lifted_ctx;
 
 /* The fixed-point map G~ -> Psi(mu(Q F^{-1}, P F^{-1}))^* (F = I - a G~) on the 3-vector g
  * of G~ = hat(g); -1 if F is singular. */
@@ -77,15 +87,15 @@ static int lifted_map(void *arg, const double *g, double *gn)
     if (rsolve(c->a, G, c->Q, Qt) || rsolve(c->a, G, c->P, Pt)) return -1;
     momentum(Qt, Pt, xt);
     slpi_fast_generator_sum(c->f, psi, c->eta, xt);
-    for (int i = 0; i < 3; i++) gn[i] = -psi[i];   /* G = Psi^* = -hat(psi) */
+    for (int i = 0; i < 3; i++) gn[i] = -psi[i]; /* G = Psi^* = -hat(psi) */
     return 0;
 }
 
 /* One lifted step (Q, P) -> (Q1, P1) with increments eta = (h, dW...); status. */
-static slpi_step_status lifted_step(const slpi_fast *f, double a, const double *eta,
-                                    const double *Q, const double *P, double *Q1, double *P1)
+static slpi_step_status lifted_step(const slpi_fast *f, double a, const double *eta, const double *Q, const double *P,
+                                    double *Q1, double *P1)
 {
-    lifted_ctx c = {f, a, eta, Q, P};
+    lifted_ctx c = { f, a, eta, Q, P };
     double xn[3], psi[3], g[3], G[9], Qt[9], Pt[9], F[9];
     int iters;
     momentum(Q, P, xn);
@@ -173,7 +183,7 @@ static int lifted_run(slpi_problem *p, double a, long steps, uint64_t seed, slpi
         }
         const double *dW = stepping.dW;
         lifted_eta(&lp, dW, eta);
-        if (k == 0) {   /* equivariance under left translation by g */
+        if (k == 0) { /* equivariance under left translation by g */
             slpi_fast_mat3_mul(gQ, gR, Q);
             slpi_fast_mat3_mul(gP, gR, P);
             if (slpi_step_failed(lifted_step(f, a, eta, gQ, gP, Qg, Pg))) {

@@ -76,13 +76,15 @@ static int defect(stepper *s, const double *x0, int k, double eps, arb_t out)
 {
     int dim = s->dim, rc;
     double xp[MAXDIM], xm[MAXDIM];
-    arb_ptr yp = _arb_vec_init(dim), ym = _arb_vec_init(dim), y0 = _arb_vec_init(dim),
-            u0 = _arb_vec_init(dim);
+    arb_ptr yp = _arb_vec_init(dim), ym = _arb_vec_init(dim), y0 = _arb_vec_init(dim), u0 = _arb_vec_init(dim);
     arb_t wd;
     arb_mat_t D, J, Jy, T, P;
     arb_init(wd);
-    arb_mat_init(D, k, k); arb_mat_init(J, k, k); arb_mat_init(Jy, k, k);
-    arb_mat_init(T, k, k); arb_mat_init(P, k, k);
+    arb_mat_init(D, k, k);
+    arb_mat_init(J, k, k);
+    arb_mat_init(Jy, k, k);
+    arb_mat_init(T, k, k);
+    arb_mat_init(P, k, k);
     for (int i = 0; i < dim; i++) arb_set_d(u0 + i, x0[i]);
     rc = step_to_balls(s, x0, y0);
     for (int j = 0; !rc && j < k; j++) {
@@ -92,7 +94,7 @@ static int defect(stepper *s, const double *x0, int k, double eps, arb_t out)
         xm[j] -= eps;
         rc = step_to_balls(s, xp, yp);
         if (!rc) rc = step_to_balls(s, xm, ym);
-        arb_set_d(wd, xp[j] - xm[j]);   /* exact in binary64 */
+        arb_set_d(wd, xp[j] - xm[j]); /* exact in binary64 */
         for (int i = 0; !rc && i < k; i++) {
             arb_sub(arb_mat_entry(D, i, j), yp + i, ym + i, PREC);
             arb_div(arb_mat_entry(D, i, j), arb_mat_entry(D, i, j), wd, PREC);
@@ -113,19 +115,25 @@ static int defect(stepper *s, const double *x0, int k, double eps, arb_t out)
             }
     }
     arb_clear(wd);
-    arb_mat_clear(D); arb_mat_clear(J); arb_mat_clear(Jy); arb_mat_clear(T); arb_mat_clear(P);
-    _arb_vec_clear(yp, dim); _arb_vec_clear(ym, dim); _arb_vec_clear(y0, dim); _arb_vec_clear(u0, dim);
+    arb_mat_clear(D);
+    arb_mat_clear(J);
+    arb_mat_clear(Jy);
+    arb_mat_clear(T);
+    arb_mat_clear(P);
+    _arb_vec_clear(yp, dim);
+    _arb_vec_clear(ym, dim);
+    _arb_vec_clear(y0, dim);
+    _arb_vec_clear(u0, dim);
     return rc;
 }
 
-int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified, double eps,
-                         double dw, arb_t out, slpi_error *err)
+int slpi_gaps_poisson_fd(const slpi_problem *p, const double *x0, int certified, double eps, double dw, arb_t out,
+                         slpi_error *err)
 {
-    stepper s = {NULL, NULL, slpi_problem_state_dim(p), dw};
+    stepper s = { NULL, NULL, slpi_problem_state_dim(p), dw };
     int k = slpi_gaps_poisson_coords(p);
     if (slpi_problem_noise_count(p) > 8)
-        return slpi_error_set(err, SLPI_EINPUT, "poisson: %d noises (at most 8)",
-                              slpi_problem_noise_count(p));
+        return slpi_error_set(err, SLPI_EINPUT, "poisson: %d noises (at most 8)", slpi_problem_noise_count(p));
     if (!k || s.dim > MAXDIM)
         return slpi_error_set(err, SLPI_EINPUT,
                               "poisson: %s has no Lie-Poisson tensor here "
@@ -146,18 +154,20 @@ int slpi_gaps_poisson_rigorous(const slpi_problem *p)
         (slpi_view_scheme(p)->scheme == SLPI_SCHEME_SVI || slpi_view_scheme(p)->scheme == SLPI_SCHEME_ISOMP);
 }
 
-int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, double dw, arb_t out,
-                          slpi_error *err)
+int slpi_gaps_poisson_ift(const slpi_problem *p, const double *x0, double dw, arb_t out, slpi_error *err)
 {
     if (!slpi_gaps_poisson_rigorous(p))
-        return slpi_error_set(err, SLPI_EINPUT, "poisson: the rigorous defect is used for svi and "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "poisson: the rigorous defect is used for svi and "
                               "isomp on the rigid body only");
     slpi_ref *r = NULL;
     arb_ptr x = _arb_vec_init(3), d = _arb_vec_init(9);
     double dW[8];
     for (int i = 0; i < 8; i++) dW[i] = dw;
-    int rc = slpi_problem_noise_count(p) > 8 ? slpi_error_set(err, SLPI_EINPUT, "poisson: more "
-                                                              "than 8 noises") : SLPI_OK;
+    int rc = slpi_problem_noise_count(p) > 8 ? slpi_error_set(err, SLPI_EINPUT,
+                                                              "poisson: more "
+                                                              "than 8 noises")
+                                             : SLPI_OK;
     if (!rc) rc = slpi_ref_create(&r, p, err);
     for (int i = 0; i < 3; i++) arb_set_d(x + i, x0[i]);
     if (!rc) rc = slpi_ref_poisson_defect(r, x, dW, d, err);

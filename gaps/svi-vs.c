@@ -23,13 +23,16 @@ static void kubo_grad(double sigma, int i, const double *z, double *g)
     g[1] = k * z[1];
 }
 
-typedef struct { double sigma; const double *inc, *z; } kubo_ctx;
+typedef struct {
+    double sigma;
+    const double *inc, *z;
+} kubo_ctx;
 
 /* The fixed-point map z~ -> z + sum_i inc_i J grad H_i((z + z~)/2). */
 static int kubo_map(void *arg, const double *cur, double *nz)
 {
     const kubo_ctx *k = arg;
-    double zb[2] = {0.5 * (k->z[0] + cur[0]), 0.5 * (k->z[1] + cur[1])}, g[2];
+    double zb[2] = { 0.5 * (k->z[0] + cur[0]), 0.5 * (k->z[1] + cur[1]) }, g[2];
     nz[0] = k->z[0];
     nz[1] = k->z[1];
     for (int i = 0; i < 2; i++) {
@@ -40,18 +43,17 @@ static int kubo_map(void *arg, const double *cur, double *nz)
     return 0;
 }
 
-slpi_step_status slpi_svivs_kubo_step(double sigma, double dt, double dW, const double *z,
-                                      double *z1, int *iters)
+slpi_step_status slpi_svivs_kubo_step(double sigma, double dt, double dW, const double *z, double *z1, int *iters)
 {
-    const double inc[2] = {dt, dW};
-    kubo_ctx k = {sigma, inc, z};
+    const double inc[2] = { dt, dW };
+    kubo_ctx k = { sigma, inc, z };
     z1[0] = z[0];
     z1[1] = z[1];
     return slpi_fast_fixed_point(kubo_map, &k, 2, 1e-15, 200, z1, iters);
 }
 
-int slpi_gaps_svivs(double sigma, double dt, int trials, uint64_t seed, double *det_dev,
-                    double *quad_dev, slpi_error *err)
+int slpi_gaps_svivs(double sigma, double dt, int trials, uint64_t seed, double *det_dev, double *quad_dev,
+                    slpi_error *err)
 {
     *det_dev = *quad_dev = 0;
     for (int t = 0; t < trials; t++) {
@@ -61,17 +63,18 @@ int slpi_gaps_svivs(double sigma, double dt, int trials, uint64_t seed, double *
         for (int i = 0; i < 2; i++) z[i] = slpi_noise_normal(seed, (uint64_t)t, 8, (uint64_t)i);
         double eps = 1e-3 * fmax(1, slpi_vec_maxabs(z, 2));
         if (slpi_step_failed(slpi_svivs_kubo_step(sigma, dt, dW, z, z1, &it)))
-            return slpi_error_set(err, SLPI_ENUMERIC, "svi-vs: trial %d (dW = %g) did not converge",
-                                  t, dW);
+            return slpi_error_set(err, SLPI_ENUMERIC, "svi-vs: trial %d (dW = %g) did not converge", t, dW);
         for (int j = 0; j < 2; j++) {
             memcpy(zp, z, sizeof zp);
             memcpy(zm, z, sizeof zm);
             zp[j] += eps;
             zm[j] -= eps;
-            if (slpi_step_failed(slpi_svivs_kubo_step(sigma, dt, dW, zp, yp, &it))
-                || slpi_step_failed(slpi_svivs_kubo_step(sigma, dt, dW, zm, ym, &it)))
-                return slpi_error_set(err, SLPI_ENUMERIC, "svi-vs: trial %d: perturbed step did "
-                                      "not converge", t);
+            if (slpi_step_failed(slpi_svivs_kubo_step(sigma, dt, dW, zp, yp, &it)) ||
+                slpi_step_failed(slpi_svivs_kubo_step(sigma, dt, dW, zm, ym, &it)))
+                return slpi_error_set(err, SLPI_ENUMERIC,
+                                      "svi-vs: trial %d: perturbed step did "
+                                      "not converge",
+                                      t);
             for (int i = 0; i < 2; i++) J[2 * i + j] = (yp[i] - ym[i]) / (zp[j] - zm[j]);
         }
         double r0 = z[0] * z[0] + z[1] * z[1], r1 = z1[0] * z1[0] + z1[1] * z1[1];

@@ -67,25 +67,30 @@ int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n)
     return slpi_api_record(&err, rc);
 }
 
-int slpi_api_noise_write(const char *file, const double *dw, long steps, int M, double h, uint64_t seed,
-                         uint64_t path, int refine, double ell, uint64_t first)
+int slpi_api_noise_write(const char *file, const double *dw, long steps, int M, double h, uint64_t seed, uint64_t path,
+                         int refine, double ell, uint64_t first)
 {
     slpi_error err = { 0 };
-    slpi_noise_header hd = { seed, path, M, h, refine, ell > 0, ell, ell > 0 ? slpi_noise_threshold(h, ell) : 0,
+    slpi_noise_header hd = { seed,  path,  M, h, refine, ell > 0, ell, ell > 0 ? slpi_noise_threshold(h, ell) : 0,
                              first, steps, 0 };
     int rc = SLPI_OK;
-    if (M < 1 || M > SLPI_NOISE_FILE_MAX_COMPONENTS || steps < 1 || steps > SLPI_NOISE_FILE_MAX_STEPS
-        || (double)steps * M > (double)SLPI_NOISE_FILE_MAX_VALUES)
-        rc = slpi_error_set(&err, SLPI_EINPUT, "noise file: %ld steps of %d increments: the format holds 1..%d "
-                            "increments a step, 1..%ld steps, at most %ld values", steps, M,
-                            SLPI_NOISE_FILE_MAX_COMPONENTS, SLPI_NOISE_FILE_MAX_STEPS, SLPI_NOISE_FILE_MAX_VALUES);
+    if (M < 1 || M > SLPI_NOISE_FILE_MAX_COMPONENTS || steps < 1 || steps > SLPI_NOISE_FILE_MAX_STEPS ||
+        (double)steps * M > (double)SLPI_NOISE_FILE_MAX_VALUES)
+        rc = slpi_error_set(&err, SLPI_EINPUT,
+                            "noise file: %ld steps of %d increments: the format holds 1..%d "
+                            "increments a step, 1..%ld steps, at most %ld values",
+                            steps, M, SLPI_NOISE_FILE_MAX_COMPONENTS, SLPI_NOISE_FILE_MAX_STEPS,
+                            SLPI_NOISE_FILE_MAX_VALUES);
     else if (!(h > 0 && h <= 1e6) || refine < 0 || refine > 40 || !(ell >= 0 && ell <= 100))
-        rc = slpi_error_set(&err, SLPI_EINPUT, "noise file: h = %g must lie in (0, 1e6], refine = %d in 0..40, "
-                            "ell = %g in [0, 100] (0: untruncated)", h, refine, ell);
+        rc = slpi_error_set(&err, SLPI_EINPUT,
+                            "noise file: h = %g must lie in (0, 1e6], refine = %d in 0..40, "
+                            "ell = %g in [0, 100] (0: untruncated)",
+                            h, refine, ell);
     for (long i = 0; rc == SLPI_OK && i < steps * (long)M; i++)
         if (!isfinite(dw[i]) || (hd.truncated && fabs(dw[i]) > hd.threshold))
-            rc = slpi_error_set(&err, SLPI_EINPUT, "noise file: increment %d of step %ld is %.17g: %s", (int)(i % M) + 1,
-                                i / M, dw[i], isfinite(dw[i]) ? "beyond the truncation D(h, ell)" : "not finite");
+            rc =
+                slpi_error_set(&err, SLPI_EINPUT, "noise file: increment %d of step %ld is %.17g: %s", (int)(i % M) + 1,
+                               i / M, dw[i], isfinite(dw[i]) ? "beyond the truncation D(h, ell)" : "not finite");
     slpi_output *o = NULL;
     if (rc == SLPI_OK) rc = slpi_output_open(&o, file, SLPI_OUTPUT_REPLACE, &err);
     if (rc == SLPI_OK) {

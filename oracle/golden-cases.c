@@ -24,8 +24,8 @@
 #include "oracle/oracle.h"
 
 typedef struct {
-    const char *name;       /* system/scheme[/variant] */
-    const char *settings;   /* key=value ..., a preset first */
+    const char *name;     /* system/scheme[/variant] */
+    const char *settings; /* key=value ..., a preset first */
     long steps;
 } golden_case;
 
@@ -39,8 +39,9 @@ typedef struct {
  * affine noise Hamiltonian (so stochastic Lie-Euler is consistent); no blanks in values.
  * Written for the Frobenius pairing and restated in the dot pairing (halved) when models
  * became textbook (docs/models.md#equations): the states stayed the same balls. */
-#define MD "system=model algebra=so3 param.amp=0.1 h=0.01 x0=1,0.5,0.2 " \
-           "H=(x1^2/2+x2^2/1.5+x3^2/0.75+0.1*x1^4+0.2*cos(x3))/2 noise_H1=amp*(x1+x3)/2 "
+#define MD                                                                                                             \
+    "system=model algebra=so3 param.amp=0.1 h=0.01 x0=1,0.5,0.2 "                                                      \
+    "H=(x1^2/2+x2^2/1.5+x3^2/0.75+0.1*x1^4+0.2*cos(x3))/2 noise_H1=amp*(x1+x3)/2 "
 
 static const golden_case cases[] = {
     { "rigid-body/tmk", RB "scheme=tmk", 16 },
@@ -168,14 +169,13 @@ int slpi_golden_make(const char *name, slpi_golden *g, slpi_error *err)
     return rc;
 }
 
-int slpi_golden_make_problem(const char *name, const char *what, const slpi_problem *p, slpi_golden *g,
-                             slpi_error *err)
+int slpi_golden_make_problem(const char *name, const char *what, const slpi_problem *p, slpi_golden *g, slpi_error *err)
 {
     memset(g, 0, sizeof *g);
     if (!(g->problem = slpi_problem_dup(p))) return slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
     long steps = slpi_view_grid(p)->steps;
     int rc = slpi_problem_check_finished(p, "golden", err);
-    if (rc == SLPI_OK) rc = slpi_golden_check_problem(p, err);   /* what --check could never run: refused now */
+    if (rc == SLPI_OK) rc = slpi_golden_check_problem(p, err); /* what --check could never run: refused now */
     if (rc != SLPI_OK) return rc;
     snprintf(g->name, sizeof g->name, "%s", name);
     snprintf(g->what, sizeof g->what, "%s, %ld steps", what, steps);

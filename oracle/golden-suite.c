@@ -25,7 +25,7 @@ static void case_path(const char *dir, const char *name, char *buf, size_t n)
 
 int slpi_golden_save(const char *path, const slpi_golden *g, slpi_error *err)
 {
-    slpi_output *o;   /* core/output.c: a whole file or the old one, never half */
+    slpi_output *o; /* core/output.c: a whole file or the old one, never half */
     int rc = slpi_output_open(&o, path, SLPI_OUTPUT_REPLACE, err);
     if (rc == SLPI_OK && slpi_golden_write(slpi_output_file(o), g) != SLPI_OK) {
         slpi_output_abort(o);
@@ -76,7 +76,7 @@ typedef struct {
     int cases;
     long steps;
     slpi_verdict ref, fast;
-    int inside;                /* fresh ref balls inside the stored ones, every case */
+    int inside; /* fresh ref balls inside the stored ones, every case */
     slpi_score state, inv;
     double seconds;
 } pair_row;
@@ -90,19 +90,23 @@ static void pair_of(const char *name, char *buf, size_t n)
 
 static void print_table(FILE *f, const pair_row *rows, int n)
 {
-    fprintf(f, "%-28s %5s %5s %9s %12s %12s %-6s %-6s %-6s %6s\n", "pair (worst case)", "cases", "steps",
-            "max ulps", "state ratio", "inv ratio", "ref", "inside", "fast", "s");
+    fprintf(f, "%-28s %5s %5s %9s %12s %12s %-6s %-6s %-6s %6s\n", "pair (worst case)", "cases", "steps", "max ulps",
+            "state ratio", "inv ratio", "ref", "inside", "fast", "s");
     for (int i = 0; i < n; i++) {
         const pair_row *r = rows + i;
         char ulps[32];
-        if (r->state.max_ulps < 0) snprintf(ulps, sizeof ulps, "-");
-        else snprintf(ulps, sizeof ulps, "%.0f", r->state.max_ulps);
+        if (r->state.max_ulps < 0)
+            snprintf(ulps, sizeof ulps, "-");
+        else
+            snprintf(ulps, sizeof ulps, "%.0f", r->state.max_ulps);
         fprintf(f, "%-28s %5d %5ld %9s %12.3g %12.3g %-6s %-6s %-6s %6.2f\n", r->pair, r->cases, r->steps, ulps,
-                r->state.hi, r->inv.hi, slpi_verdict_name(r->ref), r->inside ? "yes" : "no",
-                slpi_verdict_name(r->fast), r->seconds);
+                r->state.hi, r->inv.hi, slpi_verdict_name(r->ref), r->inside ? "yes" : "no", slpi_verdict_name(r->fast),
+                r->seconds);
     }
-    fprintf(f, "ratios: |fast - exact| / (n u scale), certified upper bounds; threshold %g. ref: the fresh\n"
-               "certified balls overlap the stored ones (inside: and lie inside them)\n", SLPI_ORACLE_THRESHOLD);
+    fprintf(f,
+            "ratios: |fast - exact| / (n u scale), certified upper bounds; threshold %g. ref: the fresh\n"
+            "certified balls overlap the stored ones (inside: and lie inside them)\n",
+            SLPI_ORACLE_THRESHOLD);
 }
 
 int slpi_golden_check_files(int n, const char *const *paths, const char *const *names, FILE *report,
@@ -122,7 +126,7 @@ int slpi_golden_check_files(int n, const char *const *paths, const char *const *
         if (names && strcmp(g.name, names[c]) != 0)
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: holds case '%s', expected '%s'", paths[c], g.name, names[c]);
         if (rc == SLPI_OK) rc = slpi_golden_check(&g, &res, err);
-        if (rc == SLPI_EINTR)   /* Ctrl-C in its certified walk: name the case */
+        if (rc == SLPI_EINTR) /* Ctrl-C in its certified walk: name the case */
             slpi_error_set(err, rc, "interrupted in case '%s' (%d of %d cases checked)", g.name, c, n);
         long steps = slpi_view_grid(g.problem)->steps;
         pair_of(g.name, pair, sizeof pair);
@@ -197,13 +201,15 @@ int slpi_golden_check_dir(const char *dir, FILE *report, slpi_verdict *verdict, 
     int n = 0, rc = SLPI_OK;
     if (dir) {
         rc = dir_files(dir, &paths, &n, err);
-    } else {   /* the built-in cases, each in its own file: a missing one is an error */
+    } else { /* the built-in cases, each in its own file: a missing one is an error */
         dir = slpi_golden_dir();
         while (names[n]) n++;
         paths = calloc((size_t)n, sizeof *paths);
         for (int i = 0; paths && i < n && rc == SLPI_OK; i++)
-            if ((paths[i] = malloc(SLPI_PATH_MAX))) case_path(dir, names[i], paths[i], SLPI_PATH_MAX);
-            else rc = slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
+            if ((paths[i] = malloc(SLPI_PATH_MAX)))
+                case_path(dir, names[i], paths[i], SLPI_PATH_MAX);
+            else
+                rc = slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
         if (!paths) rc = slpi_error_set(err, SLPI_EINPUT, "golden: out of memory");
     }
     if (rc == SLPI_OK) rc = slpi_golden_check_files(n, (const char *const *)paths, names, report, verdict, err);

@@ -58,11 +58,14 @@
 
 #define GOLDEN_LINE "# slpi-golden 1"
 #define BALL_READ_PREC 512
-#define GOLDEN_MAX_VALUES (1 << 24)   /* increments: golden cases are short */
+#define GOLDEN_MAX_VALUES (1 << 24) /* increments: golden cases are short */
 
 void slpi_golden_clear(slpi_golden *g)
 {
-    for (int i = 0; i < g->nhead; i++) { free(g->head_key[i]); free(g->head_val[i]); }
+    for (int i = 0; i < g->nhead; i++) {
+        free(g->head_key[i]);
+        free(g->head_val[i]);
+    }
     free(g->head_key);
     free(g->head_val);
     for (int c = 0; c < g->ncheck; c++) {
@@ -102,7 +105,8 @@ int slpi_golden_write(FILE *f, const slpi_golden *g)
     fprintf(f, "%s\n# case=%s\n# what=%s\n# checkpoints=", GOLDEN_LINE, g->name, g->what);
     for (int c = 0; c < g->ncheck; c++) fprintf(f, "%s%ld", c ? "," : "", g->check[c].step);
     fputs("\n# invariants=", f);
-    for (int i = 0; g->ncheck > 0 && i < g->check[0].ninv; i++) fprintf(f, "%s%s", i ? "," : "", g->check[0].inv_name[i]);
+    for (int i = 0; g->ncheck > 0 && i < g->check[0].ninv; i++)
+        fprintf(f, "%s%s", i ? "," : "", g->check[0].inv_name[i]);
     fputc('\n', f);
     for (int i = 0; i < g->nhead; i++) fprintf(f, "# %s=%s\n", g->head_key[i], g->head_val[i]);
     slpi_problem_write(g->problem, f, "problem\t");
@@ -191,11 +195,11 @@ typedef struct {
     int nkeys, cap;
     char **keys, **vals, **wh;
     int problem_done, have_x0, ended;
-    char **field;              /* the fields of the current line */
+    char **field; /* the fields of the current line */
     int field_cap;
     long ndw;
-    int state_next;            /* next state index expected in the current checkpoint */
-    char *promised_steps;      /* the header's checkpoints=... and invariants=..., */
+    int state_next;       /* next state index expected in the current checkpoint */
+    char *promised_steps; /* the header's checkpoints=... and invariants=..., */
     char *promised_inv;
     long steps_line, inv_line; /* and their lines */
 } reader;
@@ -216,9 +220,11 @@ static int golden_holds(const slpi_problem *p, slpi_error *err)
         : sys->ez.noise_fields[0]     ? sys->ez.noise_fields
                                       : "file";
     if (key)
-        return slpi_error_set(err, SLPI_EINPUT, "%s=%.300s: the problem reads a file, and a golden case holds its own "
-                              "data (problem, x0, increments): golden --check could never run it (docs/models.md#golden)",
-                              key, val);
+        return slpi_error_set(
+            err, SLPI_EINPUT,
+            "%s=%.300s: the problem reads a file, and a golden case holds its own "
+            "data (problem, x0, increments): golden --check could never run it (docs/models.md#golden)",
+            key, val);
     int M = slpi_problem_noise_count(p);
     if (slpi_view_grid(p)->steps > GOLDEN_MAX_VALUES / (M + 1))
         return slpi_error_set(err, SLPI_EINPUT, "steps=%ld with M = %d: more increments than a golden case holds (%d)",
@@ -310,7 +316,8 @@ static int read_x0(slpi_golden *g, reader *r, const where *w, int nf, char **f)
     if (rc != SLPI_OK) return rc;
     if (nf != g->dim + 1) return bad(w, "x0 has %d values, the state has %d", nf - 1, g->dim);
     for (int i = 0; i < g->dim; i++)
-        if (parse_double(f[i + 1], &g->x0[i]) != 0) return bad(w, "x0 value %d '%s' is not a finite double", i + 1, f[i + 1]);
+        if (parse_double(f[i + 1], &g->x0[i]) != 0)
+            return bad(w, "x0 value %d '%s' is not a finite double", i + 1, f[i + 1]);
     double *given = calloc((size_t)g->dim, sizeof(double));
     int explicit_x0 = slpi_problem_explicit_x0(g->problem, given, w->err);
     int same = explicit_x0 <= 0 || memcmp(given, g->x0, (size_t)g->dim * sizeof(double)) == 0;
@@ -341,7 +348,8 @@ static int read_dw(slpi_golden *g, reader *r, const where *w, int nf, char **f)
 static int close_checkpoint(const slpi_golden *g, const reader *r, const where *w)
 {
     if (g->ncheck > 0 && r->state_next != g->dim)
-        return bad(w, "checkpoint at step %ld has %d of %d state balls", g->check[g->ncheck - 1].step, r->state_next, g->dim);
+        return bad(w, "checkpoint at step %ld has %d of %d state balls", g->check[g->ncheck - 1].step, r->state_next,
+                   g->dim);
     return SLPI_OK;
 }
 
@@ -418,15 +426,16 @@ static int read_record(slpi_golden *g, reader *r, const where *w, char *line)
         const char *eq = strchr(s, '=');
         if (!eq || eq == s) return bad(w, "expected a '# key=value' header line");
         if (r->nkeys > 0 || r->have_x0) return bad(w, "header line after the problem");
-        if (strncmp(s, "case=", 5) == 0) snprintf(g->name, sizeof g->name, "%s", eq + 1);
-        else if (strncmp(s, "what=", 5) == 0) snprintf(g->what, sizeof g->what, "%s", eq + 1);
+        if (strncmp(s, "case=", 5) == 0)
+            snprintf(g->name, sizeof g->name, "%s", eq + 1);
+        else if (strncmp(s, "what=", 5) == 0)
+            snprintf(g->what, sizeof g->what, "%s", eq + 1);
         else if (strncmp(s, "checkpoints=", 12) == 0 || strncmp(s, "invariants=", 11) == 0) {
             char **slot = s[0] == 'c' ? &r->promised_steps : &r->promised_inv;
             if (*slot) return bad(w, "second '%.*s' header line", (int)(eq - s), s);
             *slot = strdup(eq + 1);
             *(s[0] == 'c' ? &r->steps_line : &r->inv_line) = w->line;
-        }
-        else {
+        } else {
             g->head_key = realloc(g->head_key, (size_t)(g->nhead + 1) * sizeof(char *));
             g->head_val = realloc(g->head_val, (size_t)(g->nhead + 1) * sizeof(char *));
             g->head_key[g->nhead] = strndup(s, (size_t)(eq - s));
@@ -482,10 +491,12 @@ static int check_promises(const slpi_golden *g, const reader *r, const where *w)
         save = NULL;
         for (char *tok = strtok_r(names, ",", &save); tok && rc == SLPI_OK; tok = strtok_r(NULL, ",", &save), i++)
             if (i >= ck->ninv || strcmp(ck->inv_name[i], tok) != 0)
-                rc = bad(&at, "the header promises the invariant '%s' in every checkpoint; the checkpoint at step %ld %s",
+                rc = bad(&at,
+                         "the header promises the invariant '%s' in every checkpoint; the checkpoint at step %ld %s",
                          tok, ck->step, i < ck->ninv ? "has another one in its place" : "lacks it");
         if (rc == SLPI_OK && i != ck->ninv)
-            rc = bad(&at, "the checkpoint at step %ld holds %d invariants, the header promises %d", ck->step, ck->ninv, i);
+            rc = bad(&at, "the checkpoint at step %ld holds %d invariants, the header promises %d", ck->step, ck->ninv,
+                     i);
         free(names);
     }
     return rc;
@@ -505,14 +516,17 @@ int slpi_golden_read(const char *path, slpi_golden *g, slpi_error *err)
     int rc = SLPI_OK;
     while (rc == SLPI_OK && (len = getline(&line, &cap, fp)) >= 0) {
         w.line++;
-        if (len == 0 || line[len - 1] != '\n') { rc = bad(&w, "truncated line (file ends without a newline)"); break; }
+        if (len == 0 || line[len - 1] != '\n') {
+            rc = bad(&w, "truncated line (file ends without a newline)");
+            break;
+        }
         line[--len] = '\0';
         if ((rc = slpi_parse_text_line(path, w.line, line, (size_t)len, err)) != SLPI_OK) break;
         if (w.line == 1) {
             if (strcmp(line, GOLDEN_LINE) != 0)
                 rc = strncmp(line, "# slpi-golden ", 14) == 0
-                         ? bad(&w, "unsupported version '%.40s' (this slpi reads '%s')", line + 2, GOLDEN_LINE)
-                         : bad(&w, "not a golden file (expected '%s')", GOLDEN_LINE);
+                    ? bad(&w, "unsupported version '%.40s' (this slpi reads '%s')", line + 2, GOLDEN_LINE)
+                    : bad(&w, "not a golden file (expected '%s')", GOLDEN_LINE);
             continue;
         }
         rc = read_record(g, &r, &w, line);
@@ -520,13 +534,19 @@ int slpi_golden_read(const char *path, slpi_golden *g, slpi_error *err)
     free(line);
     if (rc == SLPI_OK && ferror(fp)) rc = slpi_error_set(err, SLPI_EINPUT, "%s: read error", path);
     if (rc == SLPI_OK && w.line == 0) rc = slpi_error_set(err, SLPI_EINPUT, "%s: empty file", path);
-    if (rc == SLPI_OK && !r.ended) rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: file ends before the 'end' line", path, w.line);
-    if (rc == SLPI_OK && g->name[0] == '\0') rc = slpi_error_set(err, SLPI_EINPUT, "%s: no '# case=' header line", path);
+    if (rc == SLPI_OK && !r.ended)
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%ld: file ends before the 'end' line", path, w.line);
+    if (rc == SLPI_OK && g->name[0] == '\0')
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: no '# case=' header line", path);
     if (rc == SLPI_OK) rc = check_promises(g, &r, &w);
     fclose(fp);
     free(r.promised_steps);
     free(r.promised_inv);
-    for (int i = 0; i < r.nkeys; i++) { free(r.keys[i]); free(r.vals[i]); free(r.wh[i]); }
+    for (int i = 0; i < r.nkeys; i++) {
+        free(r.keys[i]);
+        free(r.vals[i]);
+        free(r.wh[i]);
+    }
     free(r.keys);
     free(r.vals);
     free(r.wh);

@@ -53,10 +53,12 @@ static void check_row(slpi_steps *steps, const slpi_ref *s, slpi_fast *f, const 
     long raised = steps->tally.prec_raised, prec = slpi_view_cert(port->p)->prec;
     if (port->max_steps >= 0 && lr->to - lr->from > port->max_steps) st = SLPI_STEP_INVALID;
     int M = steps->M;
-    double *dw = malloc(((size_t)(lr->to - lr->from) * (size_t)M + 1) * sizeof(double));   /* for the statistics */
+    double *dw = malloc(((size_t)(lr->to - lr->from) * (size_t)M + 1) * sizeof(double)); /* for the statistics */
     for (long n = lr->from; n < lr->to && !slpi_step_failed(st); n++) {
-        if (slpi_steps_take(steps, n, NULL, &st, &err) != SLPI_OK) st = SLPI_STEP_INVALID;
-        else if (dw) memcpy(dw + (n - lr->from) * M, steps->dW, (size_t)M * sizeof(double));
+        if (slpi_steps_take(steps, n, NULL, &st, &err) != SLPI_OK)
+            st = SLPI_STEP_INVALID;
+        else if (dw)
+            memcpy(dw + (n - lr->from) * M, steps->dW, (size_t)M * sizeof(double));
     }
     raised = steps->tally.prec_raised - raised;
     /* the route of the steps at the problem's precision and of those raised above it (the
@@ -112,7 +114,7 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         arb_ptr x = _arb_vec_init(port->dim);
         slpi_ref_at at = { NULL, x };
         slpi_steps steps = { 0 };
-        slpi_fast *f = NULL;       /* the statistics' directions and twin */
+        slpi_fast *f = NULL; /* the statistics' directions and twin */
         int ok = slpi_ref_create_plan(&s, port->plan, &e) == SLPI_OK;
         slpi_error fe = { 0, "" };
         if (slpi_fast_create_plan(&f, port->plan, &fe) != SLPI_OK) { /* then the rows give no statistics, */
@@ -124,7 +126,7 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         }
         at.r = s;
         ok = ok && slpi_steps_open(&steps, p, slpi_ref_step_at, &at, 1, &e) == SLPI_OK;
-        steps.seek = slpi_ref_seek_at;   /* each row's steps at their own times */
+        steps.seek = slpi_ref_seek_at; /* each row's steps at their own times */
         if (!ok) {
 #pragma omp critical(slpi_oracle_local_err)
             if (rc == SLPI_OK) rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: %s", e.msg);
@@ -140,7 +142,7 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         slpi_ref_free(s);
         slpi_fast_free(f);
     }
-    if (rc == SLPI_OK && slpi_interrupt_pending())   /* the rows not checked are marked INVALID */
+    if (rc == SLPI_OK && slpi_interrupt_pending()) /* the rows not checked are marked INVALID */
         rc = slpi_error_set(err, SLPI_EINTR, "verify --local: interrupted in the rows from %ld", first);
     if (rc == SLPI_OK && port->combine && port->combine(buf, (size_t)nrows * ROW_FIELDS, port->combine_arg))
         rc = slpi_error_set(err, SLPI_ENUMERIC, "verify --local: combining the ranks' rows failed");

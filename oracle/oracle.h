@@ -38,8 +38,8 @@ typedef int (*slpi_oracle_visit)(void *ctx, long step, arb_srcptr x, const slpi_
  * stops[0..nstops) (increasing). Returns SLPI_OK, the visitor's non-zero code, or
  * SLPI_ENUMERIC with step index and reason when a step is UNABLE or fails; *done gets
  * the number of steps certified. */
-int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *dW, const long *stops,
-                         int nstops, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err);
+int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *dW, const long *stops, int nstops,
+                         slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err);
 /* The steps to visit, one by one in increasing order: the next, or -1 when none is left. */
 typedef long (*slpi_oracle_next_stop)(void *ctx);
 /* The same with the increments streamed from the problem's noise source and the stops
@@ -69,11 +69,11 @@ void slpi_oracle_invariant_scales(slpi_ref *s, arb_srcptr x, int dim, double *sc
  * place; NULL: one rank). The rows themselves are streamed (oracle/verify.c). */
 typedef struct {
     const slpi_problem *p;
-    const slpi_plan *plan;     /* p compiled once: every run object of the verifier is made from it */
-    const int *col;            /* state coordinate i is column col[i] of the file */
+    const slpi_plan *plan; /* p compiled once: every run object of the verifier is made from it */
+    const int *col;        /* state coordinate i is column col[i] of the file */
     int dim;
-    const double *x0;          /* the problem's initial state */
-    slpi_precision precision;  /* the port's format: its u and bits */
+    const double *x0;         /* the problem's initial state */
+    slpi_precision precision; /* the port's format: its u and bits */
     double budget;
     long max_steps;            /* < 0: no bound on the steps certified per row */
     int threads, rank, nranks; /* threads: resolved, >= 1 */
@@ -100,7 +100,7 @@ typedef struct {
  * verdict, and the certified walk's status (UNABLE: why). */
 typedef struct {
     long from, to;
-    const double *start, *state;   /* dim doubles each */
+    const double *start, *state; /* dim doubles each */
     double lo, hi, ulps;
     slpi_verdict verdict;
     slpi_step_status status;
@@ -122,8 +122,8 @@ const char *slpi_oracle_stat_dir_name(int j, int split);
  * when memory did): the port's
  * deviation from the certified step x (balls), dw the increments of the row's k steps
  * (k x M), f a fast run object of the problem. */
-void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr,
-                          const double *dw, arb_srcptr x, double *out);
+void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
+                          arb_srcptr x, double *out);
 /* Empty sums for M noise components and a state of dim coordinates at false-FAIL rate
  * alpha; add a row; merge sums. */
 void slpi_oracle_stat_init(slpi_verify_stats *st, int M, int dim, double alpha);
@@ -174,11 +174,11 @@ int slpi_oracle_provenance(int *n, char ***key, char ***val);
  * visit (slpi_verify_local_wanted). */
 typedef struct {
     const char *path;
-    const slpi_problem *p;     /* the header's problem, its plan's (NULL until it is read) */
-    slpi_plan *plan;           /* the header's plan (the model parsed once), the caller's to slpi_plan_unref */
-    int dim, *col;             /* state coordinate i is column col[i] */
+    const slpi_problem *p; /* the header's problem, its plan's (NULL until it is read) */
+    slpi_plan *plan;       /* the header's plan (the model parsed once), the caller's to slpi_plan_unref */
+    int dim, *col;         /* state coordinate i is column col[i] */
     long nrows, first_step, last_step, ncand;
-    long missing, missing_step[SLPI_VERIFY_MISSING_NAMED];   /* rows of the header's output
+    long missing, missing_step[SLPI_VERIFY_MISSING_NAMED]; /* rows of the header's output
                                 * grid (core/rows.c) the file omits; the first ones named */
 } slpi_verify_input;
 /* The validation pass (oracle/verify-input.c): the header's problem, the state columns,

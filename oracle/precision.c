@@ -102,6 +102,6 @@ double slpi_precision_ulp(double x, int bits)
 {
     if (x == 0) return ldexp(1.0, -1074);
     int e;
-    frexp(x, &e);   /* |x| in [2^(e-1), 2^e) */
+    frexp(x, &e); /* |x| in [2^(e-1), 2^e) */
     return ldexp(1.0, e - bits);
 }

@@ -36,9 +36,12 @@
 const char *slpi_verdict_name(slpi_verdict v)
 {
     switch (v) {
-    case SLPI_VERDICT_PASS: return "PASS";
-    case SLPI_VERDICT_FAIL: return "FAIL";
-    default: return "UNABLE";
+    case SLPI_VERDICT_PASS:
+        return "PASS";
+    case SLPI_VERDICT_FAIL:
+        return "FAIL";
+    default:
+        return "UNABLE";
     }
 }
 
@@ -146,7 +149,7 @@ slpi_verdict slpi_score_verdict(const slpi_score *s, double budget)
 typedef struct {
     const slpi_golden *g;
     slpi_golden_result *r;
-    int next;                  /* checkpoint index */
+    int next; /* checkpoint index */
 } ref_check;
 
 /* A certified invariant's name in the vocabulary both paths share
@@ -155,12 +158,25 @@ typedef struct {
  * check. */
 static const char *canonical_inv(const char *name)
 {
-    static const char *const old[][2] = {
-        { "|x|^2", "casimir_norm2" }, { "C1=|gamma|^2", "C1" }, { "C2=pi.gamma", "C2" }, { "(R Pi)_z", "p_phi" },
-        { "Tr X^2", "trX2" }, { "Tr X^4", "trX4" }, { "Tr X^6", "trX6" }, { "Tr X^8", "trX8" }, { "Tr X^10", "trX10" },
-        { "C2=Tr W^2", "C2" }, { "C3=Im Tr W^3", "C3" }, { "|x1|^2", "casimir_norm2_1" }, { "|x2|^2", "casimir_norm2_2" },
-        { "|x3|^2", "casimir_norm2_3" }, { "|x4|^2", "casimir_norm2_4" }, { "|x5|^2", "casimir_norm2_5" },
-        { "|x6|^2", "casimir_norm2_6" }, { "|x7|^2", "casimir_norm2_7" }, { "|x8|^2", "casimir_norm2_8" } };
+    static const char *const old[][2] = { { "|x|^2", "casimir_norm2" },
+                                          { "C1=|gamma|^2", "C1" },
+                                          { "C2=pi.gamma", "C2" },
+                                          { "(R Pi)_z", "p_phi" },
+                                          { "Tr X^2", "trX2" },
+                                          { "Tr X^4", "trX4" },
+                                          { "Tr X^6", "trX6" },
+                                          { "Tr X^8", "trX8" },
+                                          { "Tr X^10", "trX10" },
+                                          { "C2=Tr W^2", "C2" },
+                                          { "C3=Im Tr W^3", "C3" },
+                                          { "|x1|^2", "casimir_norm2_1" },
+                                          { "|x2|^2", "casimir_norm2_2" },
+                                          { "|x3|^2", "casimir_norm2_3" },
+                                          { "|x4|^2", "casimir_norm2_4" },
+                                          { "|x5|^2", "casimir_norm2_5" },
+                                          { "|x6|^2", "casimir_norm2_6" },
+                                          { "|x7|^2", "casimir_norm2_7" },
+                                          { "|x8|^2", "casimir_norm2_8" } };
     for (size_t i = 0; i < sizeof old / sizeof old[0]; i++)
         if (strcmp(name, old[i][0]) == 0) return old[i][1];
     return name;
@@ -194,8 +210,8 @@ static int compare_ref(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *
         int i = find_inv(inv, k->inv_name[j]);
         if (i < 0) {
             if (r->ref == SLPI_VERDICT_PASS)
-                snprintf(r->msg, sizeof r->msg, "the ref path no longer computes the invariant '%s': regenerate the file",
-                         k->inv_name[j]);
+                snprintf(r->msg, sizeof r->msg,
+                         "the ref path no longer computes the invariant '%s': regenerate the file", k->inv_name[j]);
             r->ref = slpi_verdict_worse(r->ref, SLPI_VERDICT_UNABLE);
             continue;
         }
@@ -244,16 +260,18 @@ static int check_fast(const slpi_golden *g, slpi_golden_result *r, slpi_error *e
         slpi_oracle_invariant_scales(s, k->state, g->dim, scale, d.n);
         for (int j = 0; j < k->ninv; j++) {
             int i = find_inv(&d, k->inv_name[j]);
-            if (i < 0) continue;   /* reported by the ref check */
-            slpi_score_invariants(d.value + i, k->inv + j, scale + i, 1, slpi_score_unit(k->step, SLPI_U_BINARY64), &sc);
+            if (i < 0) continue; /* reported by the ref check */
+            slpi_score_invariants(d.value + i, k->inv + j, scale + i, 1, slpi_score_unit(k->step, SLPI_U_BINARY64),
+                                  &sc);
             slpi_score_merge(&r->inv, &sc);
         }
     }
     r->fast = slpi_verdict_worse(slpi_score_verdict(&r->state, SLPI_ORACLE_THRESHOLD),
                                  slpi_score_verdict(&r->inv, SLPI_ORACLE_THRESHOLD));
     if (r->fast != SLPI_VERDICT_PASS && r->msg[0] == '\0')
-        snprintf(r->msg, sizeof r->msg, "fast path: state ratio in [%.3g, %.3g], invariant ratio in [%.3g, %.3g], threshold %g",
-                 r->state.lo, r->state.hi, r->inv.lo, r->inv.hi, SLPI_ORACLE_THRESHOLD);
+        snprintf(r->msg, sizeof r->msg,
+                 "fast path: state ratio in [%.3g, %.3g], invariant ratio in [%.3g, %.3g], threshold %g", r->state.lo,
+                 r->state.hi, r->inv.lo, r->inv.hi, SLPI_ORACLE_THRESHOLD);
 done:
     slpi_ref_diag_clear(&d);
     free(x);

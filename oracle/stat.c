@@ -80,8 +80,8 @@
 #define MIN_EXTRA_ROWS 10
 
 static const char *const dir_names[SLPI_STAT_DIRS] = {
-    "state", "drift", "even", "noise 1", "noise 2", "noise 3", "noise 4", "noise 5", "noise 6", "noise 7",
-    "noise 8", "noise 9",
+    "state",   "drift",   "even",    "noise 1", "noise 2", "noise 3",
+    "noise 4", "noise 5", "noise 6", "noise 7", "noise 8", "noise 9",
 };
 
 /* The directions for M noise components: state, drift, even, then the odd part of each
@@ -127,8 +127,8 @@ static double dot(const double *a, const double *b, int n)
     return s;
 }
 
-void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr,
-                          const double *dw, arb_srcptr x, double *out)
+void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
+                          arb_srcptr x, double *out)
 {
     int dim = port->dim, M = slpi_problem_noise_count(port->p), split;
     int J = slpi_oracle_stat_dirs(M, &split);
@@ -139,7 +139,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     for (int i = 0; i < dim; i++) s = fmax(s, fabs(arf_get_d(arb_midref(x + i), ARF_RND_NEAR)));
     double rad = 0;
     for (int i = 0; i < dim; i++) rad = fmax(rad, mag_get_d(arb_radref(x + i)));
-    if (!(s > 0) || !(rad <= MAX_RADIUS * (double)k * port->precision.u * s)) return;   /* r not known well enough */
+    if (!(s > 0) || !(rad <= MAX_RADIUS * (double)k * port->precision.u * s)) return; /* r not known well enough */
     double *w = malloc(((size_t)(8 + J) * (size_t)dim + (size_t)M * (size_t)(k + 2)) * sizeof(double));
     if (!w) {
         out[0] = SLPI_STAT_NOMEM; /* an error, not a row left out (slpi_oracle_local) */
@@ -181,7 +181,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
         dir[2 * dim + i] = (P[i] + Pm[i]) / 2 - P0[i];
         dir[3 * dim + i] = (P[i] - Pm[i]) / 2;
     }
-    for (int l = 0; split && ok && l < M; l++) {   /* each component's odd part */
+    for (int l = 0; split && ok && l < M; l++) { /* each component's odd part */
         for (int j = 0; j < M; j++) mult[j] = j == l ? -1.0 : 1.0;
         ok = slpi_oracle_fast_steps(f, lr, lr->start, dw, M, mult, tmp, dim, &nomem) == 0;
         for (int i = 0; ok && i < dim; i++) dir[(size_t)(3 + l) * dim + i] = (P[i] - tmp[i]) / 2;
@@ -298,16 +298,20 @@ static double chi2_tail(double c, int J)
 static double lambda90(int J, double alpha)
 {
     double lo = 0, hi = 1e4;
-    for (int i = 0; i < 100; i++) {   /* the alpha-quantile c of chi^2_J */
+    for (int i = 0; i < 100; i++) { /* the alpha-quantile c of chi^2_J */
         double mid = (lo + hi) / 2;
-        if (chi2_tail(mid, J) > alpha) lo = mid;
-        else hi = mid;
+        if (chi2_tail(mid, J) > alpha)
+            lo = mid;
+        else
+            hi = mid;
     }
     double c = hi, l0 = 0, l1 = 1e6;
     for (int i = 0; i < 100; i++) {
         double lam = (l0 + l1) / 2;
-        if (J + lam - 1.2815515655446004 * sqrt(2 * (J + 2 * lam)) < c) l0 = lam;
-        else l1 = lam;
+        if (J + lam - 1.2815515655446004 * sqrt(2 * (J + 2 * lam)) < c)
+            l0 = lam;
+        else
+            l1 = lam;
     }
     return l1;
 }
@@ -413,8 +417,10 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
         }
         if (v > 0) st->detectable_effect_u = fmax(st->detectable_effect_u, tau + sqrt(lam / n * v));
     }
-    if (st->p_value <= st->alpha / 2) st->verdict = SLPI_VERDICT_FAIL;
-    else if (st->detectable_effect_u <= TARGET_EFFECT) st->verdict = SLPI_VERDICT_PASS;
+    if (st->p_value <= st->alpha / 2)
+        st->verdict = SLPI_VERDICT_FAIL;
+    else if (st->detectable_effect_u <= TARGET_EFFECT)
+        st->verdict = SLPI_VERDICT_PASS;
     slpi_oracle_diag_finish(&st->diag, st->against_rounded, S->r2_sum, st->alpha, st->verdict == SLPI_VERDICT_FAIL);
 }
 
@@ -422,4 +428,3 @@ const char *slpi_verify_stat_verdict_name(slpi_verdict v)
 {
     return v == SLPI_VERDICT_UNABLE ? "LOW-POWER" : slpi_verdict_name(v);
 }
-

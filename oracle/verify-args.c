@@ -84,22 +84,29 @@ static int parse_range(const char *s, long *a, long *b, slpi_error *err)
     return *b >= 0 && *a > *b ? bad(err, "rows", s, "A after B") : SLPI_OK;
 }
 
-int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, char **argv, const char **files,
-                           int max, int *nfiles, slpi_error *err)
+int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, char **argv, const char **files, int max,
+                           int *nfiles, slpi_error *err)
 {
-    static const struct option opts[] = {
-        { "noise-file", required_argument, 0, 'n' }, { "max-steps", required_argument, 0, 'm' },
-        { "golden-dir", required_argument, 0, 'g' }, { "quiet", no_argument, 0, 'q' },
-        { "json", required_argument, 0, 'j' },       { "output", required_argument, 0, 'o' },
-        { "global", no_argument, 0, 'G' },           { "local", no_argument, 0, 'L' },
-        { "rows", required_argument, 0, 'r' },       { "sample", required_argument, 0, 's' },
-        { "sample-seed", required_argument, 0, 'S' }, { "threads", required_argument, 0, 't' },
-        { "precision", required_argument, 0, 'p' },  { "unit-roundoff", required_argument, 0, 'u' },
-        { "budget", required_argument, 0, 'k' },     { "table", no_argument, 0, 'T' },
-        { "alpha", required_argument, 0, 'a' },      { "require-power", no_argument, 0, 'R' },
-        { "help", no_argument, 0, 'h' },
-        { 0, 0, 0, 0 }
-    };
+    static const struct option opts[] = { { "noise-file", required_argument, 0, 'n' },
+                                          { "max-steps", required_argument, 0, 'm' },
+                                          { "golden-dir", required_argument, 0, 'g' },
+                                          { "quiet", no_argument, 0, 'q' },
+                                          { "json", required_argument, 0, 'j' },
+                                          { "output", required_argument, 0, 'o' },
+                                          { "global", no_argument, 0, 'G' },
+                                          { "local", no_argument, 0, 'L' },
+                                          { "rows", required_argument, 0, 'r' },
+                                          { "sample", required_argument, 0, 's' },
+                                          { "sample-seed", required_argument, 0, 'S' },
+                                          { "threads", required_argument, 0, 't' },
+                                          { "precision", required_argument, 0, 'p' },
+                                          { "unit-roundoff", required_argument, 0, 'u' },
+                                          { "budget", required_argument, 0, 'k' },
+                                          { "table", no_argument, 0, 'T' },
+                                          { "alpha", required_argument, 0, 'a' },
+                                          { "require-power", no_argument, 0, 'R' },
+                                          { "help", no_argument, 0, 'h' },
+                                          { 0, 0, 0, 0 } };
     slpi_verify_opts_init(o);
     memset(io, 0, sizeof *io);
     *nfiles = 0;
@@ -111,31 +118,65 @@ int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, ch
     opterr = 0;
     while (rc == SLPI_OK && (c = getopt_long(argc, argv, "qho:", opts, NULL)) != -1) {
         switch (c) {
-        case 'n': o->noise_file = optarg; break;
-        case 'm': rc = slpi_parse_long("--max-steps", optarg, 0, 0x7fffffffffffffffL, &o->max_steps, err); break;
-        case 'g': o->golden_dir = optarg; break;
-        case 'j': io->json = optarg; break;
-        case 'o': io->output = optarg; break;
-        case 'q': io->quiet = 1; break;
-        case 'G': only_global = 1; break;
-        case 'L': only_local = 1; break;
-        case 'T': o->table = 1; break;
-        case 'R': o->require_power = 1; break;
-        case 'r': rc = parse_range(optarg, &o->row_first, &o->row_last, err); break;
-        case 's': rc = slpi_parse_long("--sample", optarg, 1, 0x7fffffffffffffffL, &o->sample, err); break;
-        case 'S': seed = optarg; break;
+        case 'n':
+            o->noise_file = optarg;
+            break;
+        case 'm':
+            rc = slpi_parse_long("--max-steps", optarg, 0, 0x7fffffffffffffffL, &o->max_steps, err);
+            break;
+        case 'g':
+            o->golden_dir = optarg;
+            break;
+        case 'j':
+            io->json = optarg;
+            break;
+        case 'o':
+            io->output = optarg;
+            break;
+        case 'q':
+            io->quiet = 1;
+            break;
+        case 'G':
+            only_global = 1;
+            break;
+        case 'L':
+            only_local = 1;
+            break;
+        case 'T':
+            o->table = 1;
+            break;
+        case 'R':
+            o->require_power = 1;
+            break;
+        case 'r':
+            rc = parse_range(optarg, &o->row_first, &o->row_last, err);
+            break;
+        case 's':
+            rc = slpi_parse_long("--sample", optarg, 1, 0x7fffffffffffffffL, &o->sample, err);
+            break;
+        case 'S':
+            seed = optarg;
+            break;
         case 't':
             rc = slpi_parse_long("--threads", optarg, 1, SLPI_MAX_THREADS, &v, err);
             o->threads = (int)v;
             break;
-        case 'p': rc = slpi_precision_parse(&o->precision, optarg, err); break;
+        case 'p':
+            rc = slpi_precision_parse(&o->precision, optarg, err);
+            break;
         case 'u':
             snprintf(u, sizeof u, "u=%.60s", optarg);
             rc = slpi_precision_parse(&o->precision, u, err);
             break;
-        case 'k': rc = slpi_parse_double("--budget", optarg, 0x1p-1022, 1e300, &o->budget, err); break;
-        case 'a': rc = slpi_parse_double("--alpha", optarg, 1e-300, 0.5, &o->alpha, err); break;
-        case 'h': io->help = 1; break;
+        case 'k':
+            rc = slpi_parse_double("--budget", optarg, 0x1p-1022, 1e300, &o->budget, err);
+            break;
+        case 'a':
+            rc = slpi_parse_double("--alpha", optarg, 1e-300, 0.5, &o->alpha, err);
+            break;
+        case 'h':
+            io->help = 1;
+            break;
         default:
             rc = slpi_error_set(err, SLPI_EINPUT, "unknown option or missing value: %s (see `slpi verify --help`)",
                                 argv[optind - 1]);
@@ -146,7 +187,8 @@ int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, ch
         if (*nfiles >= max) return slpi_error_set(err, SLPI_EINPUT, "more than %d trajectory files", max);
         files[(*nfiles)++] = argv[i];
     }
-    if (*nfiles == 0) return slpi_error_set(err, SLPI_EINPUT, "expected one trajectory file or more (see `slpi verify --help`)");
+    if (*nfiles == 0)
+        return slpi_error_set(err, SLPI_EINPUT, "expected one trajectory file or more (see `slpi verify --help`)");
     if (only_global && only_local)
         return slpi_error_set(err, SLPI_EINPUT, "--global and --local together are the default; give one or neither");
     o->global = !only_local;

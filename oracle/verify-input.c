@@ -31,8 +31,10 @@
 static void header_file_ref(const char *traj, const char *val, char *out, size_t n)
 {
     const char *slash = strrchr(traj, '/');
-    if (val[0] == '/' || !slash) snprintf(out, n, "%s", val);
-    else snprintf(out, n, "%.*s/%s", (int)(slash - traj), traj, val);
+    if (val[0] == '/' || !slash)
+        snprintf(out, n, "%s", val);
+    else
+        snprintf(out, n, "%.*s/%s", (int)(slash - traj), traj, val);
 }
 
 /* The problem of the header: a golden case's (case=NAME, from golden_dir), then every
@@ -78,24 +80,31 @@ static int header_problem(const char *path, const slpi_traj_reader *r, const cha
         }
         keys[n] = t->head_key[i];
         vals[n] = t->head_val[i];
-        if ((!strcmp(keys[n], "noise_file") || !strcmp(keys[n], "x0_file") || !strcmp(keys[n], "noise_fields"))
-            && vals[n][0]) {
+        if ((!strcmp(keys[n], "noise_file") || !strcmp(keys[n], "x0_file") || !strcmp(keys[n], "noise_fields")) &&
+            vals[n][0]) {
             char ref[2 * SLPI_PATH_MAX];
             header_file_ref(path, vals[n], ref, sizeof ref);
             vals[n] = own[n] = strdup(ref);
         }
         where[n++] = strdup(at);
     }
-    for (int j = 0; j < nprov; j++) { free(pk[j]); free(pv[j]); }
+    for (int j = 0; j < nprov; j++) {
+        free(pk[j]);
+        free(pv[j]);
+    }
     free(pk);
     free(pv);
     if (rc == SLPI_OK && n == 0 && !have_case)
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: the header holds no problem (case=, or system=, scheme=, ...)", path);
+        rc =
+            slpi_error_set(err, SLPI_EINPUT, "%s: the header holds no problem (case=, or system=, scheme=, ...)", path);
     if (rc == SLPI_OK && n > 0) rc = slpi_problem_set_all(p, n, keys, vals, (const char *const *)where, err);
     if (rc == SLPI_OK && noise_file) rc = slpi_problem_set(p, "noise_file", noise_file, err);
     if (rc == SLPI_OK) rc = slpi_problem_plan(plan, p, err);
     slpi_problem_free(p);
-    for (int i = 0; i < n; i++) { free(where[i]); free(own[i]); }
+    for (int i = 0; i < n; i++) {
+        free(where[i]);
+        free(own[i]);
+    }
     free(where);
     free(own);
     free(keys);
@@ -137,7 +146,7 @@ static int check_state_columns(const char *path, const slpi_traj_reader *r, cons
             size_t len = strlen(first);
             snprintf(first + len, sizeof first - len, "%s%s%s", k ? "," : "", name, k == 7 && dim > 8 ? ",..." : "");
         }
-        for (int k = 0; v || k < dim; k++) {   /* v: the rest after a comma, NULL past the end */
+        for (int k = 0; v || k < dim; k++) { /* v: the rest after a comma, NULL past the end */
             size_t len = v ? strcspn(v, ",") : 0;
             if (k < dim) slpi_problem_state_name(p, k, name, sizeof name);
             if (v && k < dim && strlen(name) == len && strncmp(v, name, len) == 0) {

@@ -69,7 +69,7 @@ static long *sample_ordinals(long n, long k, uint64_t seed)
     m.val = malloc(cap * sizeof(long));
     long *out = malloc((size_t)k * sizeof(long));
     if (m.key && m.val && out) {
-        memset(m.key, 0xff, cap * sizeof(long));   /* -1: empty */
+        memset(m.key, 0xff, cap * sizeof(long)); /* -1: empty */
         uint64_t state = seed;
         for (long i = 0; i < k; i++) {
             long j = i + (long)(splitmix64(&state) % (uint64_t)(n - i));
@@ -89,22 +89,27 @@ static long *sample_ordinals(long n, long k, uint64_t seed)
 }
 
 /* Score a window of local rows and fold them into the result, in order. */
-static int local_window(const slpi_oracle_port *port, slpi_oracle_local_row *w, long nw, long first,
-                        slpi_progress *pg, FILE *table, int *header, slpi_verify_result *res, slpi_error *err)
+static int local_window(const slpi_oracle_port *port, slpi_oracle_local_row *w, long nw, long first, slpi_progress *pg,
+                        FILE *table, int *header, slpi_verify_result *res, slpi_error *err)
 {
     slpi_verify_local *L = &res->local;
     int rc = slpi_oracle_local(port, w, nw, first, pg, err);
     if (rc != SLPI_OK) return rc;
     if (table && !*header)
-        fprintf(table, "local: each row against the certified step(s) from the port's previous row\n%8s %8s %10s %10s %8s  %-6s %s\n",
-                "step", "from", "local lo", "local hi", "ulps", "verdict", "products");
+        fprintf(
+            table,
+            "local: each row against the certified step(s) from the port's previous row\n%8s %8s %10s %10s %8s  %-6s %s\n",
+            "step", "from", "local lo", "local hi", "ulps", "verdict", "products");
     *header = 1;
     for (long i = 0; i < nw; i++) {
         const slpi_oracle_local_row *lr = w + i;
         L->rows++;
-        if (lr->verdict == SLPI_VERDICT_PASS) L->rows_pass++;
-        else if (lr->verdict == SLPI_VERDICT_FAIL) L->rows_fail++;
-        else L->rows_unable++;
+        if (lr->verdict == SLPI_VERDICT_PASS)
+            L->rows_pass++;
+        else if (lr->verdict == SLPI_VERDICT_FAIL)
+            L->rows_fail++;
+        else
+            L->rows_unable++;
         if (lr->verdict == SLPI_VERDICT_FAIL && L->first_fail_step < 0) L->first_fail_step = lr->to;
         L->verdict = slpi_verdict_worse(L->verdict, lr->verdict);
         slpi_oracle_stat_add(&res->stats, lr->stat);
@@ -135,7 +140,7 @@ static int local_window(const slpi_oracle_port *port, slpi_oracle_local_row *w, 
  * state it starts from (the port's previous row, or x0 for row 0), LOCAL_WINDOW rows
  * per thread at a time. */
 void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, const slpi_verify_opts *o, FILE *table,
-                      slpi_verify_result *res, slpi_error *err, int *rc)
+                           slpi_verify_result *res, slpi_error *err, int *rc)
 {
     int threads = 1;
     if ((*rc = slpi_threads_resolve(o->threads, "verify --local", &threads, err)) != SLPI_OK) return;
@@ -151,7 +156,8 @@ void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, 
     if (!w || !store || (nsel < in->ncand && !sel))
         *rc = slpi_error_set(err, SLPI_EINPUT, "verify --local: out of memory for %ld rows", nsel);
     if (*rc == SLPI_OK) *rc = slpi_traj_open(&r, in->path, err);
-    long mine = nsel / port->nranks + (port->rank < nsel % port->nranks);   /* this rank's rows (progress on rank 0 only) */
+    long mine =
+        nsel / port->nranks + (port->rank < nsel % port->nranks); /* this rank's rows (progress on rank 0 only) */
     slpi_progress *pg =
         *rc == SLPI_OK && port->rank == 0 && !port->quiet ? slpi_progress_begin("verify --local, rows", mine) : NULL;
     slpi_traj_row row;

@@ -47,16 +47,19 @@ static void write_missing(FILE *f, const slpi_verify_input *in, const slpi_verif
             res->rows_missing > named ? ", ..." : "");
 }
 
-void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_verify_opts *o, const slpi_verify_result *res)
+void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_verify_opts *o,
+                               const slpi_verify_result *res)
 {
-    static const char *const matmul_name[] = { "auto", "arb", "blas" };   /* slpi_matmul_route */
+    static const char *const matmul_name[] = { "auto", "arb", "blas" }; /* slpi_matmul_route */
     const slpi_problem *p = in->p;
     fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", in->path,
             slpi_scheme_name(slpi_view_scheme(p)->scheme), slpi_system_name(slpi_view_system(p)->system), in->nrows,
             in->first_step, in->last_step, slpi_view_grid(p)->h,
             slpi_view_noise(p)->noise_file[0] ? "file " : "canonical", slpi_view_noise(p)->noise_file);
-    fprintf(f, "budget: u = %.6g (%s), K = %g: PASS when |port - exact| <= K n u |x|, n = the step (global) or the "
-               "steps since the previous row (local)\n", res->precision.u, res->precision.name, res->budget);
+    fprintf(f,
+            "budget: u = %.6g (%s), K = %g: PASS when |port - exact| <= K n u |x|, n = the step (global) or the "
+            "steps since the previous row (local)\n",
+            res->precision.u, res->precision.name, res->budget);
     if (res->note[0]) fprintf(f, "note: %s\n", res->note);
     if (res->rows_missing > 0) write_missing(f, in, res);
     if (o->global) {
@@ -65,8 +68,10 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
             fprintf(f, "  %-24s port %10.3g   exact scheme %10.3g\n", res->inv_name[i], res->port_drift[i],
                     res->exact_drift[i]);
         fprintf(f, "global rows: %ld PASS, %ld FAIL, %ld UNABLE; ", res->rows_pass, res->rows_fail, res->rows_unable);
-        if (res->last_certified_step >= 0) fprintf(f, "certified through step %ld", res->last_certified_step);
-        else fprintf(f, "no row certified");
+        if (res->last_certified_step >= 0)
+            fprintf(f, "certified through step %ld", res->last_certified_step);
+        else
+            fprintf(f, "no row certified");
         if (res->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", res->first_fail_step);
         char ulps[32] = "no";
         if (res->state.max_ulps >= 0) snprintf(ulps, sizeof ulps, "max %.0f", res->state.max_ulps);
@@ -77,7 +82,8 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
     if (o->local) {
         const slpi_verify_local *L = &res->local;
         fprintf(f, "local rows: %ld PASS, %ld FAIL, %ld UNABLE", L->rows_pass, L->rows_fail, L->rows_unable);
-        if (o->sample > 0) fprintf(f, " (a sample of %ld rows, seed %llu)", o->sample, (unsigned long long)o->sample_seed);
+        if (o->sample > 0)
+            fprintf(f, " (a sample of %ld rows, seed %llu)", o->sample, (unsigned long long)o->sample_seed);
         char range[64];
         if (slpi_verify_rows_range(o, range, sizeof range)) fprintf(f, " (steps %s)", range);
         if (L->first_fail_step >= 0) fprintf(f, "; first FAIL at step %ld", L->first_fail_step);
@@ -139,8 +145,10 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
                 st->tolerance_u, st->tol_t);
         if (st->verdict == SLPI_VERDICT_FAIL) write_diagnosis(f, &st->diag);
         if (st->verdict == SLPI_VERDICT_UNABLE)
-            fprintf(f, "statistics: LOW-POWER: %ld rows detect an effect of %.3g u |x| per step with 90 %% power, "
-                       "more than 1 u: verify more steps or paths%s\n", st->rows, st->detectable_effect_u,
+            fprintf(f,
+                    "statistics: LOW-POWER: %ld rows detect an effect of %.3g u |x| per step with 90 %% power, "
+                    "more than 1 u: verify more steps or paths%s\n",
+                    st->rows, st->detectable_effect_u,
                     o->require_power ? "" : " (--require-power makes this the verdict UNABLE)");
     }
     fprintf(f, "verdict:");
@@ -176,18 +184,19 @@ int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input
         if (!f) break;
     }
     int rc = SLPI_OK;
-    if (!text[0] || !text[1]) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    if (!text[0] || !text[1])
+        rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     else if (strcmp(text[0], text[1]) != 0) {
         const char *x = text[0], *y = text[1];
-        while (*x && *x == *y) {   /* to the start of the first line that differs */
+        while (*x && *x == *y) { /* to the start of the first line that differs */
             x++;
             y++;
         }
         while (x > text[0] && x[-1] != '\n') x--, y--;
         rc = slpi_error_set(err, SLPI_EINPUT,
                             "%s: another problem than %s (pooled files must differ only in path=, seed= or "
-                            "noise_file=): '%.*s' against '%.*s'", b->path, a->path, (int)strcspn(y, "\n"), y,
-                            (int)strcspn(x, "\n"), x);
+                            "noise_file=): '%.*s' against '%.*s'",
+                            b->path, a->path, (int)strcspn(y, "\n"), y, (int)strcspn(x, "\n"), x);
     }
     free(text[0]);
     free(text[1]);
@@ -253,31 +262,32 @@ int slpi_verify_write_json(const char *input, const slpi_verify_result *res, con
 {
     json_t *drift = json_array();
     for (int i = 0; i < res->ninv; i++)
-        json_array_append_new(drift, json_pack("{s:s, s:f, s:f}", "invariant", res->inv_name[i], "port",
-                                               res->port_drift[i], "exact_scheme", res->exact_drift[i]));
+        json_array_append_new(drift,
+                              json_pack("{s:s, s:f, s:f}", "invariant", res->inv_name[i], "port", res->port_drift[i],
+                                        "exact_scheme", res->exact_drift[i]));
     const slpi_verify_local *L = &res->local;
-    json_t *local = json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "verdict", slpi_verdict_name(L->verdict),
-                              "rows", (json_int_t)L->rows, "rows_pass", (json_int_t)L->rows_pass, "rows_fail",
-                              (json_int_t)L->rows_fail, "rows_unable", (json_int_t)L->rows_unable, "first_fail_step",
-                              (json_int_t)L->first_fail_step, "step_ratio_lo", L->state.lo, "step_ratio_hi", L->state.hi,
-                              "max_ulps", L->state.max_ulps);
-    json_object_set_new(local, "products", json_pack("{s:I, s:I, s:I}", "arb", (json_int_t)L->rows_arb, "blas",
-                                                     (json_int_t)L->rows_blas, "both", (json_int_t)L->rows_both));
+    json_t *local =
+        json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f}", "verdict", slpi_verdict_name(L->verdict), "rows",
+                  (json_int_t)L->rows, "rows_pass", (json_int_t)L->rows_pass, "rows_fail", (json_int_t)L->rows_fail,
+                  "rows_unable", (json_int_t)L->rows_unable, "first_fail_step", (json_int_t)L->first_fail_step,
+                  "step_ratio_lo", L->state.lo, "step_ratio_hi", L->state.hi, "max_ulps", L->state.max_ulps);
+    json_object_set_new(local, "products",
+                        json_pack("{s:I, s:I, s:I}", "arb", (json_int_t)L->rows_arb, "blas", (json_int_t)L->rows_blas,
+                                  "both", (json_int_t)L->rows_both));
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)res->sample_seed);
-    json_t *budget = json_pack("{s:s, s:f, s:i, s:f, s:s}", "precision", res->precision.name, "unit_roundoff",
-                               res->precision.u, "bits", res->precision.bits, "K", res->budget, "rule",
-                               "PASS when |port - exact| <= K n u |x|");
-    json_t *j = json_pack("{s:s, s:s, s:s, s:f, s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:o, s:o, s:s, s:s}",
-                          "slpi_version", SLPI_VERSION, "input", input, "verdict", slpi_verdict_name(res->verdict),
-                          "threshold", res->budget, "budget", budget, "global_verdict",
-                          slpi_verdict_name(res->global_verdict), "rows", (json_int_t)res->rows, "rows_pass",
-                          (json_int_t)res->rows_pass, "rows_fail", (json_int_t)res->rows_fail, "rows_unable",
-                          (json_int_t)res->rows_unable, "last_certified_step", (json_int_t)res->last_certified_step,
-                          "first_fail_step", (json_int_t)res->first_fail_step, "state_ratio_lo", res->state.lo,
-                          "state_ratio_hi", res->state.hi, "max_ulps", res->state.max_ulps, "invariant_ratio_lo",
-                          res->inv.lo, "invariant_ratio_hi", res->inv.hi, "drift", drift, "local", local, "sample_seed",
-                          seed, "note", res->note);
+    json_t *budget =
+        json_pack("{s:s, s:f, s:i, s:f, s:s}", "precision", res->precision.name, "unit_roundoff", res->precision.u,
+                  "bits", res->precision.bits, "K", res->budget, "rule", "PASS when |port - exact| <= K n u |x|");
+    json_t *j = json_pack(
+        "{s:s, s:s, s:s, s:f, s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:o, s:o, s:s, s:s}",
+        "slpi_version", SLPI_VERSION, "input", input, "verdict", slpi_verdict_name(res->verdict), "threshold",
+        res->budget, "budget", budget, "global_verdict", slpi_verdict_name(res->global_verdict), "rows",
+        (json_int_t)res->rows, "rows_pass", (json_int_t)res->rows_pass, "rows_fail", (json_int_t)res->rows_fail,
+        "rows_unable", (json_int_t)res->rows_unable, "last_certified_step", (json_int_t)res->last_certified_step,
+        "first_fail_step", (json_int_t)res->first_fail_step, "state_ratio_lo", res->state.lo, "state_ratio_hi",
+        res->state.hi, "max_ulps", res->state.max_ulps, "invariant_ratio_lo", res->inv.lo, "invariant_ratio_hi",
+        res->inv.hi, "drift", drift, "local", local, "sample_seed", seed, "note", res->note);
     json_t *proof = j ? json_deep_copy(j) : NULL;
     if (proof) json_object_set_new(proof, "verdict", json_string(slpi_verdict_name(res->proof)));
     if (j) {

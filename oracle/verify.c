@@ -55,15 +55,15 @@ typedef struct {
     const slpi_oracle_port *port;
     slpi_traj_reader *in;
     slpi_traj_row cur;
-    int have;                  /* cur holds a row not yet scored */
-    long last;                 /* the last step certified (the last row's, or --max-steps) */
+    int have;  /* cur holds a row not yet scored */
+    long last; /* the last step certified (the last row's, or --max-steps) */
     slpi_error *err;
-    slpi_ref *s;               /* invariants of the port's states */
-    slpi_ref_diag dp, d0;      /* of the port's row, of x0 */
+    slpi_ref *s;          /* invariants of the port's states */
+    slpi_ref_diag dp, d0; /* of the port's row, of x0 */
     double *f;
-    FILE *table;               /* the per-row table, or NULL */
+    FILE *table; /* the per-row table, or NULL */
     slpi_verify_result *res;
-    slpi_progress *pg;         /* steps of the certified trajectory walked */
+    slpi_progress *pg; /* steps of the certified trajectory walked */
 } verifier;
 
 /* Read the next row ahead: SLPI_OK (have says whether there was one) or an input error
@@ -86,9 +86,12 @@ static void row_line(verifier *v, long step, double t, const slpi_score *st, con
 {
     slpi_verify_result *r = v->res;
     r->rows++;
-    if (verdict == SLPI_VERDICT_PASS) r->rows_pass++;
-    else if (verdict == SLPI_VERDICT_FAIL) r->rows_fail++;
-    else r->rows_unable++;
+    if (verdict == SLPI_VERDICT_PASS)
+        r->rows_pass++;
+    else if (verdict == SLPI_VERDICT_FAIL)
+        r->rows_fail++;
+    else
+        r->rows_unable++;
     if (verdict == SLPI_VERDICT_FAIL && r->first_fail_step < 0) r->first_fail_step = step;
     r->global_verdict = slpi_verdict_worse(r->global_verdict, verdict);
     if (!v->table) return;
@@ -118,7 +121,8 @@ static int visit_row(void *ctx, long step, arb_srcptr x, const slpi_ref_diag *in
     double scale[SLPI_MAX_DIAG];
     slpi_oracle_invariant_scales(v->s, x, port->dim, scale, n);
     slpi_score_invariants(v->dp.value, inv->value, scale, n, unit, &in);
-    slpi_verdict verdict = slpi_verdict_worse(slpi_score_verdict(&st, port->budget), slpi_score_verdict(&in, port->budget));
+    slpi_verdict verdict =
+        slpi_verdict_worse(slpi_score_verdict(&st, port->budget), slpi_score_verdict(&in, port->budget));
     slpi_score pd = { 0, 0, -1, 0, 0 }, ed = pd;
     slpi_verify_result *r = v->res;
     r->ninv = n;
@@ -177,8 +181,10 @@ static void run_global(const slpi_oracle_port *port, const slpi_verify_input *in
         slpi_ref_diag_init(&v.d0);
         slpi_oracle_invariants_of(v.s, port->x0, port->dim, 0, &v.d0);
         if (table)
-            fprintf(table, "global: each row against the certified trajectory from x0\n%8s %12s %10s %10s %8s %10s %10s %10s  %s\n",
-                    "step", "t", "state lo", "state hi", "ulps", "inv hi", "drift", "exact drift", "verdict");
+            fprintf(
+                table,
+                "global: each row against the certified trajectory from x0\n%8s %12s %10s %10s %8s %10s %10s %10s  %s\n",
+                "step", "t", "state lo", "state hi", "ulps", "inv hi", "drift", "exact drift", "verdict");
         v.pg = port->rank == 0 && !port->quiet ? slpi_progress_begin("verify --global, steps", v.last) : NULL;
         *rc = slpi_oracle_ref_walk_source(port->plan, port->x0, next_stop, visit_row, &v, &done, err);
         slpi_progress_end(v.pg);
@@ -207,11 +213,14 @@ static int no_local_row(const slpi_verify_input *in, const slpi_verify_opts *o, 
 {
     char range[64];
     if (slpi_verify_rows_range(o, range, sizeof range))
-        return slpi_error_set(err, SLPI_EINPUT, "%s: --rows %s selects no row of the local comparison: the "
-                              "file's rows are steps %ld..%ld (%ld rows)", in->path, range, in->first_step,
-                              in->last_step, in->nrows);
-    return slpi_error_set(err, SLPI_EINPUT, "%s: the local comparison has no row to check: its one row (step %ld) "
-                          "has no predecessor and is not row 0", in->path, in->first_step);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: --rows %s selects no row of the local comparison: the "
+                              "file's rows are steps %ld..%ld (%ld rows)",
+                              in->path, range, in->first_step, in->last_step, in->nrows);
+    return slpi_error_set(err, SLPI_EINPUT,
+                          "%s: the local comparison has no row to check: its one row (step %ld) "
+                          "has no predecessor and is not row 0",
+                          in->path, in->first_step);
 }
 
 /* One file: its proof (global and local comparisons, the summary's proof lines) and
@@ -478,7 +487,7 @@ static int run_files(int n, const char *const *paths, const slpi_verify_opts *o,
     free(keys);
     if (rc != SLPI_OK) return rc;
     res->proof = res->verdict;
-    if (!o->local) res->stats.dirs = 0;   /* not run */
+    if (!o->local) res->stats.dirs = 0; /* not run */
     if (o->local) {
         slpi_oracle_stat_finish(&res->stats, n);
         if (res->stats.verdict == SLPI_VERDICT_FAIL || (o->require_power && res->stats.verdict == SLPI_VERDICT_UNABLE))
@@ -488,14 +497,13 @@ static int run_files(int n, const char *const *paths, const slpi_verify_opts *o,
     return SLPI_OK;
 }
 
-int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
-                    slpi_error *err)
+int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res, slpi_error *err)
 {
     return slpi_verify_run_files(1, &path, o, report, res, err);
 }
 
-int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps,
-                     FILE *report, slpi_verify_result *res, slpi_error *err)
+int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps, FILE *report,
+                     slpi_verify_result *res, slpi_error *err)
 {
     slpi_verify_opts o;
     slpi_verify_opts_init(&o);

@@ -33,7 +33,7 @@ int slpi_oracle_increments(const slpi_problem *p, long steps, double *dW, slpi_e
 
 void slpi_oracle_invariants_of(slpi_ref *s, const double *x, int dim, long step, slpi_ref_diag *d)
 {
-    slpi_ref_set_step_index(s, step);   /* H at the row's time t0 + step h */
+    slpi_ref_set_step_index(s, step); /* H at the row's time t0 + step h */
     arb_ptr b = _arb_vec_init(dim);
     for (int i = 0; i < dim; i++) arb_set_d(b + i, x[i]);
     slpi_ref_diagnostics(s, b, NULL, d);
@@ -129,8 +129,8 @@ static long next_in_array(void *ctx)
     return a->i < a->n ? a->stops[a->i++] : -1;
 }
 
-int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *dW, const long *stops,
-                         int nstops, slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
+int slpi_oracle_ref_walk(const slpi_problem *p, const double *x0, const double *dW, const long *stops, int nstops,
+                         slpi_oracle_visit visit, void *ctx, long *done, slpi_error *err)
 {
     stop_array a = { stops, nstops, 0 };
     return walk(p, NULL, x0, dW, next_in_array, &a, visit, ctx, done, err);

@@ -43,8 +43,12 @@ const slpi_system_view *slpi_props_algebra_twin(const slpi_problem *p, slpi_syst
     if (!q) return NULL;
     slpi_algebra a = *alg;
     switch (a.kind) {
-    case SLPI_ALGEBRA_SO3: slpi_problem_init(q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP); break;
-    case SLPI_ALGEBRA_SE3: slpi_problem_init(q, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK); break;
+    case SLPI_ALGEBRA_SO3:
+        slpi_problem_init(q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
+        break;
+    case SLPI_ALGEBRA_SE3:
+        slpi_problem_init(q, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
+        break;
     case SLPI_ALGEBRA_SON:
         slpi_problem_init(q, SLPI_SYS_MANAKOV, SLPI_SCHEME_ISOMP);
         slpi_view_system_edit(q)->mk.n = a.n;
@@ -90,21 +94,30 @@ double slpi_props_rng_normal(slpi_props_rng *r)
 int slpi_props_dim_min(slpi_system_id s)
 {
     switch (s) {
-    case SLPI_SYS_MANAKOV: return 3;
-    case SLPI_SYS_POINT_VORTICES: return 2;
-    case SLPI_SYS_EULER_ZEITLIN: return 2;
-    default: return 3;
+    case SLPI_SYS_MANAKOV:
+        return 3;
+    case SLPI_SYS_POINT_VORTICES:
+        return 2;
+    case SLPI_SYS_EULER_ZEITLIN:
+        return 2;
+    default:
+        return 3;
     }
 }
 
 int slpi_props_dim_max(slpi_system_id s)
 {
     switch (s) {
-    case SLPI_SYS_MANAKOV: return 6;
-    case SLPI_SYS_POINT_VORTICES: return 5;
-    case SLPI_SYS_EULER_ZEITLIN: return 4;
-    case SLPI_SYS_SINE_EULER: return 5;
-    default: return 3;
+    case SLPI_SYS_MANAKOV:
+        return 6;
+    case SLPI_SYS_POINT_VORTICES:
+        return 5;
+    case SLPI_SYS_EULER_ZEITLIN:
+        return 4;
+    case SLPI_SYS_SINE_EULER:
+        return 5;
+    default:
+        return 3;
     }
 }
 
@@ -127,8 +140,16 @@ static void draw_inertia(const slpi_props_case *c, slpi_props_rng *r, double *I)
     for (int i = 0; i < 3; i++) I[i] = slpi_props_rng_uniform(r, 0.5, 3.0);
     if (c->inertia == 1) I[1] = I[0];
     if (c->inertia == 2) I[1] = I[0] * (1 + 1e-9);
-    if (c->inertia == 3) { I[0] = 1; I[1] = 2; I[2] = 3; }
-    if (c->inertia == 4) { I[0] = 1e-2; I[1] = 1; I[2] = 2; }
+    if (c->inertia == 3) {
+        I[0] = 1;
+        I[1] = 2;
+        I[2] = 3;
+    }
+    if (c->inertia == 4) {
+        I[0] = 1e-2;
+        I[1] = 1;
+        I[2] = 2;
+    }
 }
 
 /* x (3 doubles) = mag (e_axis + 1e-6 g) / |...| with g Gaussian: near an equilibrium axis. */
@@ -179,7 +200,10 @@ static void vortex_positions(slpi_props_rng *r, int n, int pole, double *x)
     for (int i = 0; i < n; i++) {
         for (int tries = 0;; tries++) {
             double v[3], s = 0;
-            for (int k = 0; k < 3; k++) { v[k] = slpi_props_rng_normal(r); s += v[k] * v[k]; }
+            for (int k = 0; k < 3; k++) {
+                v[k] = slpi_props_rng_normal(r);
+                s += v[k] * v[k];
+            }
             s = sqrt(s);
             for (int k = 0; k < 3; k++) x[3 * i + k] = v[k] / s;
             if (i == 0 && pole) near_axis(r, 2, 1.0, x);
@@ -257,7 +281,7 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
         draw_inertia(c, r, I);
         rc = setv(p, "inertia", I, err);
         normals(r, v, 3, 1.0);
-        if (c->inertia == 1) v[0] = v[1] = 0;   /* a symmetric (Lagrange) top */
+        if (c->inertia == 1) v[0] = v[1] = 0; /* a symmetric (Lagrange) top */
         if (!rc) rc = setv(p, "mga", v, err);
         normals(r, v, 3, c->amp);
         if (c->inertia == 1) v[0] = v[1] = 0;
@@ -295,7 +319,7 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
         if (!rc) rc = slpi_problem_set(p, "noise", "two-mode", err);
         if (!rc) rc = setf(p, "amp", "%.17g", c->amp, err);
         break;
-    case SLPI_SYS_MODEL:   /* the model's own Hamiltonians: amp and inertia do not apply */
+    case SLPI_SYS_MODEL: /* the model's own Hamiltonians: amp and inertia do not apply */
         if (!have_model) return slpi_error_set(err, SLPI_EINPUT, "no model given (slpi props --config MODEL)");
         slpi_view_system_edit(p)->model = model_sys.model;
         break;
@@ -318,15 +342,15 @@ static int initial_state(const slpi_props_case *c, slpi_props_rng *r, const slpi
         if (slpi_view_system(p)->ht.form == SLPI_HT_FORM_SVI) {
             double R[9], g[3];
             slpi_props_random_rotation(r, R);
-            if (c->state == 2) {        /* upright: R near the identity, Gamma near e_3 */
+            if (c->state == 2) { /* upright: R near the identity, Gamma near e_3 */
                 normals(r, g, 3, 1e-6);
                 slpi_props_cayley_rotation(g, R);
             }
-            for (int i = 0; i < 3; i++) x[3 + i] = R[3 * 2 + i];   /* Gamma = R^T e_3 */
+            for (int i = 0; i < 3; i++) x[3 + i] = R[3 * 2 + i]; /* Gamma = R^T e_3 */
             memcpy(x + 6, R, sizeof R);
         } else {
             normals(r, x + 3, 3, 1.0);
-            if (c->state == 2) near_axis(r, 2, 1.0, x + 3);      /* sleeping upright */
+            if (c->state == 2) near_axis(r, 2, 1.0, x + 3); /* sleeping upright */
         }
         break;
     case SLPI_SYS_POINT_VORTICES:
@@ -337,7 +361,7 @@ static int initial_state(const slpi_props_case *c, slpi_props_rng *r, const slpi
     case SLPI_SYS_SINE_EULER:
         random_sun(r, (int)lround(sqrt(d)), c->mag, x);
         break;
-    default: {   /* a random direction of norm mag; the corners near a coordinate axis */
+    default: { /* a random direction of norm mag; the corners near a coordinate axis */
         double n2 = 0;
         normals(r, x, d, 1.0);
         if (c->state) {
@@ -363,8 +387,8 @@ int slpi_props_problem(const slpi_props_case *c, slpi_problem *p, slpi_error *er
     if (!(c->h > 0) || c->steps < 1 || !(c->mag > 0) || c->amp < 0)
         return slpi_error_set(err, SLPI_EINPUT, "props: need h > 0, steps >= 1, mag > 0, amp >= 0");
     if (c->inertia < 0 || c->inertia > 4 || c->state < 0 || c->state > 2)
-        return slpi_error_set(err, SLPI_EINPUT, "props: inertia=%d (0..4) or state=%d (0..2) out of range",
-                              c->inertia, c->state);
+        return slpi_error_set(err, SLPI_EINPUT, "props: inertia=%d (0..4) or state=%d (0..2) out of range", c->inertia,
+                              c->state);
     slpi_problem_init(p, c->system, c->scheme);
     int rc = system_keys(c, &r, p, err);
     if (rc) return rc;
@@ -423,8 +447,8 @@ void slpi_props_increments(const slpi_props_case *c, const slpi_problem *p, long
 
 /* Increments of the i-th step of a run in direction dir (mapped, negated backwards);
  * returns the index of the step they belong to. */
-static long run_increments(const slpi_props_case *c, const slpi_problem *p, long i, int dir,
-                           slpi_props_noise_map map, const void *map_ctx, int M, double *dW)
+static long run_increments(const slpi_props_case *c, const slpi_problem *p, long i, int dir, slpi_props_noise_map map,
+                           const void *map_ctx, int M, double *dW)
 {
     long s = dir > 0 ? i : c->steps - 1 - i;
     slpi_props_increments(c, p, s, dW);
@@ -434,7 +458,7 @@ static long run_increments(const slpi_props_case *c, const slpi_problem *p, long
 }
 
 slpi_step_status slpi_props_run_fast(const slpi_props_case *c, const slpi_problem *p, double *x, int dir,
-                                slpi_props_noise_map map, const void *map_ctx, char *why, size_t n)
+                                     slpi_props_noise_map map, const void *map_ctx, char *why, size_t n)
 {
     slpi_fast *f = NULL;
     slpi_error err = { 0, "" };
@@ -445,7 +469,7 @@ slpi_step_status slpi_props_run_fast(const slpi_props_case *c, const slpi_proble
     int M = slpi_problem_noise_count(p);
     double dW[4096];
     slpi_step_status st = SLPI_STEP_CONVERGED;
-    if (dir < 0) {   /* back from step N: step -N of the grid of -h is at t0 + N h (docs/models.md#time) */
+    if (dir < 0) { /* back from step N: step -N of the grid of -h is at t0 + N h (docs/models.md#time) */
         slpi_fast_set_step(f, -slpi_view_grid(p)->h);
         slpi_fast_set_step_index(f, -c->steps);
     }
@@ -454,15 +478,15 @@ slpi_step_status slpi_props_run_fast(const slpi_props_case *c, const slpi_proble
         slpi_step_info info;
         st = slpi_fast_step(f, x, dW, &info);
         if (slpi_step_failed(st))
-            snprintf(why, n, "fast step %ld: %s (residual %.3g after %d iterations)", s,
-                     slpi_step_status_name(st), info.residual, info.iterations);
+            snprintf(why, n, "fast step %ld: %s (residual %.3g after %d iterations)", s, slpi_step_status_name(st),
+                     info.residual, info.iterations);
     }
     slpi_fast_free(f);
     return st;
 }
 
 slpi_step_status slpi_props_run_ref(const slpi_props_case *c, const slpi_problem *p, arb_ptr x, int dir,
-                               slpi_props_noise_map map, const void *map_ctx, char *why, size_t n)
+                                    slpi_props_noise_map map, const void *map_ctx, char *why, size_t n)
 {
     slpi_ref *s = NULL;
     slpi_error err = { 0, "" };

@@ -80,20 +80,24 @@ int slpi_props_table(FILE *out)
                     const char *cell[2];
                     if (group_case(P, pi, s, k, v, group_seed(1, pi, s, k, v), &c, why, sizeof why)) {
                         cell[0] = cell[1] = why;
-                    }
-                    else {
+                    } else {
                         cell[0] = P->needs_ref ? slpi_props_why_not(P, &c, 1) : slpi_props_why_not(P, &c, 0);
                         cell[1] = slpi_props_why_not(P, &c, 1);
-                        for (int j = 0; j < 2; j++) if (!cell[j]) cell[j] = "checked";
+                        for (int j = 0; j < 2; j++)
+                            if (!cell[j]) cell[j] = "checked";
                     }
                     for (int j = 0; j < 2; j++) {
-                        if (strcmp(cell[j], "checked") == 0) checked++;
-                        else if (strncmp(cell[j], "N/A: ", 5) == 0) na++;
-                        else if (strncmp(cell[j], "limitation: ", 12) == 0) limit++;
-                        else unknown++;
+                        if (strcmp(cell[j], "checked") == 0)
+                            checked++;
+                        else if (strncmp(cell[j], "N/A: ", 5) == 0)
+                            na++;
+                        else if (strncmp(cell[j], "limitation: ", 12) == 0)
+                            limit++;
+                        else
+                            unknown++;
                     }
-                    fprintf(out, "| %s | %s | %s%s%s | %s | %s |\n", P->name, slpi_system_name(s),
-                            slpi_scheme_name(k), *variant_name(k, v) ? " " : "", variant_name(k, v), cell[0], cell[1]);
+                    fprintf(out, "| %s | %s | %s%s%s | %s | %s |\n", P->name, slpi_system_name(s), slpi_scheme_name(k),
+                            *variant_name(k, v) ? " " : "", variant_name(k, v), cell[0], cell[1]);
                 }
     fprintf(out, "\ncells: %ld checked, %ld N/A, %ld limitation, %ld unknown\n", checked, na, limit, unknown);
     return (int)unknown;
@@ -103,7 +107,7 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
 {
     memset(sum, 0, sizeof *sum);
     FILE *out = opt->out ? opt->out : stdout;
-    long units = 0;   /* progress: one unit per (property, system) */
+    long units = 0; /* progress: one unit per (property, system) */
     for (int pi = 0; pi < slpi_props_property_count(); pi++)
         units += (opt->prop < 0 || opt->prop == pi) * (opt->system >= 0 ? 1 : SLPI_SYS_COUNT);
     slpi_progress *pg = slpi_progress_begin("props, properties x systems", units);
@@ -111,7 +115,8 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
         if (opt->prop >= 0 && opt->prop != pi) continue;
         const slpi_props_property *P = opt->property ? opt->property : slpi_props_property_get(pi);
         long ncases = P->needs_ref ? (opt->use_ref ? opt->ref_cases : 0)
-                    : P->shrinkable ? opt->cases : (opt->cases + 9) / 10;
+            : P->shrinkable        ? opt->cases
+                                   : (opt->cases + 9) / 10;
         for (int s = 0; s < SLPI_SYS_COUNT; s++) {
             if (opt->system >= 0 && opt->system != s) continue;
             slpi_progress_add(pg, 1);
@@ -129,7 +134,7 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
                     slpi_props_outcome last_unable;
                     slpi_props_case unable_case;
                     for (long i = 0; i < ncases && !fail; i++) {
-                        if (slpi_interrupt_pending()) {   /* Ctrl-C: what was printed stands */
+                        if (slpi_interrupt_pending()) { /* Ctrl-C: what was printed stands */
                             slpi_progress_end(pg);
                             fprintf(out, "props: interrupted in %s on %s/%s after %ld groups (seed %" PRIu64 ")\n",
                                     P->name, slpi_system_name(s), slpi_scheme_name(k), sum->groups, opt->seed);
@@ -144,13 +149,11 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
                             pass++;
                             worst = fmax(worst, o.ratio);
                             least = fmin(least, o.ratio);
-                        }
-                        else if (verdict < 0) {
+                        } else if (verdict < 0) {
                             unable++;
                             last_unable = o;
                             unable_case = c;
-                        }
-                        else {
+                        } else {
                             fail++;
                             slpi_props_outcome first = o;
                             int n = slpi_props_shrink_with(P, &c, use_ref, &o, opt->verbose ? out : NULL);
@@ -164,9 +167,10 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
                         fail++;
                         char buf[512];
                         slpi_props_case_format(&unable_case, buf, sizeof buf);
-                        fprintf(out, "props: FAIL %s on %s/%s: mostly UNABLE (%ld of %ld cases), last: %s\n"
-                                "  replay: SLPI_TEST_SEED=%" PRIu64 " slpi props --replay '%s'\n", P->name,
-                                slpi_system_name(s), slpi_scheme_name(k), unable, ncases, last_unable.msg,
+                        fprintf(out,
+                                "props: FAIL %s on %s/%s: mostly UNABLE (%ld of %ld cases), last: %s\n"
+                                "  replay: SLPI_TEST_SEED=%" PRIu64 " slpi props --replay '%s'\n",
+                                P->name, slpi_system_name(s), slpi_scheme_name(k), unable, ncases, last_unable.msg,
                                 unable_case.seed, buf);
                     }
                     sum->groups++;
@@ -175,7 +179,8 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
                     sum->fail += fail;
                     if (fail) sum->failed_groups++;
                     if (opt->verbose || fail)
-                        fprintf(out, "%s %-12s %-15s %-11s%-8s %3ld passed, %2ld unable, expect %-8s ratios [%.3g, %.3g]\n",
+                        fprintf(out,
+                                "%s %-12s %-15s %-11s%-8s %3ld passed, %2ld unable, expect %-8s ratios [%.3g, %.3g]\n",
                                 fail ? "FAIL" : "ok  ", P->name, slpi_system_name(s), slpi_scheme_name(k),
                                 variant_name(k, v), pass, unable,
                                 P->expect(&c) == SLPI_PROPS_HOLDS ? "holds" : "violated", pass ? least : 0, worst);
@@ -185,11 +190,13 @@ int slpi_props_run(const slpi_props_options *opt, slpi_props_summary *sum)
         }
     }
     slpi_progress_end(pg);
-    fprintf(out, "props: %ld groups, %ld cases passed, %ld failed, %ld unable (seed %" PRIu64 ")\n",
-            sum->groups, sum->pass, sum->fail, sum->unable, opt->seed);
+    fprintf(out, "props: %ld groups, %ld cases passed, %ld failed, %ld unable (seed %" PRIu64 ")\n", sum->groups,
+            sum->pass, sum->fail, sum->unable, opt->seed);
     if (sum->groups == 0) {
-        fprintf(out, "props: the selection holds no group (no property applies to the systems and schemes chosen%s; "
-                     "`slpi props --list`): nothing was checked\n", opt->use_ref ? "" : ", or it needs the ref path");
+        fprintf(out,
+                "props: the selection holds no group (no property applies to the systems and schemes chosen%s; "
+                "`slpi props --list`): nothing was checked\n",
+                opt->use_ref ? "" : ", or it needs the ref path");
         return SLPI_EINPUT;
     }
     return sum->fail ? SLPI_ECHECK : SLPI_OK;

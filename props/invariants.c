@@ -95,8 +95,9 @@ int slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props
 {
     slpi_system_view twin;
     const slpi_system_view *sys = slpi_props_algebra_twin(p, &twin); /* a model: its algebra's Casimirs */
-    static const char *const vname[] = { "|x1|^2", "|x2|^2", "|x3|^2", "|x4|^2",
-                                         "|x5|^2", "|x6|^2", "|x7|^2", "|x8|^2" };
+    static const char *const vname[] = {
+        "|x1|^2", "|x2|^2", "|x3|^2", "|x4|^2", "|x5|^2", "|x6|^2", "|x7|^2", "|x8|^2"
+    };
     out->n = 0;
     if (!sys) return SLPI_EINPUT;
     switch (sys->system) {
@@ -118,7 +119,10 @@ int slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props
         matmul(n, X, X, X2);
         matmul(n, X2, X2, X4);
         for (int i = 0; i < n * n; i++) f2 += X[i] * X[i];
-        for (int i = 0; i < n; i++) { t2 += X2[i * n + i]; t4 += X4[i * n + i]; }
+        for (int i = 0; i < n; i++) {
+            t2 += X2[i * n + i];
+            t4 += X4[i * n + i];
+        }
         add(out, "Tr X^2", t2, f2, 1);
         add(out, "Tr X^4", t4, f2 * f2, 0);
         break;
@@ -146,9 +150,12 @@ int slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props
 
 static void hat(const double *v, double *J, int ld)
 {
-    J[0 * ld + 1] = -v[2]; J[0 * ld + 2] = v[1];
-    J[1 * ld + 0] = v[2];  J[1 * ld + 2] = -v[0];
-    J[2 * ld + 0] = -v[1]; J[2 * ld + 1] = v[0];
+    J[0 * ld + 1] = -v[2];
+    J[0 * ld + 2] = v[1];
+    J[1 * ld + 0] = v[2];
+    J[1 * ld + 2] = -v[0];
+    J[2 * ld + 0] = -v[1];
+    J[2 * ld + 1] = v[0];
 }
 
 int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)

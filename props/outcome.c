@@ -52,7 +52,7 @@ void slpi_props_control_case(slpi_props_case *c)
     if (c->h < 0.25) c->h = 0.25;
     c->mag = fmin(fmax(c->mag, 0.5), 2.0);
     c->inertia = 3;
-    c->state = 0;        /* near an equilibrium even TRAP-DIRECT keeps Casimirs to rounding */
+    c->state = 0; /* near an equilibrium even TRAP-DIRECT keeps Casimirs to rounding */
     if (c->amp < 0.5) c->amp = 0.5;
     if (c->steps < 2) c->steps = 2;
     if ((c->system == SLPI_SYS_POINT_VORTICES || c->system == SLPI_SYS_EULER_ZEITLIN) && c->dim < 3) c->dim = 3;
@@ -62,6 +62,7 @@ void slpi_props_control_case(slpi_props_case *c)
 int slpi_props_too_fast(const slpi_props_case *c, const double *x0, const double *x, int d, slpi_props_outcome *o)
 {
     if (!(slpi_vec_maxdiff(x, x0, d) > 0.5 * c->steps * slpi_vec_maxabs(x0, d))) return 0;
-    slpi_props_outcome_unable(o, "the state moves by more than half its size per step: the implicit solve need not be unique");
+    slpi_props_outcome_unable(
+        o, "the state moves by more than half its size per step: the implicit solve need not be unique");
     return 1;
 }

@@ -45,14 +45,14 @@
 #include "props/props.h"
 
 #define EQ_RATIO 1e3
-#define POISSON_TOL 1e-8   /* relative residual; FD error <= 3e-10 seen, SVI -1/4 defect >= 1e-7 */
+#define POISSON_TOL 1e-8 /* relative residual; FD error <= 3e-10 seen, SVI -1/4 defect >= 1e-7 */
 
 typedef struct {
-    double G[9];           /* rotation (rigid body, heavy top, vortices) */
-    double sgn[64];        /* Manakov: diagonal signs */
-    double theta;          /* Zeitlin: angle about the axis */
+    double G[9];    /* rotation (rigid body, heavy top, vortices) */
+    double sgn[64]; /* Manakov: diagonal signs */
+    double theta;   /* Zeitlin: angle about the axis */
     int perm[3];
-    double nsign[3];       /* M = 3: dW'_{perm[j]} = nsign[j] dW_j; M = 1: dW' = nsign[0] dW */
+    double nsign[3]; /* M = 3: dW'_{perm[j]} = nsign[j] dW_j; M = 1: dW' = nsign[0] dW */
 } action;
 
 static void map_noise(const void *ctx, int M, double *dW)
@@ -73,13 +73,13 @@ static void rot3(const double *G, const double *v, double *out)
 
 void slpi_props_signed_perm(int idx, int *perm, double *s)
 {
-    static const int P[6][3] = { {0,1,2}, {1,2,0}, {2,0,1}, {0,2,1}, {2,1,0}, {1,0,2} };
+    static const int P[6][3] = { { 0, 1, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 0, 2, 1 }, { 2, 1, 0 }, { 1, 0, 2 } };
     int pi = idx / 4, sg = idx % 4;
     double par = pi < 3 ? 1 : -1;
     for (int j = 0; j < 3; j++) perm[j] = P[pi][j];
     s[0] = sg & 1 ? -1 : 1;
     s[1] = sg & 2 ? -1 : 1;
-    s[2] = par * s[0] * s[1];    /* det = parity * s0 s1 s2 = +1 */
+    s[2] = par * s[0] * s[1]; /* det = parity * s0 s1 s2 = +1 */
 }
 
 /* Does the signed permutation keep H_0 and the rigid-body / vortex noise model? */
@@ -89,10 +89,14 @@ static int perm_allowed(const slpi_problem *p, const int *perm, const double *s)
         for (int j = 0; j < 3; j++)
             if (slpi_view_system(p)->rb.inertia[perm[j]] != slpi_view_system(p)->rb.inertia[j]) return 0;
         switch (slpi_view_system(p)->rb.noise) {
-        case SLPI_RB_NOISE_ISO_QUAD1: return perm[0] == 0;
-        case SLPI_RB_NOISE_SVI_LIN1: return s[0] > 0 && s[1] > 0 && s[2] > 0;
-        case SLPI_RB_NOISE_CONST_E3: return perm[2] == 2;
-        default: return 1;
+        case SLPI_RB_NOISE_ISO_QUAD1:
+            return perm[0] == 0;
+        case SLPI_RB_NOISE_SVI_LIN1:
+            return s[0] > 0 && s[1] > 0 && s[2] > 0;
+        case SLPI_RB_NOISE_CONST_E3:
+            return perm[2] == 2;
+        default:
+            return 1;
         }
     }
     return 1;
@@ -103,7 +107,7 @@ static void choose_action(const slpi_props_case *c, const slpi_problem *p, int e
 {
     slpi_props_rng r = { c->seed ^ 0x243f6a8885a308d3ULL };
     memset(g, 0, sizeof *g);
-    for (int j = 0; j < 3; j++) {    /* the noise map is the identity unless set below */
+    for (int j = 0; j < 3; j++) { /* the noise map is the identity unless set below */
         g->perm[j] = j;
         g->nsign[j] = 1;
     }
@@ -132,7 +136,7 @@ static void choose_action(const slpi_props_case *c, const slpi_problem *p, int e
             if (tries < 63 && perm[0] == 0 && perm[1] == 1 && s[0] > 0 && s[1] > 0) continue;
             return;
         }
-        g->G[0] = g->G[4] = g->G[8] = 1;   /* only the identity keeps this problem */
+        g->G[0] = g->G[4] = g->G[8] = 1; /* only the identity keeps this problem */
         for (int j = 0; j < 3; j++) {
             g->perm[j] = j;
             g->nsign[j] = 1;
@@ -141,8 +145,10 @@ static void choose_action(const slpi_props_case *c, const slpi_problem *p, int e
     case SLPI_SYS_HEAVY_TOP: {
         double axis[3] = { 0, 0, slpi_props_rng_normal(&r) };
         static const double quarter[9] = { 0, -1, 0, 1, 0, 0, 0, 0, 1 };
-        if (exact) memcpy(g->G, quarter, sizeof quarter);
-        else slpi_props_cayley_rotation(axis, g->G);
+        if (exact)
+            memcpy(g->G, quarter, sizeof quarter);
+        else
+            slpi_props_cayley_rotation(axis, g->G);
         return;
     }
     case SLPI_SYS_MANAKOV:
@@ -166,7 +172,7 @@ static void act(const slpi_props_case *c, const slpi_problem *p, const action *g
     case SLPI_SYS_HEAVY_TOP:
     case SLPI_SYS_POINT_VORTICES:
         if (c->system == SLPI_SYS_HEAVY_TOP && slpi_view_system(p)->ht.form == SLPI_HT_FORM_SVI) {
-            for (int j = 0; j < 3; j++) {   /* R -> G R; Pi, Gamma = R^T e_3 stay */
+            for (int j = 0; j < 3; j++) { /* R -> G R; Pi, Gamma = R^T e_3 stay */
                 double col[3] = { x[6 + j], x[9 + j], x[12 + j] }, gc[3];
                 rot3(g->G, col, gc);
                 for (int i = 0; i < 3; i++) y[6 + 3 * i + j] = gc[i];
@@ -196,7 +202,7 @@ static void act(const slpi_props_case *c, const slpi_problem *p, const action *g
             }
         return;
     }
-    case SLPI_SYS_SINE_EULER: {   /* X -> P X P with P e_a = e_(-a mod N): omega_m -> omega_-m */
+    case SLPI_SYS_SINE_EULER: { /* X -> P X P with P e_a = e_(-a mod N): omega_m -> omega_-m */
         int N = c->dim;
         double complex X[25], Y[25];
         slpi_props_sun_unpack(N, x, X);
@@ -225,13 +231,13 @@ static const char *equiv_why_not(const slpi_props_case *c, int ref)
 static void equiv_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
-    if (c->system == SLPI_SYS_HEAVY_TOP) c->inertia = 1;   /* symmetric top: rotations about e_3 */
+    if (c->system == SLPI_SYS_HEAVY_TOP) c->inertia = 1; /* symmetric top: rotations about e_3 */
     if (c->system == SLPI_SYS_EULER_ZEITLIN) {
         slpi_problem *p;
         slpi_error err;
         if (slpi_props_problem_new(&p, c, &err) == SLPI_OK &&
             (slpi_view_system(p)->ez.noise == SLPI_EZ_NOISE_L || slpi_view_system(p)->ez.noise == SLPI_EZ_NOISE_MODES))
-            c->noises = 0;   /* linear noise: invariant only without its increments */
+            c->noises = 0; /* linear noise: invariant only without its increments */
         slpi_problem_free(p);
     }
 }
@@ -276,12 +282,16 @@ static void equiv_ref(const slpi_props_case *c, const slpi_problem *p, slpi_prop
         memcpy(o->msg, msg, sizeof msg);
     }
     for (int j = 0; j < d && o->holds == 1; j++) {
-        if (sg[j] > 0) arb_set(t, a + j);
-        else arb_neg(t, a + j);
+        if (sg[j] > 0)
+            arb_set(t, a + j);
+        else
+            arb_neg(t, a + j);
         if (arb_overlaps(t, b + to[j])) continue;
         o->holds = 0;
-        snprintf(o->msg, sizeof o->msg, "ref: coordinate %d of step(g x, g dW) is certified apart from "
-                 "g step(x, dW) (%s coordinate %d)", to[j], sg[j] > 0 ? "+" : "-", j);
+        snprintf(o->msg, sizeof o->msg,
+                 "ref: coordinate %d of step(g x, g dW) is certified apart from "
+                 "g step(x, dW) (%s coordinate %d)",
+                 to[j], sg[j] > 0 ? "+" : "-", j);
     }
     arb_clear(t);
     _arb_vec_clear(a, d);
@@ -315,8 +325,14 @@ static void equiv_check(const slpi_props_case *c, int use_ref, slpi_props_outcom
 }
 
 const slpi_props_property slpi_props_prop_equivariance = {
-    "equivariance", "step(g X, transformed dW) = g step(X, dW) for symmetries g of H_0 and the noise",
-    equiv_expect, equiv_adjust, equiv_check, 1, 0, equiv_why_not,
+    "equivariance",
+    "step(g X, transformed dW) = g step(X, dW) for symmetries g of H_0 and the noise",
+    equiv_expect,
+    equiv_adjust,
+    equiv_check,
+    1,
+    0,
+    equiv_why_not,
 };
 
 /* ------------------------------------------------------------- Poisson map */
@@ -332,8 +348,7 @@ static const char *poisson_why_not(const slpi_props_case *c, int ref)
 {
     if (c->scheme != SLPI_SCHEME_ISOMP && c->scheme != SLPI_SCHEME_SVI)
         return "N/A: the scheme claims no Poisson property (docs/schemes.md#summary)";
-    if (ref && c->scheme == SLPI_SCHEME_SVI && c->system != SLPI_SYS_RIGID_BODY &&
-        c->system != SLPI_SYS_HEAVY_TOP)
+    if (ref && c->scheme == SLPI_SCHEME_SVI && c->system != SLPI_SYS_RIGID_BODY && c->system != SLPI_SYS_HEAVY_TOP)
         return "limitation: the certified defect (slpi_ref_poisson_defect) covers SVI in vector "
                "form only (rigid body, heavy top), not the matrix (LP) form";
     if (ref && c->scheme == SLPI_SCHEME_ISOMP && c->variant)
@@ -345,8 +360,8 @@ static void poisson_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
     if (c->steps > 3) c->steps = 3;
-    if (c->h < 0x1p-12) c->h = 0x1p-12;    /* FD of a near-identity map says little */
-    if (c->mag < 0.25) c->mag = 0.25;       /* solver tolerances are absolute below |x| = 1 */
+    if (c->h < 0x1p-12) c->h = 0x1p-12; /* FD of a near-identity map says little */
+    if (c->mag < 0.25) c->mag = 0.25;   /* solver tolerances are absolute below |x| = 1 */
     if (poisson_expect(c) == SLPI_PROPS_VIOLATED) slpi_props_control_case(c);
 }
 
@@ -375,12 +390,13 @@ static void poisson_ref(const slpi_props_case *c, const slpi_problem *p, slpi_pr
     } else if (at >= 0 && o->holds == 1) {
         char *v = arb_get_str(D + at, 5, 0);
         o->holds = 0;
-        snprintf(o->msg, sizeof o->msg, "ref: certified defect (D J D^T - J')[%d][%d] = %s excludes 0",
-                 at / m, at % m, v);
+        snprintf(o->msg, sizeof o->msg, "ref: certified defect (D J D^T - J')[%d][%d] = %s excludes 0", at / m, at % m,
+                 v);
         flint_free(v);
     } else if (at < 0 && o->holds == 0) {
-        slpi_props_outcome_unable(o, "ref: every certified defect ball contains 0; the fast violation "
-                                     "is not confirmed");
+        slpi_props_outcome_unable(o,
+                                  "ref: every certified defect ball contains 0; the fast violation "
+                                  "is not confirmed");
     }
     slpi_ref_free(s);
     _arb_vec_clear(x, d);
@@ -392,7 +408,10 @@ static void poisson_body(const slpi_props_case *c, slpi_problem *p, int use_ref,
     const slpi_system_view *sys = slpi_view_system(p);
     double J0[36 * 36], J1[36 * 36], D[36 * 36], x[SLPI_MAX_X0];
     int m = slpi_props_poisson_tensor(p, sys->x0, J0);
-    if (m == 0 || m > 36) { slpi_props_outcome_unable(o, "no Poisson tensor for this system here"); return; }
+    if (m == 0 || m > 36) {
+        slpi_props_outcome_unable(o, "no Poisson tensor for this system here");
+        return;
+    }
     memcpy(x, sys->x0, sizeof x);
     if (slpi_step_failed(slpi_props_run_fast(c, p, x, 1, NULL, NULL, o->msg, sizeof o->msg))) {
         o->holds = -1;
@@ -429,8 +448,8 @@ static void poisson_body(const slpi_props_case *c, slpi_problem *p, int use_ref,
         }
     o->ratio = res / scale;
     o->holds = o->ratio <= POISSON_TOL;
-    snprintf(o->msg, sizeof o->msg, "fast: |D J(x0) D^T - J(x%ld)| / |J| = %.3g (tolerance %.0e)", c->steps,
-             o->ratio, POISSON_TOL);
+    snprintf(o->msg, sizeof o->msg, "fast: |D J(x0) D^T - J(x%ld)| / |J| = %.3g (tolerance %.0e)", c->steps, o->ratio,
+             POISSON_TOL);
     if (use_ref && o->holds >= 0) poisson_ref(c, p, o);
 }
 
@@ -440,6 +459,12 @@ static void poisson_check(const slpi_props_case *c, int use_ref, slpi_props_outc
 }
 
 const slpi_props_property slpi_props_prop_poisson = {
-    "poisson", "Poisson map D J(x_n) D^T = J(x_n+1) (ISOMP, SVI c=+1/4; violated by SVI c=-1/4)",
-    poisson_expect, poisson_adjust, poisson_check, 1, 0, poisson_why_not,
+    "poisson",
+    "Poisson map D J(x_n) D^T = J(x_n+1) (ISOMP, SVI c=+1/4; violated by SVI c=-1/4)",
+    poisson_expect,
+    poisson_adjust,
+    poisson_check,
+    1,
+    0,
+    poisson_why_not,
 };

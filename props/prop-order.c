@@ -120,8 +120,9 @@ static const char *control_why_not(const slpi_props_case *c, int ref)
 {
     if (ref || control_expect(c) != SLPI_PROPS_NA) return slpi_props_order_why_not(c, ref);
     if (c->scheme == SLPI_SCHEME_RKMK_HEUN)
-        return c->system == SLPI_SYS_RIGID_BODY ? "N/A: the rigid body's noise model (one or three noises) is drawn per case; the strong control runs where three or more noises are certain"
-               : "N/A: fewer than three noises: no strong-order control (the Levy-area term needs non-commuting noises)";
+        return c->system == SLPI_SYS_RIGID_BODY
+            ? "N/A: the rigid body's noise model (one or three noises) is drawn per case; the strong control runs where three or more noises are certain"
+            : "N/A: fewer than three noises: no strong-order control (the Levy-area term needs non-commuting noises)";
     return "N/A: the controls are RKMK-LE asked for det. order 2 and RKMK-Heun asked for strong order 1";
 }
 
@@ -139,8 +140,14 @@ static void control_check(const slpi_props_case *c, int use_ref, slpi_props_outc
 }
 
 const slpi_props_property slpi_props_prop_order_control = {
-    "order-control", "negative controls of the order studies: RKMK-LE claimed det. order 2, RKMK-Heun with several noises claimed strong order 1",
-    control_expect, control_adjust, control_check, 0, 0, control_why_not,
+    "order-control",
+    "negative controls of the order studies: RKMK-LE claimed det. order 2, RKMK-Heun with several noises claimed strong order 1",
+    control_expect,
+    control_adjust,
+    control_check,
+    0,
+    0,
+    control_why_not,
 };
 
 /* -------------------------------------------------------------- order-weak
@@ -167,7 +174,8 @@ static slpi_props_expect weak_expect(const slpi_props_case *c)
 static const char *weak_why_not(const slpi_props_case *c, int ref)
 {
     if (ref || weak_expect(c) == SLPI_PROPS_HOLDS) return slpi_props_order_why_not(c, ref);
-    if (!weak_claimed(c)) return "N/A: docs/schemes.md#summary claims a weak order for ISOMP only (SVI on so(3): claim V21)";
+    if (!weak_claimed(c))
+        return "N/A: docs/schemes.md#summary claims a weak order for ISOMP only (SVI on so(3): claim V21)";
     return "limitation: no exact solution to couple with on this system; against a fine level the weak error is "
            "unresolved at 4800 coupled paths (ISOMP, Manakov n = 4, six noises: 27 s of CPU, slope CI [-1.5, 1.2]); "
            "a CI of +-0.15 needs ~4e5 paths, ~40 min per study (props/README.md)";
@@ -205,6 +213,12 @@ static void weak_check(const slpi_props_case *c, int use_ref, slpi_props_outcome
 }
 
 const slpi_props_property slpi_props_prop_order_weak = {
-    "order-weak", "weak order 1 of ISOMP (and SVI) on so(3) with H_0 = 0 and one constant noise, coupled with the exact rotation",
-    weak_expect, weak_adjust, weak_check, 0, 0, weak_why_not,
+    "order-weak",
+    "weak order 1 of ISOMP (and SVI) on so(3) with H_0 = 0 and one constant noise, coupled with the exact rotation",
+    weak_expect,
+    weak_adjust,
+    weak_check,
+    0,
+    0,
+    weak_why_not,
 };

@@ -24,8 +24,9 @@
 #include "props/props.h"
 
 #define U DBL_EPSILON
-#define HOLD_RATIO 1e3     /* exact-in-exact-arithmetic properties: rounding and solver tol */
-#define REF_FAST_RATIO 30  /* fast vs certified ball: the oracle's budget for
+#define HOLD_RATIO 1e3 /* exact-in-exact-arithmetic properties: rounding and solver tol */
+#define REF_FAST_RATIO                                                                                                 \
+    30 /* fast vs certified ball: the oracle's budget for
                               explicit schemes; implicit ones get HOLD_RATIO, since the
                               fast stopping test (docs/schemes.md#solver, size of the last increment)
                               understates the error when the iteration contracts slowly
@@ -99,8 +100,8 @@ static int quadratic_changes(const slpi_problem *p, arb_srcptr x, arb_srcptr x0,
 /* Ref: every certified Casimir difference (not H0; with energy, H0 only) contains 0; with
  * quad_only (IM keeps only the quadratic Casimirs) every quadratic one. Returns 1, 0, -1
  * UNABLE. */
-static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, int energy,
-                               int quad_only, char *msg, size_t n)
+static int ref_invariants_hold(const slpi_props_case *c, const slpi_problem *p, int energy, int quad_only, char *msg,
+                               size_t n)
 {
     int d = slpi_problem_state_dim(p), ok = 1;
     const slpi_system_view *sys = slpi_view_system(p);
@@ -177,8 +178,8 @@ static void casimir_body(const slpi_props_case *c, slpi_problem *p, int use_ref,
         double r = fabs(b.value[i] - a.value[i]) / (c->steps * U * fmax(a.scale[i], 1.0));
         if (r >= o->ratio) {
             o->ratio = r;
-            snprintf(o->msg, sizeof o->msg, "fast: %s changed by %.3g (ratio %.3g)", a.name[i],
-                     b.value[i] - a.value[i], r);
+            snprintf(o->msg, sizeof o->msg, "fast: %s changed by %.3g (ratio %.3g)", a.name[i], b.value[i] - a.value[i],
+                     r);
         }
     }
     o->holds = o->ratio <= HOLD_RATIO;
@@ -198,8 +199,14 @@ static void casimir_check(const slpi_props_case *c, int use_ref, slpi_props_outc
 }
 
 const slpi_props_property slpi_props_prop_casimir = {
-    "casimir", "Casimirs / eigenvalues preserved (docs/schemes.md#summary: exact, quadratic only for IM, violated by TRAP)",
-    casimir_expect, casimir_adjust, casimir_check, 1, 0, NULL,
+    "casimir",
+    "Casimirs / eigenvalues preserved (docs/schemes.md#summary: exact, quadratic only for IM, violated by TRAP)",
+    casimir_expect,
+    casimir_adjust,
+    casimir_check,
+    1,
+    0,
+    NULL,
 };
 
 /* ------------------------------------------------------- deterministic energy */
@@ -258,7 +265,8 @@ static const char *energy_why_not(const slpi_props_case *c, int ref)
     if (model_quadratic(c, 1))
         return "N/A: a Hamiltonian reads t, so the exact flow does not conserve H (dH/dt is its partial derivative "
                "in t; docs/models.md#time)";
-    if (!energy_kind(c) && model_quadratic(c, 0) == 0 && (c->scheme == SLPI_SCHEME_TMK || c->scheme == SLPI_SCHEME_IM_DIRECT))
+    if (!energy_kind(c) && model_quadratic(c, 0) == 0 &&
+        (c->scheme == SLPI_SCHEME_TMK || c->scheme == SLPI_SCHEME_IM_DIRECT))
         return "N/A: exact energy is claimed for quadratic Hamiltonians; this model's H is not (docs/models.md#props)";
     if (!energy_kind(c)) return "N/A: the scheme claims no energy behaviour (docs/schemes.md#summary)";
     if (ref && energy_kind(c) == ENERGY_BOUNDED) return "N/A: bounded O(h^2) energy is not a certified statement";
@@ -315,7 +323,10 @@ static void energy_body(const slpi_props_case *c, slpi_problem *p, int use_ref, 
         if (use_ref && o->holds) {
             char msg[sizeof o->msg];
             int rh = ref_invariants_hold(c, p, 1, 0, msg, sizeof msg);
-            if (rh != 1) { o->holds = rh; memcpy(o->msg, msg, sizeof msg); }
+            if (rh != 1) {
+                o->holds = rh;
+                memcpy(o->msg, msg, sizeof msg);
+            }
         }
     } else {
         /* bounded: |H0 - H0(x0)| <= 10 (h omega)^2 |H0| (second order, no drift over the run) */
@@ -333,8 +344,14 @@ static void energy_check(const slpi_props_case *c, int use_ref, slpi_props_outco
 }
 
 const slpi_props_property slpi_props_prop_energy = {
-    "energy", "noise-free energy: exact (TMK, IM, SVI c=-1/4 rigid body) or bounded O(h^2) (ISOMP, SVI)",
-    energy_expect, energy_adjust, energy_check, 1, 0, energy_why_not,
+    "energy",
+    "noise-free energy: exact (TMK, IM, SVI c=-1/4 rigid body) or bounded O(h^2) (ISOMP, SVI)",
+    energy_expect,
+    energy_adjust,
+    energy_check,
+    1,
+    0,
+    energy_why_not,
 };
 
 /* ------------------------------------------------------------ reversibility */
@@ -397,8 +414,14 @@ static void reversible_check(const slpi_props_case *c, int use_ref, slpi_props_o
 }
 
 const slpi_props_property slpi_props_prop_reversible = {
-    "reversible", "symmetric schemes: (-h, -dW) undoes (h, dW) (TMK, IM, TRAP, ISOMP, SVI)",
-    reversible_expect, reversible_adjust, reversible_check, 1, 0, reversible_why_not,
+    "reversible",
+    "symmetric schemes: (-h, -dW) undoes (h, dW) (TMK, IM, TRAP, ISOMP, SVI)",
+    reversible_expect,
+    reversible_adjust,
+    reversible_check,
+    1,
+    0,
+    reversible_why_not,
 };
 
 /* ------------------------------------------------------------ ref = fast */
@@ -412,7 +435,7 @@ static slpi_props_expect ref_fast_expect(const slpi_props_case *c)
 static void ref_fast_adjust(slpi_props_case *c, slpi_props_rng *r)
 {
     (void)r;
-    if (c->steps > 4) c->steps = 4;   /* the certified path is slow */
+    if (c->steps > 4) c->steps = 4; /* the certified path is slow */
 }
 
 static void ref_fast_body(const slpi_props_case *c, slpi_problem *p, int use_ref, slpi_props_outcome *o)
@@ -456,6 +479,12 @@ void slpi_props_ref_fast_judge(slpi_props_outcome *o, arb_srcptr xb, const doubl
 }
 
 const slpi_props_property slpi_props_prop_ref_fast = {
-    "ref-fast", "fast result inside (or within budget of) the certified ref enclosure",
-    ref_fast_expect, ref_fast_adjust, ref_fast_check, 1, 1, NULL,
+    "ref-fast",
+    "fast result inside (or within budget of) the certified ref enclosure",
+    ref_fast_expect,
+    ref_fast_adjust,
+    ref_fast_check,
+    1,
+    1,
+    NULL,
 };

@@ -7,14 +7,21 @@
 #include "props/props.h"
 
 static const slpi_props_property *const table[] = {
-    &slpi_props_prop_casimir, &slpi_props_prop_energy, &slpi_props_prop_reversible, &slpi_props_prop_equivariance,
-    &slpi_props_prop_poisson, &slpi_props_prop_ref_fast, &slpi_props_prop_order_det, &slpi_props_prop_order_strong,
-    &slpi_props_prop_order_control, &slpi_props_prop_order_weak, &slpi_props_prop_agree,
+    &slpi_props_prop_casimir,      &slpi_props_prop_energy,       &slpi_props_prop_reversible,
+    &slpi_props_prop_equivariance, &slpi_props_prop_poisson,      &slpi_props_prop_ref_fast,
+    &slpi_props_prop_order_det,    &slpi_props_prop_order_strong, &slpi_props_prop_order_control,
+    &slpi_props_prop_order_weak,   &slpi_props_prop_agree,
 };
 #define NPROPS ((int)(sizeof table / sizeof table[0]))
 
-int slpi_props_property_count(void) { return NPROPS; }
-const slpi_props_property *slpi_props_property_get(int i) { return i >= 0 && i < NPROPS ? table[i] : NULL; }
+int slpi_props_property_count(void)
+{
+    return NPROPS;
+}
+const slpi_props_property *slpi_props_property_get(int i)
+{
+    return i >= 0 && i < NPROPS ? table[i] : NULL;
+}
 
 int slpi_props_property_find(const char *name)
 {
@@ -37,7 +44,10 @@ int slpi_props_verdict_with(const slpi_props_property *P, const slpi_props_case 
 {
     memset(o, 0, sizeof *o);
     slpi_props_expect e = P->expect(c);
-    if (e == SLPI_PROPS_NA) { slpi_props_outcome_unable(o, "not claimed for this scheme/system (docs/schemes.md#summary)"); return -1; }
+    if (e == SLPI_PROPS_NA) {
+        slpi_props_outcome_unable(o, "not claimed for this scheme/system (docs/schemes.md#summary)");
+        return -1;
+    }
     P->check(c, use_ref && !slpi_props_why_not(P, c, 1), o);
     if (o->holds < 0) return -1;
     return o->holds == (e == SLPI_PROPS_HOLDS);

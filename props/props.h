@@ -21,29 +21,31 @@ typedef struct slpi_system_view slpi_system_view; /* core/view-system.h */
  * A case is a handful of numbers; everything else (inertia, X0, increments, group
  * elements) is drawn from `seed`, so a case prints as one replay string. */
 typedef struct {
-    int prop;              /* index into the property table */
+    int prop; /* index into the property table */
     slpi_system_id system;
     slpi_scheme_id scheme;
-    int variant;           /* isomp: 1 = update cay; svi: 1 = c = -1/4 (as printed) */
-    int dim;               /* n (manakov, vortices), N (zeitlin, sine-euler); 3 otherwise */
+    int variant; /* isomp: 1 = update cay; svi: 1 = c = -1/4 (as printed) */
+    int dim;     /* n (manakov, vortices), N (zeitlin, sine-euler); 3 otherwise */
     long steps;
     double h;
-    double mag;            /* size of the initial state */
-    double amp;            /* noise amplitude */
-    int noises;            /* active Wiener components; the others get increment 0 */
-    int inertia;           /* 0 generic, 1 repeated eigenvalue, 2 near-degenerate,
+    double mag;  /* size of the initial state */
+    double amp;  /* noise amplitude */
+    int noises;  /* active Wiener components; the others get increment 0 */
+    int inertia; /* 0 generic, 1 repeated eigenvalue, 2 near-degenerate,
                               3 well separated (1, 2, 3): order studies and controls,
                               4 near-singular (1e-2, 1, 2) */
-    int state;             /* initial state: 0 random, 1 near a separatrix (so(3): the
+    int state;   /* initial state: 0 random, 1 near a separatrix (so(3): the
                               middle axis), 2 near a pole (e_3; a vortex at the north pole,
                               the heavy top sleeping upright); su(N) states ignore it */
     uint64_t seed;
-    int depth;             /* work multiplier of statistical properties (order studies:
+    int depth; /* work multiplier of statistical properties (order studies:
                               48 depth paths); < 1 means 1; not part of replay strings */
 } slpi_props_case;
 
 /* splitmix64 (test-case generation only; the canonical noise is core/noise.c). */
-typedef struct { uint64_t s; } slpi_props_rng;
+typedef struct {
+    uint64_t s;
+} slpi_props_rng;
 uint64_t slpi_props_rng_u64(slpi_props_rng *r);
 double slpi_props_rng_uniform(slpi_props_rng *r, double a, double b);
 double slpi_props_rng_normal(slpi_props_rng *r);
@@ -87,9 +89,9 @@ int slpi_props_dim_max(slpi_system_id s);
  * (equivariance). Returns the first failed status, or SLPI_STEP_CONVERGED. */
 typedef void (*slpi_props_noise_map)(const void *ctx, int M, double *dW);
 slpi_step_status slpi_props_run_fast(const slpi_props_case *c, const slpi_problem *p, double *x, int dir,
-                                slpi_props_noise_map map, const void *map_ctx, char *why, size_t n);
+                                     slpi_props_noise_map map, const void *map_ctx, char *why, size_t n);
 slpi_step_status slpi_props_run_ref(const slpi_props_case *c, const slpi_problem *p, arb_ptr x, int dir,
-                               slpi_props_noise_map map, const void *map_ctx, char *why, size_t n);
+                                    slpi_props_noise_map map, const void *map_ctx, char *why, size_t n);
 
 /* core's su(N) layout (Im X_aa, then Re X_ab, Im X_ab for a < b; slpi.h) and the
  * skew-Hermitian N x N matrix, row-major (props/invariants.c; spelled _Complex here so
@@ -103,7 +105,7 @@ void slpi_props_sun_pack(int N, const double _Complex *X, double *x);
 typedef struct {
     int n;
     double value[SLPI_PROPS_MAX_CAS];
-    double scale[SLPI_PROPS_MAX_CAS];   /* |x|^degree: the size rounding is relative to */
+    double scale[SLPI_PROPS_MAX_CAS]; /* |x|^degree: the size rounding is relative to */
     int quadratic[SLPI_PROPS_MAX_CAS];
     const char *name[SLPI_PROPS_MAX_CAS];
 } slpi_props_casimirs;
@@ -117,8 +119,8 @@ int slpi_props_poisson_tensor(const slpi_problem *p, const double *x, double *J)
 typedef enum { SLPI_PROPS_NA = 0, SLPI_PROPS_HOLDS, SLPI_PROPS_VIOLATED } slpi_props_expect;
 
 typedef struct {
-    int holds;             /* 1 observed, 0 violated, -1 UNABLE (solver, enclosure) */
-    double ratio;          /* the scale-free measure the verdict rests on */
+    int holds;    /* 1 observed, 0 violated, -1 UNABLE (solver, enclosure) */
+    double ratio; /* the scale-free measure the verdict rests on */
     char msg[320];
 } slpi_props_outcome;
 
@@ -131,7 +133,7 @@ typedef struct {
     void (*adjust)(slpi_props_case *c, slpi_props_rng *r);
     void (*check)(const slpi_props_case *c, int use_ref, slpi_props_outcome *o);
     int shrinkable;
-    int needs_ref;         /* compares with the certified path: runs only ref_cases cases */
+    int needs_ref; /* compares with the certified path: runs only ref_cases cases */
     /* Why a cell is not checked (the coverage table, `slpi props --list`): path 0 (fast)
      * is consulted only where expect() is NA; path 1 (ref) decides whether the engine
      * hands use_ref to check(). NULL (or a NULL function): checked. */
@@ -144,8 +146,7 @@ int slpi_props_property_find(const char *name);
 
 extern const slpi_props_property slpi_props_prop_casimir, slpi_props_prop_energy, slpi_props_prop_reversible,
     slpi_props_prop_ref_fast, slpi_props_prop_equivariance, slpi_props_prop_poisson, slpi_props_prop_order_det,
-    slpi_props_prop_order_strong,
-    slpi_props_prop_order_control, slpi_props_prop_agree, slpi_props_prop_order_weak;
+    slpi_props_prop_order_strong, slpi_props_prop_order_control, slpi_props_prop_agree, slpi_props_prop_order_weak;
 
 /* Helpers the property files share (props/outcome.c; max norms: core/vec.h). */
 /* 1 if every ball contains the double. Worst excess over the radius in *excess. */
@@ -173,29 +174,30 @@ void slpi_props_ref_fast_judge(slpi_props_outcome *o, arb_srcptr xb, const doubl
 
 /* --------------------------------------------------------------- the engine */
 typedef struct {
-    int prop;              /* -1: all */
-    int system;            /* -1: all */
-    int scheme;            /* -1: all */
-    long cases;            /* per (property, system, scheme, variant) */
+    int prop;   /* -1: all */
+    int system; /* -1: all */
+    int scheme; /* -1: all */
+    long cases; /* per (property, system, scheme, variant) */
     uint64_t seed;
-    int use_ref;           /* also check the certified path where meaningful */
-    long ref_cases;        /* ... on the first ref_cases cases of each group */
-    const char *save_dir;  /* write shrunk counterexamples here (NULL: no) */
+    int use_ref;          /* also check the certified path where meaningful */
+    long ref_cases;       /* ... on the first ref_cases cases of each group */
+    const char *save_dir; /* write shrunk counterexamples here (NULL: no) */
     int verbose;
     FILE *out;
     /* NULL, or a property (not in the table) that replaces table entry `prop` (tests
      * exercise the engine's group rules with synthetic properties) */
     const slpi_props_property *property;
-    int depth;             /* slpi_props_case.depth of every generated case (< 1: 1) */
-    int corners;           /* the first cases of each group are the corner corpus
+    int depth;   /* slpi_props_case.depth of every generated case (< 1: 1) */
+    int corners; /* the first cases of each group are the corner corpus
                               (slpi_props_corner; `make check-long` turns it on) */
 } slpi_props_options;
 
-typedef struct { long pass, fail, unable, skipped, groups, failed_groups; } slpi_props_summary;
+typedef struct {
+    long pass, fail, unable, skipped, groups, failed_groups;
+} slpi_props_summary;
 
 /* Draw case `seed` of a group, biased to corner cases, fitted to the property. */
-void slpi_props_generate(slpi_props_case *c, int prop, slpi_system_id s, slpi_scheme_id k, int variant,
-                    uint64_t seed);
+void slpi_props_generate(slpi_props_case *c, int prop, slpi_system_id s, slpi_scheme_id k, int variant, uint64_t seed);
 /* Corner i of the corpus applied to a generated case (then refitted to its property):
  * the largest, smallest and other-parity dimension, near-singular inertia at a small h,
  * a state near a separatrix, near a pole, and a large noise amplitude. Returns 0 when
@@ -218,13 +220,14 @@ int slpi_props_verdict_with(const slpi_props_property *P, const slpi_props_case 
 /* Why property P cannot be checked on case c on the certified path (ref = 1) or at all
  * (ref = 0), or NULL (P's why_not; props/properties.c). */
 const char *slpi_props_why_not(const slpi_props_property *P, const slpi_props_case *c, int ref);
-int slpi_props_shrink_with(const slpi_props_property *P, slpi_props_case *c, int use_ref, slpi_props_outcome *o, FILE *log);
+int slpi_props_shrink_with(const slpi_props_property *P, slpi_props_case *c, int use_ref, slpi_props_outcome *o,
+                           FILE *log);
 /* Replay strings: "property=...,system=...,..." (the seed travels separately). */
 void slpi_props_case_format(const slpi_props_case *c, char *buf, size_t n);
 int slpi_props_case_parse(const char *s, slpi_props_case *c, slpi_error *err);
 /* Print the counterexample and its replay command; save under dir if dir != NULL. */
 void slpi_props_report_failure(FILE *f, const slpi_props_case *c, const slpi_props_outcome *o, int use_ref,
-                          const char *dir);
+                               const char *dir);
 /* A regression file: "seed=..." and "case=..." lines ('#' comments). */
 int slpi_props_regression_load(const char *path, slpi_props_case *c, slpi_error *err);
 

@@ -20,9 +20,11 @@
 
 void slpi_props_case_format(const slpi_props_case *c, char *buf, size_t n)
 {
-    snprintf(buf, n, "property=%s,system=%s,scheme=%s,variant=%d,dim=%d,steps=%ld,h=%a,mag=%.17g,amp=%.17g,noises=%d,inertia=%d",
-             slpi_props_property_get(c->prop)->name, slpi_system_name(c->system), slpi_scheme_name(c->scheme), c->variant,
-             c->dim, c->steps, c->h, c->mag, c->amp, c->noises, c->inertia);
+    snprintf(
+        buf, n,
+        "property=%s,system=%s,scheme=%s,variant=%d,dim=%d,steps=%ld,h=%a,mag=%.17g,amp=%.17g,noises=%d,inertia=%d",
+        slpi_props_property_get(c->prop)->name, slpi_system_name(c->system), slpi_scheme_name(c->scheme), c->variant,
+        c->dim, c->steps, c->h, c->mag, c->amp, c->noises, c->inertia);
     size_t len = strlen(buf);
     if (c->state && len < n) snprintf(buf + len, n - len, ",state=%d", c->state);
 }
@@ -57,24 +59,36 @@ int slpi_props_case_parse(const char *s, slpi_props_case *c, slpi_error *err)
             if ((c->prop = slpi_props_property_find(v)) < 0)
                 return slpi_error_set(err, SLPI_EINPUT, "replay: unknown property '%s'", v);
         } else if (strcmp(k, "system") == 0) {
-            if (slpi_system_from_name(v, &c->system)) return slpi_error_set(err, SLPI_EINPUT, "replay: unknown system '%s'", v);
+            if (slpi_system_from_name(v, &c->system))
+                return slpi_error_set(err, SLPI_EINPUT, "replay: unknown system '%s'", v);
         } else if (strcmp(k, "scheme") == 0) {
-            if (slpi_scheme_from_name(v, &c->scheme)) return slpi_error_set(err, SLPI_EINPUT, "replay: unknown scheme '%s'", v);
+            if (slpi_scheme_from_name(v, &c->scheme))
+                return slpi_error_set(err, SLPI_EINPUT, "replay: unknown scheme '%s'", v);
         } else {
-            static const char *const known[] = { "variant", "dim", "steps", "h", "mag", "amp", "noises", "inertia", "state", NULL };
+            static const char *const known[] = { "variant", "dim",    "steps",   "h",     "mag",
+                                                 "amp",     "noises", "inertia", "state", NULL };
             int i = 0;
             while (known[i] && strcmp(known[i], k) != 0) i++;
             if (!known[i]) return slpi_error_set(err, SLPI_EINPUT, "replay: unknown key '%s'", k);
             if (num(k, v, &d, err)) return SLPI_EINPUT;
-            if (strcmp(k, "variant") == 0) c->variant = (int)d;
-            else if (strcmp(k, "dim") == 0) c->dim = (int)d;
-            else if (strcmp(k, "steps") == 0) c->steps = (long)d;
-            else if (strcmp(k, "h") == 0) c->h = d;
-            else if (strcmp(k, "mag") == 0) c->mag = d;
-            else if (strcmp(k, "amp") == 0) c->amp = d;
-            else if (strcmp(k, "noises") == 0) c->noises = (int)d;
-            else if (strcmp(k, "inertia") == 0) c->inertia = (int)d;
-            else c->state = (int)d;
+            if (strcmp(k, "variant") == 0)
+                c->variant = (int)d;
+            else if (strcmp(k, "dim") == 0)
+                c->dim = (int)d;
+            else if (strcmp(k, "steps") == 0)
+                c->steps = (long)d;
+            else if (strcmp(k, "h") == 0)
+                c->h = d;
+            else if (strcmp(k, "mag") == 0)
+                c->mag = d;
+            else if (strcmp(k, "amp") == 0)
+                c->amp = d;
+            else if (strcmp(k, "noises") == 0)
+                c->noises = (int)d;
+            else if (strcmp(k, "inertia") == 0)
+                c->inertia = (int)d;
+            else
+                c->state = (int)d;
         }
     }
     if (c->prop < 0 || c->system == SLPI_SYS_COUNT || c->scheme == SLPI_SCHEME_COUNT)
@@ -83,7 +97,7 @@ int slpi_props_case_parse(const char *s, slpi_props_case *c, slpi_error *err)
 }
 
 void slpi_props_report_failure(FILE *f, const slpi_props_case *c, const slpi_props_outcome *o, int use_ref,
-                          const char *dir)
+                               const char *dir)
 {
     char buf[512];
     slpi_props_case_format(c, buf, sizeof buf);

@@ -9,15 +9,14 @@
 #include "ref/algebra.h"
 #include "ref/matrix.h"
 
-static const char *const lam_name[] = {
-    "lambda_1", "lambda_2", "lambda_3", "lambda_4", "lambda_5", "lambda_6",
-    "lambda_7", "lambda_8", "lambda_9", "lambda_10", "lambda_11", "lambda_12",
-    "lambda_13", "lambda_14", "lambda_15", "lambda_16" };
-static const char *const lam_delta_name[] = {
-    "lambda_1_dev", "lambda_2_dev", "lambda_3_dev", "lambda_4_dev", "lambda_5_dev", "lambda_6_dev",
-    "lambda_7_dev", "lambda_8_dev", "lambda_9_dev", "lambda_10_dev", "lambda_11_dev", "lambda_12_dev",
-    "lambda_13_dev", "lambda_14_dev", "lambda_15_dev", "lambda_16_dev" };
-#define EZ_ALL_EIGS_MAX 12   /* 4 scalar invariants + N eigenvalues <= SLPI_REF_MAX_INV */
+static const char *const lam_name[] = { "lambda_1",  "lambda_2",  "lambda_3",  "lambda_4",  "lambda_5",  "lambda_6",
+                                        "lambda_7",  "lambda_8",  "lambda_9",  "lambda_10", "lambda_11", "lambda_12",
+                                        "lambda_13", "lambda_14", "lambda_15", "lambda_16" };
+static const char *const lam_delta_name[] = { "lambda_1_dev",  "lambda_2_dev",  "lambda_3_dev",  "lambda_4_dev",
+                                              "lambda_5_dev",  "lambda_6_dev",  "lambda_7_dev",  "lambda_8_dev",
+                                              "lambda_9_dev",  "lambda_10_dev", "lambda_11_dev", "lambda_12_dev",
+                                              "lambda_13_dev", "lambda_14_dev", "lambda_15_dev", "lambda_16_dev" };
+#define EZ_ALL_EIGS_MAX 12 /* 4 scalar invariants + N eigenvalues <= SLPI_REF_MAX_INV */
 /* Above this N no eigenvalues: acb_mat_eig_simple at the diagnostics' precision costs
  * 1 s per row at N = 16 and 5 s at N = 32 (growing like N^3 or worse); the Casimirs
  * Tr X^k (k <= 6) are certified instead, a few matrix products. */

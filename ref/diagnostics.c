@@ -24,8 +24,7 @@ void slpi_ref_diag_init(slpi_ref_diag *d)
 
 void slpi_ref_diag_clear(slpi_ref_diag *d)
 {
-    for (int i = 0; i < SLPI_MAX_DIAG; i++)
-        arb_clear(d->value + i);
+    for (int i = 0; i < SLPI_MAX_DIAG; i++) arb_clear(d->value + i);
     d->n = d->n_inv = 0;
 }
 
@@ -107,7 +106,7 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
     int m = sys->n_inv;
     arb_ptr v = _arb_vec_init(m), v0 = _arb_vec_init(m);
     double h = s->h;
-    slpi_ref_time(sys, 0, &h, prec);   /* H0 at the state's time t0 + n h (docs/models.md#time) */
+    slpi_ref_time(sys, 0, &h, prec); /* H0 at the state's time t0 + n h (docs/models.md#time) */
     sys->invariants(sys, v, x, prec);
     if (x0 != NULL) invariants_at_x0(s, v0, x0, v, x);
     d->n = 0;
@@ -119,8 +118,7 @@ void slpi_ref_diagnostics(slpi_ref *s, arb_srcptr x, arb_srcptr x0, slpi_ref_dia
     for (int i = 0; x0 != NULL && i < m && d->n < SLPI_MAX_DIAG; i++) {
         d->name[d->n] = sys->inv_delta_name[i];
         arb_sub(d->value + d->n, v + i, v0 + i, prec);
-        if (sys->inv_rel[i] && !arb_contains_zero(v0 + i))
-            arb_div(d->value + d->n, d->value + d->n, v0 + i, prec);
+        if (sys->inv_rel[i] && !arb_contains_zero(v0 + i)) arb_div(d->value + d->n, d->value + d->n, v0 + i, prec);
         d->n++;
     }
     _arb_vec_clear(v, m);

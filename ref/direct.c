@@ -21,7 +21,7 @@ typedef struct {
     const slpi_ref_system *s;
     const double *delta;
     arb_srcptr mu;
-    arb_ptr vmu;      /* TRAP: V(mu_n) */
+    arb_ptr vmu; /* TRAP: V(mu_n) */
     int trap;
 } direct_ctx;
 
@@ -65,17 +65,15 @@ static void direct_dG(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong 
     _arb_vec_clear(z, n);
 }
 
-static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
-                                    slong prec, char *why, size_t why_len, int trap)
+static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
+                                    size_t why_len, int trap)
 {
     int n = s->dim, ok = 1;
-    arb_ptr mu = _arb_vec_init(n), vmu = _arb_vec_init(n), y = _arb_vec_init(n),
-            r = _arb_vec_init(n);
+    arb_ptr mu = _arb_vec_init(n), vmu = _arb_vec_init(n), y = _arb_vec_init(n), r = _arb_vec_init(n);
     _arb_vec_set(mu, x, n);
-    slpi_ref_time(s, trap ? 0 : 1, delta, prec);  /* TRAP: V(mu_n) at t_n; IM: all at t_n + h/2 */
+    slpi_ref_time(s, trap ? 0 : 1, delta, prec); /* TRAP: V(mu_n) at t_n; IM: all at t_n + h/2 */
     slpi_ref_vf(s, vmu, delta, mu, prec);
-    if (trap)
-        slpi_ref_time(s, 2, delta, prec);         /* TRAP: V(mu_{n+1}) at t_n + h */
+    if (trap) slpi_ref_time(s, 2, delta, prec); /* TRAP: V(mu_{n+1}) at t_n + h */
     direct_ctx c = { s, delta, mu, vmu, trap };
     if (slpi_view_solver(s->p)->fixed_iters > 0) {
         _arb_vec_set(y, mu, n);
@@ -85,11 +83,10 @@ static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const d
         }
     } else {
         slpi_ref_fixmap g = { n, &c, direct_G, direct_dG, NULL, 0, NULL, NULL };
-        _arb_vec_add(r, mu, vmu, n, prec);       /* guess: explicit Euler */
+        _arb_vec_add(r, mu, vmu, n, prec); /* guess: explicit Euler */
         ok = slpi_ref_solve(y, &g, NULL, NULL, r, prec, why, why_len);
     }
-    if (ok)
-        _arb_vec_set(x, y, n);
+    if (ok) _arb_vec_set(x, y, n);
     _arb_vec_clear(mu, n);
     _arb_vec_clear(vmu, n);
     _arb_vec_clear(y, n);
@@ -97,14 +94,14 @@ static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const d
     return ok ? SLPI_STEP_CONVERGED : SLPI_STEP_UNABLE;
 }
 
-static slpi_step_status im_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
-                                slong prec, char *why, size_t why_len)
+static slpi_step_status im_step(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
+                                size_t why_len)
 {
     return direct_step(s, x, delta, prec, why, why_len, 0);
 }
 
-static slpi_step_status trap_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
-                                  slong prec, char *why, size_t why_len)
+static slpi_step_status trap_step(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
+                                  size_t why_len)
 {
     return direct_step(s, x, delta, prec, why, why_len, 1);
 }
@@ -122,5 +119,4 @@ static int trap_check(const slpi_ref_system *s, const slpi_problem *p, slpi_erro
 }
 
 const slpi_ref_scheme slpi_ref_scheme_im_direct = { SLPI_SCHEME_IM_DIRECT, im_check, im_step, NULL };
-const slpi_ref_scheme slpi_ref_scheme_trap_direct = { SLPI_SCHEME_TRAP_DIRECT, trap_check,
-                                                      trap_step, NULL };
+const slpi_ref_scheme slpi_ref_scheme_trap_direct = { SLPI_SCHEME_TRAP_DIRECT, trap_check, trap_step, NULL };

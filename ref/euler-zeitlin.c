@@ -59,7 +59,7 @@ static int noise_coeff(const slpi_ref_system *s, int k, double d, arb_t c, const
         arb_set_si(c, !deriv);
     arb_t t;
     arb_init(t);
-    arb_set_d(t, -d);                   /* exact: -d a_l, or -d amp_k */
+    arb_set_d(t, -d); /* exact: -d a_l, or -d amp_k */
     arb_mul(t, t, e->noise == SLPI_EZ_NOISE_MODES ? e->ka + k - 1 : e->a + l, prec);
     arb_mul(c, c, t, prec);
     arb_clear(t);
@@ -85,7 +85,7 @@ static void noise_arb(const slpi_ref_system *s, acb_mat_t T, const double *delta
     arb_t ck;
     arb_init(ck);
     for (int k = 1; k <= s->M; k++)
-        if (delta[k] != 0 && e->noise == SLPI_EZ_NOISE_FIELDS && !deriv) {   /* constant: DB_k = 0 */
+        if (delta[k] != 0 && e->noise == SLPI_EZ_NOISE_FIELDS && !deriv) { /* constant: DB_k = 0 */
             arb_set_d(ck, -delta[k]);
             _arb_vec_scalar_addmul(cv, e->xi + (slong)(k - 1) * nal, nal, ck, prec);
         } else if (delta[k] != 0 && e->noise != SLPI_EZ_NOISE_FIELDS) {
@@ -116,7 +116,7 @@ static void h0(const slpi_ref_system *s, arb_t H, const acb_mat_t X, slong prec)
     acb_mat_init(P, N, N);
     slpi_ref_ez_solve(s, P, X, 0, prec);
     arb_zero(H);
-    for (int a = 0; a < N; a++)   /* Re(conj(P_ab) X_ab) = Re P Re X + Im P Im X */
+    for (int a = 0; a < N; a++) /* Re(conj(P_ab) X_ab) = Re P Re X + Im P Im X */
         for (int b = 0; b < N; b++) {
             arb_addmul(H, acb_realref(acb_mat_entry(P, a, b)), acb_realref(acb_mat_entry(X, a, b)), prec);
             arb_addmul(H, acb_imagref(acb_mat_entry(P, a, b)), acb_imagref(acb_mat_entry(X, a, b)), prec);
@@ -130,8 +130,8 @@ static void h0(const slpi_ref_system *s, arb_t H, const acb_mat_t X, slong prec)
  * generators are linear in X, the (L) ones constant. The Poisson solve, O(N^2) per
  * diagonal, and the noise as one basis analysis (Q) and one synthesis of its
  * coefficients, O(N^3): on the BLAS route's products when the step takes it. */
-static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
-                    const acb_mat_t X, const acb_mat_t W, slong prec)
+static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta, const acb_mat_t X,
+                         const acb_mat_t W, slong prec)
 {
     slpi_ref_ez_tables(s, prec); /* the tables and the amplitudes a_l at this precision */
     const acb_mat_struct *V = W != NULL ? W : X;
@@ -141,8 +141,7 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
     acb_mat_zero(B);
     if (delta[0] != 0) {
         slpi_ref_ez_solve(s, B, V, 1, prec);
-        if (e->has_F && W == NULL)
-            acb_mat_sub(B, B, e->G, prec);
+        if (e->has_F && W == NULL) acb_mat_sub(B, B, e->G, prec);
         arb_set_d(c, delta[0]);
         acb_mat_scalar_mul_arb(B, B, c, prec);
     }
@@ -181,24 +180,23 @@ static int ez_m_gen_sum_mr(const slpi_ref_system *s, slpi_ref_mr *B, const doubl
 }
 
 /* B_k(X) (W NULL) or its derivative along W; out of memory: indeterminate (never certified) */
-static void ez_m_gen_one(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                         const acb_mat_t W, slong prec)
+static void ez_m_gen_one(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X, const acb_mat_t W, slong prec)
 {
     double *delta = calloc((size_t)s->M + 1, sizeof(double));
     if (delta) delta[k] = 1;
-    if (delta) ez_m_gen_sum(s, B, delta, X, W, prec);
-    else acb_mat_indeterminate(B);
+    if (delta)
+        ez_m_gen_sum(s, B, delta, X, W, prec);
+    else
+        acb_mat_indeterminate(B);
     free(delta);
 }
 
-static void ez_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                    slong prec)
+static void ez_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X, slong prec)
 {
     ez_m_gen_one(s, k, B, X, NULL, prec);
 }
 
-static void ez_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
-                     const acb_mat_t W, slong prec)
+static void ez_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X, const acb_mat_t W, slong prec)
 {
     ez_m_gen_one(s, k, dB, X, W, prec);
 }
@@ -210,8 +208,7 @@ static void ez_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     acb_mat_init(X, N, N);
     slpi_ref_sun_unpack(X, x, N, prec);
     const slpi_ref_ez_data *e = s->data;
-    if (e->has_F)
-        acb_mat_sub(X, X, e->F, prec);
+    if (e->has_F) acb_mat_sub(X, X, e->F, prec);
     h0(s, out + 0, X, prec);
     acb_mat_clear(X);
     slpi_ref_su_casimirs(s, out, x, prec);
@@ -225,11 +222,9 @@ static void ez_initial_map(const slpi_ref_system *s, arb_ptr x, const double *c,
     arb_ptr om = _arb_vec_init(n);
     acb_mat_t X;
     acb_mat_init(X, N, N);
-    for (int i = 0; i < n; i++)
-        arb_set_d(om + i, c[i]);
+    for (int i = 0; i < n; i++) arb_set_d(om + i, c[i]);
     slpi_ref_ez_synthesis_all(s, X, om, prec);
-    if (e->has_F)
-        acb_mat_add(X, X, e->F, prec);
+    if (e->has_F) acb_mat_add(X, X, e->F, prec);
     slpi_ref_sun_pack(x, X, N, prec);
     acb_mat_clear(X);
     _arb_vec_clear(om, n);
@@ -273,8 +268,7 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     const slpi_system_view *sys = slpi_view_system(p);
     int N = sys->ez.N;
     if (N < 2 || N > SLPI_ZEITLIN_NMAX)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "euler-zeitlin: N=%d: the certified path covers N = 2..%d", N,
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: N=%d: the certified path covers N = 2..%d", N,
                               SLPI_ZEITLIN_NMAX);
     if (N > SLPI_ZEITLIN_ARB_NMAX && !slpi_ref_mrmat_route(p, N, cert->prec))
         return slpi_error_set(err, SLPI_EINPUT,
@@ -311,37 +305,35 @@ int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_e
     if (nb > 0 &&
         SLPI_NEVER(slpi_zeitlin_modes_parse(d->bg, "background_modes", sys->ez.background_modes, N, err) != nb))
         rc = SLPI_EINPUT;
-    if (d->noise == SLPI_EZ_NOISE_FIELDS && rc == SLPI_OK)
-        rc = fields(d, p, err);
+    if (d->noise == SLPI_EZ_NOISE_FIELDS && rc == SLPI_OK) rc = fields(d, p, err);
     slong prec = cert->prec > 0 ? cert->prec : 128;
     if (sys->ez.multiplier[0] && rc == SLPI_OK) rc = slpi_ref_ez_multiplier(d, p, N, prec, err);
-    d->alpha0 = d->noise == SLPI_EZ_NOISE_MODES ? N * N - 2 : d->noise == SLPI_EZ_NOISE_FIELDS ? 0
-                : d->lmin * d->lmin - 1;
+    d->alpha0 = d->noise == SLPI_EZ_NOISE_MODES ? N * N - 2
+        : d->noise == SLPI_EZ_NOISE_FIELDS      ? 0
+                                                : d->lmin * d->lmin - 1;
     for (int k = 0; k < M && rc == SLPI_OK; k++) {
-        d->alpha[k] = d->noise == SLPI_EZ_NOISE_MODES ? md[k].alpha : d->noise == SLPI_EZ_NOISE_FIELDS ? 0
-                      : d->lmin * d->lmin - 1 + k;
-        if (d->noise == SLPI_EZ_NOISE_MODES)
-            arb_set_d(d->ka + k, md[k].amp);
-        if (d->alpha[k] < d->alpha0)
-            d->alpha0 = d->alpha[k];
+        d->alpha[k] = d->noise == SLPI_EZ_NOISE_MODES ? md[k].alpha
+            : d->noise == SLPI_EZ_NOISE_FIELDS        ? 0
+                                                      : d->lmin * d->lmin - 1 + k;
+        if (d->noise == SLPI_EZ_NOISE_MODES) arb_set_d(d->ka + k, md[k].amp);
+        if (d->alpha[k] < d->alpha0) d->alpha0 = d->alpha[k];
     }
     flint_free(md);
-    if (rc == SLPI_OK)
-        rc = slpi_ref_zeitlin_init(&d->z, N, prec, err);
+    if (rc == SLPI_OK) rc = slpi_ref_zeitlin_init(&d->z, N, prec, err);
     if (rc != SLPI_OK) {
-        d->z.N = N;   /* ez_free's length of a; init failed before its tables */
+        d->z.N = N; /* ez_free's length of a; init failed before its tables */
         slpi_ref_ez_free(d);
         return rc;
     }
     slpi_ref_ez_amplitudes(d, prec);
-    if (slpi_ref_mrmat_route(p, N, prec))   /* the BLAS route's tables, before the first step */
+    if (slpi_ref_mrmat_route(p, N, prec)) /* the BLAS route's tables, before the first step */
         d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, N) ? 1 : -1;
 
     s->p = p;
     s->state_dim = slpi_problem_state_dim(p);
     s->dim = N * N;
     s->M = slpi_problem_noise_count(p);
-    s->h0_quadratic = !d->has_F;   /* F adds a linear term */
+    s->h0_quadratic = !d->has_F; /* F adds a linear term */
     s->data = d;
     s->N = N;
     s->blas_only = N > SLPI_ZEITLIN_ARB_NMAX ? "the T_lm tables as balls cover N = 2..512" : NULL;

@@ -17,7 +17,7 @@
 
 typedef struct {
     arb_struct inv_inertia[3];
-    arb_struct x[3];         /* potential gradient */
+    arb_struct x[3]; /* potential gradient */
 } ht_data;
 
 /* out = mg * k (exact binary64 inputs) */
@@ -50,7 +50,7 @@ static void ht_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, sl
     case SLPI_HT_NOISE_CASE1:
         arb_set_d(b + 2, slpi_view_system(p)->ht.k[0]);
         break;
-    case SLPI_HT_NOISE_CASE2:               /* mg k1 Gamma_z */
+    case SLPI_HT_NOISE_CASE2: /* mg k1 Gamma_z */
         mg_times(b + 5, slpi_view_system(p)->ht.mg, slpi_view_system(p)->ht.k[0], prec);
         break;
     case SLPI_HT_NOISE_CASE2_PI2:
@@ -60,7 +60,7 @@ static void ht_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, sl
             arb_mul_2exp_si(b + i, b + i, 1);
         }
         break;
-    case SLPI_HT_NOISE_CASE3:               /* mg k_k Gamma_{x,y} */
+    case SLPI_HT_NOISE_CASE3: /* mg k_k Gamma_{x,y} */
         mg_times(b + 3 + (k - 1), slpi_view_system(p)->ht.mg, slpi_view_system(p)->ht.k[k - 1], prec);
         break;
     case SLPI_HT_NOISE_CASE3_PI:
@@ -71,15 +71,13 @@ static void ht_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, sl
     }
 }
 
-static void ht_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w,
-                    slong prec)
+static void ht_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w, slong prec)
 {
     const ht_data *d = s->data;
     (void)mu;
     _arb_vec_zero(db, 6);
     if (k == 0) {
-        for (int i = 0; i < 3; i++)
-            arb_mul(db + i, w + i, d->inv_inertia + i, prec);
+        for (int i = 0; i < 3; i++) arb_mul(db + i, w + i, d->inv_inertia + i, prec);
     } else if (slpi_view_system(s->p)->ht.noise == SLPI_HT_NOISE_CASE2_PI2) {
         for (int i = 0; i < 3; i++) {
             arb_set_d(db + i, slpi_view_system(s->p)->ht.k[0]);
@@ -95,10 +93,10 @@ static void ht_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     ht_gen(s, 0, g, x, prec);
     arb_dot(out + 0, NULL, 0, g, 1, x, 1, 3, prec);
     arb_mul_2exp_si(out + 0, out + 0, -1);
-    arb_dot(out + 0, out + 0, 0, g + 3, 1, x + 3, 1, 3, prec);   /* + x . gamma */
+    arb_dot(out + 0, out + 0, 0, g + 3, 1, x + 3, 1, 3, prec); /* + x . gamma */
     arb_dot(out + 1, NULL, 0, x + 3, 1, x + 3, 1, 3, prec);
     arb_dot(out + 2, NULL, 0, x, 1, x + 3, 1, 3, prec);
-    if (s->n_inv == 4)                                           /* (R Pi)_z */
+    if (s->n_inv == 4) /* (R Pi)_z */
         arb_dot(out + 3, NULL, 0, x + 6 + 6, 1, x, 1, 3, prec);
     _arb_vec_clear(g, 6);
 }
@@ -112,12 +110,14 @@ static void ht_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, a
     if (s->n_dep == 1) return;
     arb_srcptr R = x + 6;
     arb_set(out + 1, x + 2);
-    slpi_ref_max_abs_diff(out + 2, R + 6, x + 3, 3, prec);   /* R^T e3 = the third row of R */
+    slpi_ref_max_abs_diff(out + 2, R + 6, x + 3, 3, prec); /* R^T e3 = the third row of R */
     arb_t one;
     arb_init(one);
     arb_zero_pm_one(one);
-    if (arb_intersection(out + 3, R + 8, one, prec)) arb_acos(out + 3, out + 3, prec);
-    else arb_indeterminate(out + 3);
+    if (arb_intersection(out + 3, R + 8, one, prec))
+        arb_acos(out + 3, out + 3, prec);
+    else
+        arb_indeterminate(out + 3);
     arb_clear(one);
 }
 
@@ -157,9 +157,16 @@ int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error
     s->dim = s->gdim = 6;
     s->state_dim = sys->ht.form == SLPI_HT_FORM_SVI ? 15 : 6;
     switch (sys->ht.noise) {
-    case SLPI_HT_NOISE_NONE:                             s->M = 0; break;
-    case SLPI_HT_NOISE_CASE3: case SLPI_HT_NOISE_CASE3_PI: s->M = 2; break;
-    default:                                             s->M = 1; break;
+    case SLPI_HT_NOISE_NONE:
+        s->M = 0;
+        break;
+    case SLPI_HT_NOISE_CASE3:
+    case SLPI_HT_NOISE_CASE3_PI:
+        s->M = 2;
+        break;
+    default:
+        s->M = 1;
+        break;
     }
     s->h0_quadratic = 1;
     s->gen = ht_gen;
@@ -175,7 +182,7 @@ int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error
     slpi_ref_se3_casimir_names(s);
     if (sys->ht.form == SLPI_HT_FORM_SVI) {
         s->n_inv = 4;
-        s->inv_name[3] = "p_phi";   /* (R Pi)_z */
+        s->inv_name[3] = "p_phi"; /* (R Pi)_z */
         s->inv_delta_name[3] = "p_phi_dev";
     }
     s->n_dep = sys->ht.form == SLPI_HT_FORM_SVI ? 4 : 1;

@@ -41,10 +41,10 @@ typedef void (*mat_mul_fn)(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, sl
 typedef struct {
     const slpi_ref_system *s;
     const double *delta;
-    arb_srcptr x;          /* X_n packed */
+    arb_srcptr x; /* X_n packed */
     acb_mat_t Xn;
-    mat_mul_fn mul;        /* the enclosing product of the step's route */
-    slpi_ref_mr xn;        /* on the BLAS route: X_n as doubles (xn_ok), for the sums below */
+    mat_mul_fn mul; /* the enclosing product of the step's route */
+    slpi_ref_mr xn; /* on the BLAS route: X_n as doubles (xn_ok), for the sums below */
     int xn_ok;
     slpi_ref_isomp_mr mr; /* there, G and G' in doubles (mr_ok: the system has m_gen_sum_mr) */
     int mr_ok;
@@ -55,19 +55,16 @@ typedef struct {
 static void blas_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
 {
     char why[160];
-    if (!slpi_ref_mrmat_mul(C, A, B, why, sizeof why))
-        slpi_ref_mat_mul(C, A, B, prec);
+    if (!slpi_ref_mrmat_mul(C, A, B, why, sizeof why)) slpi_ref_mat_mul(C, A, B, prec);
 }
 
 /* The BLAS route's doubles for the matrices m[0..n) with X_n: complex (2) where X_n is,
  * real (1) where all are real, 0 (the sums in Arb) where X_n is real and one is not */
 static int route_c(const isomp_ctx *c, const acb_mat_struct *const *m, int n)
 {
-    if (!c->xn_ok)
-        return 0;
+    if (!c->xn_ok) return 0;
     for (int i = 0; i < n && c->xn.c == 1; i++)
-        if (!slpi_ref_mrmat_is_real(m[i]))
-            return 0;
+        if (!slpi_ref_mrmat_is_real(m[i])) return 0;
     return c->xn.c;
 }
 
@@ -85,16 +82,14 @@ static int route_eval(const isomp_ctx *c, acb_mat_t out, const route_sum *t)
     slpi_ref_mr d[5] = { { 0 } }, S = { 0 };
     const slpi_ref_mr *dp[5] = { NULL };
     for (int i = 0; i < n && ok; i++) {
-        int same = i == 2 && m[2] == m[0];      /* Psi Y Psi: Psi once */
+        int same = i == 2 && m[2] == m[0]; /* Psi Y Psi: Psi once */
         dp[i] = same ? d + 0 : d + i;
         ok = same || slpi_ref_mrmat_get(d + i, m[i], cc);
     }
     slpi_ref_isomp_sum st = { dp[0], dp[1], dp[2], dp[3], dp[4], t->a1, t->a2, t->a3 };
     ok = ok && slpi_ref_isomp_sum_mr(&S, &c->xn, &st);
-    if (ok)
-        slpi_ref_mrmat_set(out, &S);
-    for (int i = 0; i < 5; i++)
-        slpi_ref_mrmat_clear(d + i);
+    if (ok) slpi_ref_mrmat_set(out, &S);
+    for (int i = 0; i < 5; i++) slpi_ref_mrmat_clear(d + i);
     slpi_ref_mrmat_clear(&S);
     return ok;
 }
@@ -104,8 +99,7 @@ static int route_eval(const isomp_ctx *c, acb_mat_t out, const route_sum *t)
  * [Psi, Y] = U - U^* (slpi_ref_mat_skew_part) and G = X_n + 1/2 (U - U^*) + 1/4 U Psi:
  * two products, by `mul` (slpi_ref_mat_mul for the enclosure, slpi_ref_mat_mul_approx
  * for the midpoint iteration). */
-static void isomp_G(const isomp_ctx *c, acb_mat_t G, acb_mat_t Psi, const acb_mat_t Y,
-                    mat_mul_fn mul, slong prec)
+static void isomp_G(const isomp_ctx *c, acb_mat_t G, acb_mat_t Psi, const acb_mat_t Y, mat_mul_fn mul, slong prec)
 {
     int N = c->s->N;
     acb_mat_t T, U;
@@ -130,8 +124,7 @@ static void isomp_G(const isomp_ctx *c, acb_mat_t G, acb_mat_t Psi, const acb_ma
 }
 
 /* G in packed coordinates (the fixed-point form) */
-static void isomp_Gpack(const isomp_ctx *c, arb_ptr out, arb_srcptr y, mat_mul_fn mul,
-                        slong prec)
+static void isomp_Gpack(const isomp_ctx *c, arb_ptr out, arb_srcptr y, mat_mul_fn mul, slong prec)
 {
     const slpi_ref_system *s = c->s;
     acb_mat_t Y, G, Psi;
@@ -206,8 +199,7 @@ static void dG_parts_clear(dG_parts *d)
  * A = dPsi Y gives [dPsi, Y], for A = dPsi Y Psi gives dPsi Y Psi + Psi Y dPsi, so
  *     G'(Y)[W] = skew(dPsi M + 1/2 Psi W) + 1/4 (Psi W) Psi,   skew(A) = A - A^*:
  * three products. */
-static void dG_apply(const isomp_ctx *c, const dG_parts *d, arb_ptr out, arb_srcptr w,
-                     slong prec)
+static void dG_apply(const isomp_ctx *c, const dG_parts *d, arb_ptr out, arb_srcptr w, slong prec)
 {
     const slpi_ref_system *s = c->s;
     int N = s->N;
@@ -263,8 +255,7 @@ static void isomp_J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
         _arb_vec_zero(w, n);
         arb_one(w + j);
         dG_apply(c, &d, col, w, prec);
-        for (int i = 0; i < n; i++)
-            arb_sub(arb_mat_entry(Jm, i, j), w + i, col + i, prec);
+        for (int i = 0; i < n; i++) arb_sub(arb_mat_entry(Jm, i, j), w + i, col + i, prec);
         slpi_ref_watch_column();
     }
     _arb_vec_clear(w, n);
@@ -320,18 +311,16 @@ static void isomp_dGc(void *ctx, arb_ptr out, arb_srcptr y, arb_srcptr w, slong 
 /* C = A^{-1} B for the Cayley factor on the step's route: on the BLAS route its verified
  * solve (ref/mrsolve.c; acb_mat_solve where the route cannot represent the parts), else
  * acb_mat_solve; 0 with the reason in why if the factor is not provably invertible. */
-static int cayley_solve(const isomp_ctx *c, acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec,
-                        char *why, size_t why_len)
+static int cayley_solve(const isomp_ctx *c, acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec, char *why,
+                        size_t why_len)
 {
     int ok = c->mul == blas_mul ? slpi_ref_mrmat_solve(C, A, B, prec, why, why_len) : 0;
-    if (ok == 0 && !(ok = acb_mat_solve(C, A, B, prec)))
-        snprintf(why, why_len, "acb_mat_solve fails");
+    if (ok == 0 && !(ok = acb_mat_solve(C, A, B, prec))) snprintf(why, why_len, "acb_mat_solve fails");
     return ok > 0;
 }
 
 /* X_{n+1} from the midpoint Xt (matrix); 0 with the reason in why */
-static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, slong prec, char *why,
-                        size_t why_len)
+static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, slong prec, char *why, size_t why_len)
 {
     const slpi_ref_system *s = c->s;
     int N = s->N, ok = 1;
@@ -341,11 +330,11 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
     acb_mat_init(B, N, N);
     acb_mat_init(C, N, N);
     slpi_ref_mat_gen_sum(s, Psi, c->delta, Xt, prec);
-    route_sum t = { Psi, Xt, NULL, NULL, NULL, 0, 1, 0 };    /* X_n + [Psi, Xt] */
+    route_sum t = { Psi, Xt, NULL, NULL, NULL, 0, 1, 0 }; /* X_n + [Psi, Xt] */
     if (slpi_view_scheme(s->p)->isomp_update == SLPI_ISO_UPDATE_COMM) {
         if (c->mul != blas_mul || !route_eval(c, Xout, &t)) {
             c->mul(B, Psi, Xt, prec);
-            slpi_ref_mat_skew_part(A, B, prec);      /* [Psi, Xt] for skew-Hermitian factors */
+            slpi_ref_mat_skew_part(A, B, prec); /* [Psi, Xt] for skew-Hermitian factors */
             acb_mat_add(Xout, c->Xn, A, prec);
         }
     } else {
@@ -355,10 +344,10 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
          * BLAS route's gamma_K |K| |X_n|) scale with the step, not with |X_n| */
         acb_mat_scalar_mul_2exp_si(B, Psi, -1);
         acb_mat_one(A);
-        acb_mat_sub(A, A, B, prec);             /* I - Psi/2 */
-        ok = cayley_solve(c, C, A, Psi, prec, why, why_len);   /* K */
+        acb_mat_sub(A, A, B, prec);                          /* I - Psi/2 */
+        ok = cayley_solve(c, C, A, Psi, prec, why, why_len); /* K */
         if (ok) {
-            c->mul(B, C, c->Xn, prec);          /* U = K X_n */
+            c->mul(B, C, c->Xn, prec); /* U = K X_n */
             acb_mat_conjugate_transpose(A, C);
             c->mul(Xout, B, A, prec);           /* U K^* */
             slpi_ref_mat_skew_part(A, B, prec); /* U - U^* */
@@ -385,8 +374,8 @@ static int isomp_check(const slpi_ref_system *s, const slpi_problem *p, slpi_err
 }
 
 /* The context and the fixed-point map of one step from the (ball) state x. */
-static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system *s,
-                        arb_srcptr x, const double *delta, slong prec)
+static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system *s, arb_srcptr x, const double *delta,
+                        slong prec)
 {
     int coord = s->m_sandwich != NULL;
     c->s = s;
@@ -422,8 +411,8 @@ static void isomp_teardown(isomp_ctx *c)
 /* The midpoint y (packed) for every X_n in the ball x: L sweeps in fixed-iteration
  * mode, else the certified fixed point (the Jacobian-free test of the contraction G
  * first; the dense Krawczyk test when G does not contract enough). */
-static int isomp_midpoint(const isomp_ctx *c, const slpi_ref_fixmap *g, arb_ptr y, slong prec,
-                          char *why, size_t why_len)
+static int isomp_midpoint(const isomp_ctx *c, const slpi_ref_fixmap *g, arb_ptr y, slong prec, char *why,
+                          size_t why_len)
 {
     const slpi_ref_system *s = c->s;
     int n = s->dim;
@@ -431,18 +420,17 @@ static int isomp_midpoint(const isomp_ctx *c, const slpi_ref_fixmap *g, arb_ptr 
         arb_ptr t = _arb_vec_init(n);
         _arb_vec_set(y, c->x, n);
         for (int l = 0; l < slpi_view_solver(s->p)->fixed_iters; l++) {
-            g->G(g->ctx, t, y, prec);          /* packed: stays in the skew space */
+            g->G(g->ctx, t, y, prec); /* packed: stays in the skew space */
             _arb_vec_swap(y, t, n);
         }
         _arb_vec_clear(t, n);
         return 1;
     }
-    return slpi_ref_solve(y, g, s->m_sandwich != NULL ? NULL : isomp_J, NULL, c->x, prec, why,
-                          why_len);
+    return slpi_ref_solve(y, g, s->m_sandwich != NULL ? NULL : isomp_J, NULL, c->x, prec, why, why_len);
 }
 
-static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
-                                   slong prec, char *why, size_t why_len)
+static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
+                                   size_t why_len)
 {
     int n = s->dim, N = s->N, ok;
     /* the BLAS route's balls are as wide as binary64 products make them: beyond
@@ -450,14 +438,13 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     if (slpi_ref_mrmat_route(s->p, N, prec) && prec > SLPI_REF_MRMAT_PREC) {
         prec = SLPI_REF_MRMAT_PREC;
     } else if (!slpi_ref_mrmat_route(s->p, N, prec) && s->blas_only != NULL) {
-        snprintf(why, why_len, "isomp: no certified step at %ld bits off the BLAS route: %s", (long)prec,
-                 s->blas_only);
+        snprintf(why, why_len, "isomp: no certified step at %ld bits off the BLAS route: %s", (long)prec, s->blas_only);
         return SLPI_STEP_UNABLE;
     }
     isomp_ctx c;
     slpi_ref_fixmap g;
     arb_ptr y = _arb_vec_init(n);
-    slpi_ref_time(s, 1, delta, prec);   /* the midpoint X~ at t_n + h/2 */
+    slpi_ref_time(s, 1, delta, prec); /* the midpoint X~ at t_n + h/2 */
     isomp_setup(&c, &g, s, x, delta, prec);
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
     /* the COMM update in doubles where the map was, else on ball matrices */
@@ -488,8 +475,8 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
  * every factor enclosed over the midpoint enclosure Ybox of the whole box (columns of
  * G' and DC from unit directions; the inverse by arb_mat_inv). Not for CAY or
  * fixed-iteration steps (0 with a reason). */
-static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const double *delta,
-                     slong prec, char *why, size_t why_len)
+static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const double *delta, slong prec, char *why,
+                     size_t why_len)
 {
     int n = s->dim, N = s->N, ok;
     if (slpi_view_solver(s->p)->fixed_iters > 0 || slpi_view_scheme(s->p)->isomp_update != SLPI_ISO_UPDATE_COMM) {
@@ -510,7 +497,7 @@ static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const 
     acb_mat_init(dPsi, N, N);
     acb_mat_init(T, N, N);
     acb_mat_init(U, N, N);
-    slpi_ref_time(s, 1, delta, prec);   /* as isomp_step */
+    slpi_ref_time(s, 1, delta, prec); /* as isomp_step */
     isomp_setup(&c, &g, s, x, delta, prec);
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
     if (ok) {
@@ -519,24 +506,21 @@ static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const 
         for (int j = 0; j < n; j++) {
             _arb_vec_zero(w, n);
             arb_one(w + j);
-            g.dG(g.ctx, col, y, w, prec);                    /* A = I - G'(Ybox) */
-            for (int i = 0; i < n; i++)
-                arb_sub(arb_mat_entry(A, i, j), w + i, col + i, prec);
-            s->m_unpack(s, W, w, prec);                        /* C = DC(Ybox) */
+            g.dG(g.ctx, col, y, w, prec); /* A = I - G'(Ybox) */
+            for (int i = 0; i < n; i++) arb_sub(arb_mat_entry(A, i, j), w + i, col + i, prec);
+            s->m_unpack(s, W, w, prec); /* C = DC(Ybox) */
             slpi_ref_mat_dgen_sum(s, dPsi, delta, Y, W, prec);
             slpi_ref_mat_comm(T, dPsi, Y, prec);
             slpi_ref_mat_comm(U, Psi, W, prec);
             acb_mat_add(T, T, U, prec);
             s->m_pack(s, col, T, prec);
-            for (int i = 0; i < n; i++)
-                arb_set(arb_mat_entry(C, i, j), col + i);
+            for (int i = 0; i < n; i++) arb_set(arb_mat_entry(C, i, j), col + i);
             slpi_ref_watch_column();
         }
         ok = arb_mat_inv(Ai, A, prec);
         if (ok) {
             arb_mat_mul(J, C, Ai, prec);
-            for (int i = 0; i < n; i++)
-                arb_add_ui(arb_mat_entry(J, i, i), arb_mat_entry(J, i, i), 1, prec);
+            for (int i = 0; i < n; i++) arb_add_ui(arb_mat_entry(J, i, i), arb_mat_entry(J, i, i), 1, prec);
         } else {
             snprintf(why, why_len, "isomp: I - G' not provably invertible over the box");
         }
@@ -557,5 +541,4 @@ static int isomp_jac(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const 
     return ok;
 }
 
-const slpi_ref_scheme slpi_ref_scheme_isomp = { SLPI_SCHEME_ISOMP, isomp_check, isomp_step,
-                                                isomp_jac };
+const slpi_ref_scheme slpi_ref_scheme_isomp = { SLPI_SCHEME_ISOMP, isomp_check, isomp_step, isomp_jac };

@@ -41,8 +41,7 @@ static _Thread_local struct {
 
 static void watch_tell(void)
 {
-    if (watch.fn != NULL)
-        watch.fn(watch.ctx, &watch.w);
+    if (watch.fn != NULL) watch.fn(watch.ctx, &watch.w);
 }
 
 void slpi_ref_watch_begin(void (*fn)(void *ctx, const slpi_ref_work *w), void *ctx, long step)
@@ -86,22 +85,19 @@ long slpi_ref_iterations_take(void)
 
 static void vec_mid(arb_ptr out, arb_srcptr x, int n)
 {
-    for (int i = 0; i < n; i++)
-        arb_get_mid_arb(out + i, x + i);
+    for (int i = 0; i < n; i++) arb_get_mid_arb(out + i, x + i);
 }
 
 void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
-                               void (*dF)(void *ctx, arb_ptr out, arb_srcptr Y,
-                                          arb_srcptr w, slong prec),
-                               arb_srcptr Y, slong prec)
+                               void (*dF)(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr w, slong prec), arb_srcptr Y,
+                               slong prec)
 {
     arb_ptr w = _arb_vec_init(n), col = _arb_vec_init(n);
     for (int j = 0; j < n; j++) {
         _arb_vec_zero(w, n);
         arb_one(w + j);
         dF(ctx, col, Y, w, prec);
-        for (int i = 0; i < n; i++)
-            arb_set(arb_mat_entry(Jm, i, j), col + i);
+        for (int i = 0; i < n; i++) arb_set(arb_mat_entry(Jm, i, j), col + i);
         slpi_ref_watch_column();
     }
     _arb_vec_clear(w, n);
@@ -165,19 +161,17 @@ static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
     mag_init(ybound);
     mag_init(t);
     mag_inf(dprev);
-    mag_one(ybound);              /* |y| beyond 2^20 max(1, |guess|) counts as divergence */
+    mag_one(ybound); /* |y| beyond 2^20 max(1, |guess|) counts as divergence */
     for (int i = 0; i < n; i++) {
         arb_get_mag(t, yt + i);
         mag_max(ybound, ybound, t);
     }
     mag_mul_2exp_si(ybound, ybound, 20);
-    if (!precond(Y, f, yt, 0, prec))
-        goto done;
+    if (!precond(Y, f, yt, 0, prec)) goto done;
     for (int it = 0; it < NEWTON_MAXIT; it++) {
         slpi_ref_iteration_done();
         f->F(f->ctx, Fv, yt, prec);
-        for (int i = 0; i < n; i++)
-            arb_get_mid_arb(arb_mat_entry(rhs, i, 0), Fv + i);
+        for (int i = 0; i < n; i++) arb_get_mid_arb(arb_mat_entry(rhs, i, 0), Fv + i);
         arb_mat_mul(d, Y, rhs, prec);
         mag_zero(dn);
         mag_one(yn);
@@ -189,8 +183,7 @@ static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
             arb_get_mag(t, yt + i);
             mag_max(yn, yn, t);
         }
-        if (!mag_is_finite(dn) || mag_cmp(yn, ybound) > 0)
-            break;                  /* diverged: no zero near the guess */
+        if (!mag_is_finite(dn) || mag_cmp(yn, ybound) > 0) break; /* diverged: no zero near the guess */
         mag_mul_2exp_si(tol, yn, -prec + 8);
         if (mag_cmp(dn, tol) <= 0) {
             ok = 1;
@@ -205,9 +198,8 @@ static int newton_mid(arb_ptr yt, arb_mat_t Y, const slpi_ref_fn *f, slong prec)
             break;
         }
         mag_mul_2exp_si(t, dn, 3);
-        if (mag_cmp(t, dprev) > 0 && !fresh) {   /* slow: refresh the Jacobian */
-            if (!precond(Y, f, yt, 1, prec))
-                break;
+        if (mag_cmp(t, dprev) > 0 && !fresh) { /* slow: refresh the Jacobian */
+            if (!precond(Y, f, yt, 1, prec)) break;
             fresh = 1;
         } else {
             fresh = 0;
@@ -227,8 +219,7 @@ done:
     return ok;
 }
 
-int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong prec,
-                      char *why, size_t why_len)
+int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong prec, char *why, size_t why_len)
 {
     int n = f->n, ok = 0;
     arb_ptr yt = _arb_vec_init(n), Fv = _arb_vec_init(n), X = _arb_vec_init(n);
@@ -242,41 +233,34 @@ int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong p
 
     vec_mid(yt, guess, n);
     if (!newton_mid(yt, Y, f, prec)) {
-        snprintf(why, why_len, "Newton on midpoints did not converge at %ld bits",
-                 (long)prec);
+        snprintf(why, why_len, "Newton on midpoints did not converge at %ld bits", (long)prec);
         goto done;
     }
     /* b = -Y F(y~): F(y~) is a ball (rounding and parameter balls). */
     f->F(f->ctx, Fv, yt, prec);
-    for (int i = 0; i < n; i++)
-        arb_set(arb_mat_entry(K, i, 0), Fv + i);
+    for (int i = 0; i < n; i++) arb_set(arb_mat_entry(K, i, 0), Fv + i);
     arb_mat_mul(b, Y, K, prec);
     arb_mat_neg(b, b);
     arb_mat_set(K, b);
 
     for (int it = 0; it < INFLATE_MAXIT && !ok; it++) {
         slpi_ref_iteration_done();
-        for (int i = 0; i < n; i++)
-            inflate(arb_mat_entry(Z, i, 0), X + i, yt + i, arb_mat_entry(K, i, 0), prec);
+        for (int i = 0; i < n; i++) inflate(arb_mat_entry(Z, i, 0), X + i, yt + i, arb_mat_entry(K, i, 0), prec);
         /* K = b + (I - Y J(X)) Z */
         f->J(f->ctx, Jm, X, prec);
         arb_mat_mul(YJ, Y, Jm, prec);
         arb_mat_neg(YJ, YJ);
-        for (int i = 0; i < n; i++)
-            arb_add_ui(arb_mat_entry(YJ, i, i), arb_mat_entry(YJ, i, i), 1, prec);
+        for (int i = 0; i < n; i++) arb_add_ui(arb_mat_entry(YJ, i, i), arb_mat_entry(YJ, i, i), 1, prec);
         arb_mat_mul(K, YJ, Z, prec);
         arb_mat_add(K, K, b, prec);
         ok = 1;
         for (int i = 0; i < n && ok; i++)
-            if (!arb_contains_interior(arb_mat_entry(Z, i, 0), arb_mat_entry(K, i, 0)))
-                ok = 0;
+            if (!arb_contains_interior(arb_mat_entry(Z, i, 0), arb_mat_entry(K, i, 0))) ok = 0;
     }
     if (ok) {
-        for (int i = 0; i < n; i++)
-            arb_add(y + i, yt + i, arb_mat_entry(K, i, 0), prec);
+        for (int i = 0; i < n; i++) arb_add(y + i, yt + i, arb_mat_entry(K, i, 0), prec);
     } else {
-        snprintf(why, why_len,
-                 "Krawczyk image not inside the inflated box after %d inflations at %ld bits",
+        snprintf(why, why_len, "Krawczyk image not inside the inflated box after %d inflations at %ld bits",
                  INFLATE_MAXIT, (long)prec);
     }
 done:
@@ -302,14 +286,14 @@ done:
  *     a fixed point in K (Brouwer); DG(x) Z inside int Z for the centred box Z gives
  *     |DG(x)| rad Z < rad Z, a contraction in the weighted max norm, so it is unique in
  *     X (Krawczyk with C = I). No Jacobian matrix: a few evaluations of G and DG. */
-int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
-                                  slong prec, char *why, size_t why_len)
+int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec, char *why,
+                                  size_t why_len)
 {
     return slpi_ref_krawczyk_fixed_limit(y, NULL, g, guess, prec, why, why_len) == 1;
 }
 
-int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess,
-                                  slong prec, char *why, size_t why_len)
+int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
+                                  char *why, size_t why_len)
 {
     int n = g->n, ok = 0, it;
     arb_ptr yt = _arb_vec_init(n), Gv = _arb_vec_init(n), k = _arb_vec_init(n);
@@ -329,7 +313,7 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
      * it stalls there), then at prec; the enclosure below never uses Gmid */
     slong lp = g->Gmid != NULL && prec >= 128 ? prec / 2 : prec;
     const int maxit = prec > FIXED_MAXIT_BITS ? (int)(FIXED_MAXIT * prec / FIXED_MAXIT_BITS) : FIXED_MAXIT;
-    int grew = 0;   /* the step stopped decreasing (not the cap) */
+    int grew = 0; /* the step stopped decreasing (not the cap) */
     for (;; lp = prec) {
         mag_inf(dprev);
         for (it = 0; it < maxit; it++) {
@@ -358,27 +342,26 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
             mag_mul_2exp_si(tol, tol, 2);
             mag_mul_2exp_si(ym, ym, -lp + 8);
             mag_max(tol, tol, ym);
-            if (mag_cmp(d, tol) <= 0)
-                break;
+            if (mag_cmp(d, tol) <= 0) break;
             if (!mag_is_finite(d) || mag_cmp(d, dprev) >= 0) {
-                if (lp < prec && mag_is_finite(d))
-                    break;          /* stalled at the half-precision rounding level */
+                if (lp < prec && mag_is_finite(d)) break; /* stalled at the half-precision rounding level */
                 it = maxit;
                 grew = 1;
                 break;
             }
             mag_set(dprev, d);
         }
-        if (lp == prec || it == maxit)
-            break;
+        if (lp == prec || it == maxit) break;
     }
     if (it == maxit) {
         if (grew)
             snprintf(why, why_len, "fixed-point iteration does not contract at %ld bits (its step grew at %ld bits)",
                      (long)prec, (long)lp);
         else
-            snprintf(why, why_len, "fixed-point iteration did not reach its tolerance within its cap of %d "
-                     "iterations at %ld bits", maxit, (long)prec);
+            snprintf(why, why_len,
+                     "fixed-point iteration did not reach its tolerance within its cap of %d "
+                     "iterations at %ld bits",
+                     maxit, (long)prec);
         ok = -1;
         goto done;
     }
@@ -397,17 +380,16 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
         _arb_vec_set(limit, yt, n);
         mag_add(t, d, rg);
         if (mag_is_finite(dprev) && mag_cmp(d, dprev) < 0) {
-            mag_div(ym, d, dprev);              /* q */
+            mag_div(ym, d, dprev); /* q */
             mag_one(tol);
-            mag_sub_lower(tol, tol, ym);        /* 1 - q, rounded down */
+            mag_sub_lower(tol, tol, ym); /* 1 - q, rounded down */
             mag_mul(t, t, ym);
             mag_div(t, t, tol);
         }
         mag_add(t, t, rg);
-        for (int i = 0; i < n; i++)
-            mag_add(arb_radref(limit + i), arb_radref(limit + i), t);
+        for (int i = 0; i < n; i++) mag_add(arb_radref(limit + i), arb_radref(limit + i), t);
     }
-    if (g->dG == NULL) goto done;   /* the limit alone (slpi_ref_krawczyk_designated) */
+    if (g->dG == NULL) goto done; /* the limit alone (slpi_ref_krawczyk_designated) */
     /* k = G(y~) - y~, the first image (a ball: rounding and parameter balls); with
      * centre_prev y~ is the last point but one (in Gv after the swap) and G(y~) is in Gb */
     if (keep) {
@@ -419,20 +401,20 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
     _arb_vec_sub(k, Gv, yt, n, prec);
     for (it = 0; it < INFLATE_MAXIT && !ok; it++) {
         slpi_ref_iteration_done();
-        for (int i = 0; i < n; i++)
-            inflate(Z + i, X + i, yt + i, k + i, prec);
+        for (int i = 0; i < n; i++) inflate(Z + i, X + i, yt + i, k + i, prec);
         g->dG(g->ctx, k, X, Z, prec);
         _arb_vec_add(k, k, Gv, n, prec);
         _arb_vec_sub(k, k, yt, n, prec);
         ok = 1;
-        for (int i = 0; i < n && ok; i++)
-            ok = arb_contains_interior(Z + i, k + i);
+        for (int i = 0; i < n && ok; i++) ok = arb_contains_interior(Z + i, k + i);
     }
     if (ok)
         _arb_vec_add(y, yt, k, n, prec);
     else
-        snprintf(why, why_len, "fixed-point Krawczyk image not inside the inflated box "
-                 "after %d inflations at %ld bits", INFLATE_MAXIT, (long)prec);
+        snprintf(why, why_len,
+                 "fixed-point Krawczyk image not inside the inflated box "
+                 "after %d inflations at %ld bits",
+                 INFLATE_MAXIT, (long)prec);
 done:
     _arb_vec_clear(Gb, keep ? n : 0);
     _arb_vec_clear(yt, n);

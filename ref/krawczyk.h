@@ -26,8 +26,7 @@ typedef struct {
     void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec);
 } slpi_ref_fn;
 
-int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong prec,
-                      char *why, size_t why_len);
+int slpi_ref_krawczyk(arb_ptr y, const slpi_ref_fn *f, arb_srcptr guess, slong prec, char *why, size_t why_len);
 /* The solvers' work on this thread since the last call (midpoint iterations plus
  * enclosure tests, every solve and precision included), and reset it to 0. */
 long slpi_ref_iterations_take(void);
@@ -65,13 +64,13 @@ typedef struct {
                 const double *zr);
 } slpi_ref_fixmap;
 
-int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess,
-                                  slong prec, char *why, size_t why_len);
+int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec, char *why,
+                                  size_t why_len);
 /* slpi_ref_krawczyk_fixed_point; also the iteration's limit y~ (midpoints) into limit
  * (if not NULL) whenever the iteration converged. Returns 1 (certified), 0 (the
  * iteration converged, the enclosure test failed) or -1 (it did not converge). */
-int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess,
-                                  slong prec, char *why, size_t why_len);
+int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
+                                  char *why, size_t why_len);
 /* The same on g->Gmr and g->dGmr (ref/krawczyk-mr.c), with -2 where they cannot enclose
  * (a part beyond the double range): then the balls' version must run. */
 int slpi_ref_krawczyk_fixed_limit_mr(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
@@ -97,16 +96,14 @@ void slpi_ref_iteration_done(void);
  * box must hold the iteration's limit. */
 int slpi_ref_krawczyk_designated(arb_ptr y, const slpi_ref_fn *f, const slpi_ref_fixmap *g, arb_srcptr start,
                                  arb_srcptr guess, slong prec, char *why, size_t why_len);
-#define SLPI_REF_DENSE_MAX 256   /* Euler-Zeitlin N = 16: n^2 Jacobian entries */
-int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
-                   void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
-                   void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec),
-                   arb_srcptr guess, slong prec, char *why, size_t why_len);
+#define SLPI_REF_DENSE_MAX 256 /* Euler-Zeitlin N = 16: n^2 Jacobian entries */
+int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
+                   void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec), arb_srcptr guess, slong prec,
+                   char *why, size_t why_len);
 /* The Jacobian of f over the box Y column by column from a directional derivative
  * dF(ctx, out, Y, w, prec) = F'(Y)[w] (w = unit vectors). */
 void slpi_ref_jacobian_columns(arb_mat_t Jm, int n, void *ctx,
-                               void (*dF)(void *ctx, arb_ptr out, arb_srcptr Y,
-                                          arb_srcptr w, slong prec),
-                               arb_srcptr Y, slong prec);
+                               void (*dF)(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr w, slong prec), arb_srcptr Y,
+                               slong prec);
 
 #endif

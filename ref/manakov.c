@@ -19,8 +19,7 @@
 /* b = pack(B) with B = -(weight) X entrywise on the pairs selected: k = 0 all pairs with
  * 1/c_ij; k >= 1 only pair k-1 with amp. Linear in X, so the derivative along w is the
  * same map applied to w. */
-static void mk_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w,
-                          slong prec)
+static void mk_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w, slong prec)
 {
     arb_srcptr x = w != NULL ? w : mu;
     arb_t c;
@@ -61,9 +60,8 @@ static void mk_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
             arb_srcptr x = acb_realref(acb_mat_entry(V, i, j));
             arb_ptr b = acb_realref(acb_mat_entry(B, i, j));
             for (int k = 0; k <= 1; k++) {
-                int kk = k == 0 ? 0 : idx + 1;     /* the drift, then pair idx's noise */
-                if ((k == 1 && s->M == 0) || delta[kk] == 0)
-                    continue;
+                int kk = k == 0 ? 0 : idx + 1; /* the drift, then pair idx's noise */
+                if ((k == 1 && s->M == 0) || delta[kk] == 0) continue;
                 if (k == 0) {
                     arb_set_si(c, -1);
                     arb_div_si(c, c, idx + 1, prec);

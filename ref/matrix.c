@@ -33,8 +33,7 @@ void slpi_ref_sun_pack(arb_ptr x, const acb_mat_t X, int N, slong prec)
 {
     (void)prec;
     int idx = N;
-    for (int a = 0; a < N; a++)
-        arb_set(x + a, acb_imagref(acb_mat_entry(X, a, a)));
+    for (int a = 0; a < N; a++) arb_set(x + a, acb_imagref(acb_mat_entry(X, a, a)));
     for (int a = 0; a < N; a++)
         for (int b = a + 1; b < N; b++, idx += 2) {
             arb_set(x + idx, acb_realref(acb_mat_entry(X, a, b)));
@@ -127,10 +126,10 @@ void slpi_ref_mat_mul_approx(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, 
     arb_mat_approx_mul(t2, p.ai, p.bi, prec);
     arb_mat_add(p.ar, p.ar, p.ai, prec);
     arb_mat_add(p.br, p.br, p.bi, prec);
-    arb_mat_approx_mul(t3, p.ar, p.br, prec);  /* (ar + ai)(br + bi) */
+    arb_mat_approx_mul(t3, p.ar, p.br, prec); /* (ar + ai)(br + bi) */
     arb_mat_sub(t3, t3, t1, prec);
-    arb_mat_sub(t3, t3, t2, prec);             /* ar bi + ai br */
-    arb_mat_sub(t1, t1, t2, prec);             /* ar br - ai bi */
+    arb_mat_sub(t3, t3, t2, prec); /* ar bi + ai br */
+    arb_mat_sub(t1, t1, t2, prec); /* ar br - ai bi */
     arb_mat_get_mid(t1, t1);
     arb_mat_get_mid(t3, t3);
     mat_join(C, t1, t3);
@@ -184,8 +183,7 @@ void slpi_ref_mat_exp(acb_mat_t E, const acb_mat_t A, slong prec)
     acb_mat_exp(E, A, prec);
 }
 
-void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_mat_t W,
-                       slong prec)
+void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_mat_t W, slong prec)
 {
     slong n = acb_mat_nrows(A);
     acb_mat_t big, ebig;
@@ -280,8 +278,8 @@ void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong pre
     flint_free(P);
 }
 
-static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
-                    const acb_mat_t X, const acb_mat_t W, slong prec)
+static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta, const acb_mat_t X, const acb_mat_t W,
+                    slong prec)
 {
     acb_mat_t T;
     arb_t c;
@@ -293,8 +291,7 @@ static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
     arb_init(c);
     acb_mat_zero(B);
     for (int k = 0; k <= s->M; k++) {
-        if (delta[k] == 0)
-            continue;
+        if (delta[k] == 0) continue;
         if (W == NULL)
             s->m_gen(s, k, T, X, prec);
         else
@@ -306,14 +303,13 @@ static void gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
     arb_clear(c);
 }
 
-void slpi_ref_mat_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
-                          const acb_mat_t X, slong prec)
+void slpi_ref_mat_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta, const acb_mat_t X, slong prec)
 {
     gen_sum(s, B, delta, X, NULL, prec);
 }
 
-void slpi_ref_mat_dgen_sum(const slpi_ref_system *s, acb_mat_t dB, const double *delta,
-                           const acb_mat_t X, const acb_mat_t W, slong prec)
+void slpi_ref_mat_dgen_sum(const slpi_ref_system *s, acb_mat_t dB, const double *delta, const acb_mat_t X,
+                           const acb_mat_t W, slong prec)
 {
     gen_sum(s, dB, delta, X, W, prec);
 }
@@ -332,8 +328,7 @@ static void mat_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, s
     acb_mat_clear(B);
 }
 
-static void mat_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu,
-                     arb_srcptr w, slong prec)
+static void mat_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w, slong prec)
 {
     acb_mat_t X, W, dB;
     acb_mat_init(X, s->N, s->N);
@@ -349,8 +344,7 @@ static void mat_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu,
 }
 
 /* out = pack([unpack(a), unpack(b)]) */
-static void packed_comm(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
-                        slong prec)
+static void packed_comm(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec)
 {
     acb_mat_t A, B, C;
     acb_mat_init(A, s->N, s->N);
@@ -366,8 +360,7 @@ static void packed_comm(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb
 }
 
 /* ad*_b mu = [B, X] */
-static void mat_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
-                     slong prec)
+static void mat_coad(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu, slong prec)
 {
     packed_comm(s, out, b, mu, prec);
 }
@@ -386,8 +379,7 @@ static void conj_by(acb_mat_t out, const acb_mat_t E, const acb_mat_t X, slong p
     acb_mat_clear(Es);
 }
 
-static void mat_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
-                      slong prec)
+static void mat_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu, slong prec)
 {
     acb_mat_t X, B, E, Y;
     acb_mat_init(X, s->N, s->N);
@@ -406,8 +398,8 @@ static void mat_orbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_s
 }
 
 /* d/dt e^{B+t dB} (X + t dX) e^{-B-t dB} = dE X E^* + E X dE^* + E dX E^*. */
-static void mat_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr db,
-                       arb_srcptr mu, arb_srcptr dmu, slong prec)
+static void mat_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr db, arb_srcptr mu,
+                       arb_srcptr dmu, slong prec)
 {
     int n = s->N;
     acb_mat_t X, B, dB, E, dE, T, U, V;
@@ -423,10 +415,10 @@ static void mat_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_
     s->m_unpack(s, B, b, prec);
     s->m_unpack(s, dB, db, prec);
     slpi_ref_mat_dexp(E, dE, B, dB, prec);
-    acb_mat_mul(T, dE, X, prec);          /* T = dE X */
+    acb_mat_mul(T, dE, X, prec); /* T = dE X */
     acb_mat_conjugate_transpose(U, E);
-    acb_mat_mul(V, T, U, prec);           /* V = dE X E^* */
-    acb_mat_conjugate_transpose(T, V);    /* (dE X E^*)^* = -E X dE^* for skew X */
+    acb_mat_mul(V, T, U, prec);        /* V = dE X E^* */
+    acb_mat_conjugate_transpose(T, V); /* (dE X E^*)^* = -E X dE^* for skew X */
     acb_mat_sub(V, V, T, prec);
     if (dmu != NULL) {
         s->m_unpack(s, X, dmu, prec);
@@ -445,21 +437,19 @@ static void mat_dorbit(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_
 }
 
 /* L_a b = -[A, B] = [B, A]: the B-form of ad (B = sigma^*, docs/schemes.md#rkmk). */
-static void mat_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
-                    slong prec)
+static void mat_lie(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec)
 {
     packed_comm(s, out, b, a, prec);
 }
 
 /* B = unpack(gen_packed(k, pack X)), or with W: unpack(gen_packed(k, pack X, pack W)) */
-static void packed_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                          const acb_mat_t W, slong prec)
+static void packed_matrix(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X, const acb_mat_t W,
+                          slong prec)
 {
     int n = s->dim;
     arb_ptr x = _arb_vec_init(n), w = _arb_vec_init(n), b = _arb_vec_init(n);
     s->m_pack(s, x, X, prec);
-    if (W != NULL)
-        s->m_pack(s, w, W, prec);
+    if (W != NULL) s->m_pack(s, w, W, prec);
     s->gen_packed(s, k, b, x, W != NULL ? w : NULL, prec);
     s->m_unpack(s, B, b, prec);
     _arb_vec_clear(x, n);
@@ -472,8 +462,8 @@ static void packed_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb
     packed_matrix(s, k, B, X, NULL, prec);
 }
 
-static void packed_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
-                          const acb_mat_t W, slong prec)
+static void packed_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X, const acb_mat_t W,
+                          slong prec)
 {
     packed_matrix(s, k, dB, X, W, prec);
 }
@@ -483,8 +473,7 @@ void slpi_ref_packed_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr 
     s->gen_packed(s, k, b, mu, NULL, prec);
 }
 
-void slpi_ref_packed_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w,
-                          slong prec)
+void slpi_ref_packed_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w, slong prec)
 {
     s->gen_packed(s, k, db, mu, w, prec);
 }
@@ -517,8 +506,7 @@ int slpi_ref_mat_eig_skewh(arb_ptr lam, const acb_mat_t X, slong prec)
     acb_mat_init(A, N, N);
     acb_mat_init(Ra, N, N);
     for (int a = 0; a < N; a++)
-        for (int b = 0; b < N; b++)
-            acb_mul_onei(acb_mat_entry(A, a, b), acb_mat_entry(X, a, b));
+        for (int b = 0; b < N; b++) acb_mul_onei(acb_mat_entry(A, a, b), acb_mat_entry(X, a, b));
     acb_mat_approx_eig_qr(Ea, NULL, Ra, A, NULL, 0, prec);
     if (acb_mat_eig_simple(E, NULL, NULL, A, Ea, Ra, prec))
         kind = 2;
@@ -541,12 +529,10 @@ int slpi_ref_mat_eig_skewh(arb_ptr lam, const acb_mat_t X, slong prec)
             arb_t hull;
             arb_init(hull);
             arb_set(hull, lam + k);
-            while (e < N && arb_overlaps(hull, lam + e))
-                arb_union(hull, hull, lam + e++, prec);
+            while (e < N && arb_overlaps(hull, lam + e)) arb_union(hull, hull, lam + e++, prec);
             if (e - k > 1) {
                 kind = 1;
-                for (int i = k; i < e; i++)
-                    arb_set(lam + i, hull);
+                for (int i = k; i < e; i++) arb_set(lam + i, hull);
             }
             arb_clear(hull);
             k = e;

@@ -15,13 +15,11 @@
 void slpi_ref_matrix_attach(slpi_ref_system *s);
 /* gen and dgen of the coordinate level straight from s->gen_packed. */
 void slpi_ref_packed_gen(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, slong prec);
-void slpi_ref_packed_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w,
-                          slong prec);
+void slpi_ref_packed_dgen(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w, slong prec);
 /* B = sum_k delta_k B_k(X) and dB = sum_k delta_k DB_k(X)[W] (matrix level). */
-void slpi_ref_mat_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta,
-                          const acb_mat_t X, slong prec);
-void slpi_ref_mat_dgen_sum(const slpi_ref_system *s, acb_mat_t dB, const double *delta,
-                           const acb_mat_t X, const acb_mat_t W, slong prec);
+void slpi_ref_mat_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *delta, const acb_mat_t X, slong prec);
+void slpi_ref_mat_dgen_sum(const slpi_ref_system *s, acb_mat_t dB, const double *delta, const acb_mat_t X,
+                           const acb_mat_t W, slong prec);
 /* su(N) packed layout of slpi.h (Im X_aa, then Re X_ab, Im X_ab for a < b):
  * x has N^2 entries; X is skew-Hermitian. */
 void slpi_ref_sun_unpack(acb_mat_t X, arb_srcptr x, int N, slong prec);
@@ -46,8 +44,7 @@ void slpi_ref_mat_comm_skew(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, s
 /* Rigorous e^A for a ball matrix A (contains e^A for every A in the ball). */
 void slpi_ref_mat_exp(acb_mat_t E, const acb_mat_t A, slong prec);
 /* E = e^A and dE = d/dt e^{A + t W} at t = 0 (block-matrix exponential). */
-void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_mat_t W,
-                       slong prec);
+void slpi_ref_mat_dexp(acb_mat_t E, acb_mat_t dE, const acb_mat_t A, const acb_mat_t W, slong prec);
 /* Traces of powers for Casimirs: T[j] = Tr(X^(j+1)), j < kmax: the powers up to X^ceil(kmax/2)
  * (ceil(kmax/2) - 1 products), then Tr X^k = Tr(X^(k/2) X^(k - k/2)) by N dot products each. */
 void slpi_ref_mat_trace_powers(acb_ptr T, const acb_mat_t X, int kmax, slong prec);

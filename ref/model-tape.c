@@ -44,8 +44,7 @@ static void fault(slpi_ref_tape *d, int k, const slpi_expr_node *nd, const char 
     __attribute__((format(printf, 4, 5)));
 static void fault(slpi_ref_tape *d, int k, const slpi_expr_node *nd, const char *fmt, ...)
 {
-    if (d->faulted)
-        return;
+    if (d->faulted) return;
     d->faulted = 1;
     int n = k ? snprintf(d->why, sizeof d->why, "noise_H%d: col %d: ", k, nd->col)
               : snprintf(d->why, sizeof d->why, "H: col %d: ", nd->col);
@@ -75,16 +74,14 @@ typedef struct {
 /* 1 unless the ball x reaches 0 or below (then a fault) */
 static int positive(const node_step *S, const arb_t x)
 {
-    if (arb_is_positive(x))
-        return 1;
+    if (arb_is_positive(x)) return 1;
     fault(S->d, S->k, S->nd, "%s of a ball reaching 0 or below", slpi_expr_op_name(S->nd->op));
     return 0;
 }
 
 static int nonzero(const node_step *S, const arb_t x, const char *what)
 {
-    if (arb_is_nonzero(x))
-        return 1;
+    if (arb_is_nonzero(x)) return 1;
     fault(S->d, S->k, S->nd, "%s", what);
     return 0;
 }
@@ -98,8 +95,7 @@ static int fwd_leaf(const node_step *S)
         arb_set_round(&z->v, S->d->cst[S->k] + nd->arg, S->prec);
     } else if (nd->op == SLPI_EXPR_COORD) {
         arb_set(&z->v, S->mu + nd->arg);
-        if (S->tan)
-            arb_set(&z->t, S->w + nd->arg);
+        if (S->tan) arb_set(&z->t, S->w + nd->arg);
     } else if (nd->op == SLPI_EXPR_TIME) {
         arb_set_round(&z->v, &S->d->time, S->prec);
     } else {
@@ -118,8 +114,7 @@ static int fwd_sum(const node_step *S)
         arb_neg(&z->v, &x->v);
         arb_set_si(&z->p, -1);
         arb_zero(&z->dp);
-        if (S->tan)
-            arb_neg(&z->t, &x->t);
+        if (S->tan) arb_neg(&z->t, &x->t);
         return 1;
     }
     int add = S->nd->op == SLPI_EXPR_ADD;
@@ -164,8 +159,7 @@ static int fwd_div(const node_step *S)
     const slpi_ref_ad_node *x = S->x, *y = S->y;
     slong prec = S->prec;
     arb_ptr u = S->u;
-    if (!nonzero(S, &y->v, "division by a ball containing 0"))
-        return 0;
+    if (!nonzero(S, &y->v, "division by a ball containing 0")) return 0;
     arb_div(&z->v, &x->v, &y->v, prec);
     arb_inv(&z->p, &y->v, prec);
     arb_mul(&z->q, &z->v, &z->p, prec);
@@ -200,20 +194,17 @@ static int fwd_powi(const node_step *S)
     slpi_ref_ad_node *z = S->z;
     const slpi_ref_ad_node *x = S->x;
     slong n = S->nd->arg, prec = S->prec;
-    if (n < 0 && !nonzero(S, &x->v, "negative power of a ball containing 0"))
-        return 0;
+    if (n < 0 && !nonzero(S, &x->v, "negative power of a ball containing 0")) return 0;
     if (n == 0) {
         arb_one(&z->v);
         arb_zero(&z->p);
         arb_zero(&z->dp);
-        if (S->tan)
-            arb_zero(&z->t);
+        if (S->tan) arb_zero(&z->t);
         return 1;
     }
     arb_t ix;
     arb_init(ix);
-    if (n < 0)
-        arb_inv(ix, &x->v, prec);
+    if (n < 0) arb_inv(ix, &x->v, prec);
     pow_si(&z->v, &x->v, ix, n, prec);
     if (S->der) {
         pow_si(&z->p, &x->v, ix, n - 1, prec);
@@ -236,9 +227,8 @@ static int fwd_pow(const node_step *S)
     const slpi_ref_ad_node *x = S->x, *y = S->y;
     slong prec = S->prec;
     arb_ptr u = S->u, r = S->r;
-    if (!positive(S, &x->v))
-        return 0;
-    arb_log(r, &x->v, prec);                 /* r = log x */
+    if (!positive(S, &x->v)) return 0;
+    arb_log(r, &x->v, prec); /* r = log x */
     arb_mul(u, &y->v, r, prec);
     arb_exp(&z->v, u, prec);
     arb_mul(&z->p, &y->v, &z->v, prec);
@@ -268,8 +258,7 @@ static int fwd_sqrt_exp_log(const node_step *S)
     const slpi_ref_ad_node *x = S->x;
     slong prec = S->prec;
     int op = S->nd->op;
-    if (op != SLPI_EXPR_EXP && !positive(S, &x->v))
-        return 0;
+    if (op != SLPI_EXPR_EXP && !positive(S, &x->v)) return 0;
     if (op == SLPI_EXPR_SQRT) {
         arb_sqrt(&z->v, &x->v, prec);
         arb_inv(&z->p, &z->v, prec);
@@ -288,8 +277,7 @@ static int fwd_sqrt_exp_log(const node_step *S)
             return 1;
         }
         arb_mul(&z->dp, &z->p, &z->t, prec);
-        if (op == SLPI_EXPR_SQRT)
-            arb_div(&z->dp, &z->dp, &z->v, prec);
+        if (op == SLPI_EXPR_SQRT) arb_div(&z->dp, &z->dp, &z->v, prec);
         arb_neg(&z->dp, &z->dp);
     }
     return 1;
@@ -320,8 +308,7 @@ static int fwd_trig(const node_step *S)
     }
     arb_sin_cos(u, r, &x->v, prec);
     if (op == SLPI_EXPR_TAN) {
-        if (!nonzero(S, r, "tan of a ball whose cosine contains 0"))
-            return 0;
+        if (!nonzero(S, r, "tan of a ball whose cosine contains 0")) return 0;
         arb_div(&z->v, u, r, prec);
         arb_sqr(&z->p, r, prec);
         arb_inv(&z->p, &z->p, prec);
@@ -384,23 +371,18 @@ static int fwd_hyperbolic(const node_step *S)
 }
 
 static int (*const forward_of[SLPI_EXPR_OP_COUNT])(const node_step *) = {
-    [SLPI_EXPR_CONST] = fwd_leaf, [SLPI_EXPR_COORD] = fwd_leaf, [SLPI_EXPR_PI] = fwd_leaf,
-    [SLPI_EXPR_TIME] = fwd_leaf,
-    [SLPI_EXPR_NEG] = fwd_sum, [SLPI_EXPR_ADD] = fwd_sum, [SLPI_EXPR_SUB] = fwd_sum,
-    [SLPI_EXPR_MUL] = fwd_mul, [SLPI_EXPR_DIV] = fwd_div,
-    [SLPI_EXPR_POWI] = fwd_powi, [SLPI_EXPR_POW] = fwd_pow,
-    [SLPI_EXPR_SQRT] = fwd_sqrt_exp_log, [SLPI_EXPR_EXP] = fwd_sqrt_exp_log,
-    [SLPI_EXPR_LOG] = fwd_sqrt_exp_log,
-    [SLPI_EXPR_SIN] = fwd_trig, [SLPI_EXPR_COS] = fwd_trig, [SLPI_EXPR_TAN] = fwd_trig,
-    [SLPI_EXPR_ATAN] = fwd_trig,
-    [SLPI_EXPR_SINH] = fwd_hyperbolic, [SLPI_EXPR_COSH] = fwd_hyperbolic,
-    [SLPI_EXPR_TANH] = fwd_hyperbolic,
+    [SLPI_EXPR_CONST] = fwd_leaf,       [SLPI_EXPR_COORD] = fwd_leaf,       [SLPI_EXPR_PI] = fwd_leaf,
+    [SLPI_EXPR_TIME] = fwd_leaf,        [SLPI_EXPR_NEG] = fwd_sum,          [SLPI_EXPR_ADD] = fwd_sum,
+    [SLPI_EXPR_SUB] = fwd_sum,          [SLPI_EXPR_MUL] = fwd_mul,          [SLPI_EXPR_DIV] = fwd_div,
+    [SLPI_EXPR_POWI] = fwd_powi,        [SLPI_EXPR_POW] = fwd_pow,          [SLPI_EXPR_SQRT] = fwd_sqrt_exp_log,
+    [SLPI_EXPR_EXP] = fwd_sqrt_exp_log, [SLPI_EXPR_LOG] = fwd_sqrt_exp_log, [SLPI_EXPR_SIN] = fwd_trig,
+    [SLPI_EXPR_COS] = fwd_trig,         [SLPI_EXPR_TAN] = fwd_trig,         [SLPI_EXPR_ATAN] = fwd_trig,
+    [SLPI_EXPR_SINH] = fwd_hyperbolic,  [SLPI_EXPR_COSH] = fwd_hyperbolic,  [SLPI_EXPR_TANH] = fwd_hyperbolic,
 };
 
 /* Forward sweep for node i: value, and when grad the local partials; when a direction w
  * is given the tangents t and dp, dq. Returns 0 on a domain error. */
-static int forward(slpi_ref_tape *d, int k, int i, arb_srcptr mu, arb_srcptr w, int grad,
-                   slong prec)
+static int forward(slpi_ref_tape *d, int k, int i, arb_srcptr mu, arb_srcptr w, int grad, slong prec)
 {
     const slpi_expr *e = &d->m->H[k];
     const slpi_expr_node *nd = e->node + i;
@@ -408,10 +390,19 @@ static int forward(slpi_ref_tape *d, int k, int i, arb_srcptr mu, arb_srcptr w, 
     arb_t u, r;
     arb_init(u);
     arb_init(r);
-    node_step S = { .d = d, .k = k, .nd = nd, .z = z,
-                    .x = nd->a >= 0 ? T + nd->a : NULL, .y = nd->b >= 0 ? T + nd->b : NULL,
-                    .mu = mu, .w = w, .tan = w != NULL && e->dep[i], .der = grad && e->dep[i],
-                    .u = u, .r = r, .prec = prec };
+    node_step S = { .d = d,
+                    .k = k,
+                    .nd = nd,
+                    .z = z,
+                    .x = nd->a >= 0 ? T + nd->a : NULL,
+                    .y = nd->b >= 0 ? T + nd->b : NULL,
+                    .mu = mu,
+                    .w = w,
+                    .tan = w != NULL && e->dep[i],
+                    .der = grad && e->dep[i],
+                    .u = u,
+                    .r = r,
+                    .prec = prec };
     int ok;
     if (nd->op >= 0 && nd->op < SLPI_EXPR_OP_COUNT && forward_of[nd->op]) {
         ok = forward_of[nd->op](&S);
@@ -423,7 +414,7 @@ static int forward(slpi_ref_tape *d, int k, int i, arb_srcptr mu, arb_srcptr w, 
         arb_indeterminate(&z->v);
         arb_indeterminate(&z->t);
     } else if (w != NULL && !e->dep[i]) {
-        arb_zero(&z->t);                 /* read by the tangents of dependent nodes */
+        arb_zero(&z->t); /* read by the tangents of dependent nodes */
     }
     arb_clear(u);
     arb_clear(r);
@@ -436,13 +427,10 @@ void slpi_ref_tape_traceless(arb_ptr out, arb_srcptr x, int n, int dim, slong pr
 {
     arb_t mean;
     arb_init(mean);
-    for (int a = 0; a < n; a++)
-        arb_add(mean, mean, x + a, prec);
+    for (int a = 0; a < n; a++) arb_add(mean, mean, x + a, prec);
     arb_div_si(mean, mean, n, prec);
-    for (int a = 0; a < n; a++)
-        arb_sub(out + a, x + a, mean, prec);
-    if (out != x)
-        _arb_vec_set(out + n, x + n, dim - n);
+    for (int a = 0; a < n; a++) arb_sub(out + a, x + a, mean, prec);
+    if (out != x) _arb_vec_set(out + n, x + n, dim - n);
     arb_clear(mean);
 }
 
@@ -454,14 +442,12 @@ static void reverse(slpi_ref_tape *d, const slpi_expr *e, int i, int tan, slong 
     slpi_ref_ad_node *T = d->tape, *z = T + i;
     if (nd->op == SLPI_EXPR_COORD) {
         arb_add(d->g + nd->arg, d->g + nd->arg, &z->a, prec);
-        if (tan)
-            arb_add(d->h + nd->arg, d->h + nd->arg, &z->e, prec);
+        if (tan) arb_add(d->h + nd->arg, d->h + nd->arg, &z->e, prec);
         return;
     }
     for (int s = 0; s < 2; s++) {
         int o = s ? nd->b : nd->a;
-        if (o < 0 || !e->dep[o])
-            continue;
+        if (o < 0 || !e->dep[o]) continue;
         arb_srcptr p = s ? &z->q : &z->p, dp = s ? &z->dq : &z->dp;
         arb_addmul(&T[o].a, &z->a, p, prec);
         if (tan) {
@@ -471,8 +457,7 @@ static void reverse(slpi_ref_tape *d, const slpi_expr *e, int i, int tan, slong 
     }
 }
 
-int slpi_ref_tape_eval(slpi_ref_tape *d, int k, arb_t val, arb_srcptr mu, arb_srcptr w, int grad,
-                       slong prec)
+int slpi_ref_tape_eval(slpi_ref_tape *d, int k, arb_t val, arb_srcptr mu, arb_srcptr w, int grad, slong prec)
 {
     const slpi_expr *e = &d->m->H[k];
     slpi_ref_ad_node *T = d->tape;
@@ -485,16 +470,14 @@ int slpi_ref_tape_eval(slpi_ref_tape *d, int k, arb_t val, arb_srcptr mu, arb_sr
             w = d->pw;
         }
     }
-    for (int i = 0; i < n && ok; i++)
-        ok = forward(d, k, i, mu, w, grad, prec);
+    for (int i = 0; i < n && ok; i++) ok = forward(d, k, i, mu, w, grad, prec);
     if (val != NULL) {
         if (ok)
             arb_set(val, &T[n - 1].v);
         else
             arb_indeterminate(val);
     }
-    if (!grad)
-        return ok;
+    if (!grad) return ok;
     if (!ok) {
         for (int j = 0; j < dim; j++) {
             arb_indeterminate(d->g + j);
@@ -503,16 +486,14 @@ int slpi_ref_tape_eval(slpi_ref_tape *d, int k, arb_t val, arb_srcptr mu, arb_sr
         return 0;
     }
     _arb_vec_zero(d->g, dim);
-    if (w != NULL)
-        _arb_vec_zero(d->h, dim);
+    if (w != NULL) _arb_vec_zero(d->h, dim);
     for (int i = 0; i < n; i++) {
         arb_zero(&T[i].a);
         arb_zero(&T[i].e);
     }
     arb_one(&T[n - 1].a);
     for (int i = n - 1; i >= 0; i--)
-        if (e->dep[i])
-            reverse(d, e, i, w != NULL, prec);
+        if (e->dep[i]) reverse(d, e, i, w != NULL, prec);
     return 1;
 }
 
@@ -526,8 +507,7 @@ static int check_constants(slpi_ref_tape *d, slong prec, slpi_error *err)
     for (int k = 0; k <= d->m->M; k++) {
         const slpi_expr *e = &d->m->H[k];
         for (int i = 0; i < e->n; i++) {
-            if (e->dep[i] || e->tdep[i])
-                continue;   /* a constant node's operands are constant: evaluated before it */
+            if (e->dep[i] || e->tdep[i]) continue; /* a constant node's operands are constant: evaluated before it */
             if (!forward(d, k, i, NULL, NULL, 0, prec) || !slpi_ref_within(&d->tape[i].v, 0, DBL_MAX))
                 return slpi_model_constant_refusal(err, k, e->node + i);
         }
@@ -538,12 +518,17 @@ static int check_constants(slpi_ref_tape *d, slong prec, slpi_error *err)
 
 void slpi_ref_tape_clear(slpi_ref_tape *d)
 {
-    for (int k = 0; k <= d->m->M; k++)
-        _arb_vec_clear(d->cst[k], d->m->H[k].nconst > 0 ? d->m->H[k].nconst : 1);
+    for (int k = 0; k <= d->m->M; k++) _arb_vec_clear(d->cst[k], d->m->H[k].nconst > 0 ? d->m->H[k].nconst : 1);
     for (int i = 0; i < d->ntape; i++) {
         slpi_ref_ad_node *z = d->tape + i;
-        arb_clear(&z->v); arb_clear(&z->t); arb_clear(&z->p); arb_clear(&z->dp);
-        arb_clear(&z->q); arb_clear(&z->dq); arb_clear(&z->a); arb_clear(&z->e);
+        arb_clear(&z->v);
+        arb_clear(&z->t);
+        arb_clear(&z->p);
+        arb_clear(&z->dp);
+        arb_clear(&z->q);
+        arb_clear(&z->dq);
+        arb_clear(&z->a);
+        arb_clear(&z->e);
     }
     flint_free(d->tape);
     _arb_vec_clear(d->g, d->m->alg.dim);
@@ -565,19 +550,23 @@ int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_model *m, const char *t0, sl
         d->cst[k] = _arb_vec_init(e->nconst > 0 ? e->nconst : 1);
         for (int c = 0; c < e->nconst; c++) {
             const char *t = e->ctext[c];
-            if (arb_set_str(d->cst[k] + c, t[0] == '+' ? t + 1 : t, cprec) != 0 ||
-                !arb_is_finite(d->cst[k] + c))
+            if (arb_set_str(d->cst[k] + c, t[0] == '+' ? t + 1 : t, cprec) != 0 || !arb_is_finite(d->cst[k] + c))
                 rc = slpi_error_set(err, SLPI_EINPUT, "%s%d: constant '%s' is not a finite decimal",
                                     k ? "noise_H" : "H", k, t);
         }
-        if (e->n > d->ntape)
-            d->ntape = e->n;
+        if (e->n > d->ntape) d->ntape = e->n;
     }
     d->tape = flint_calloc((size_t)d->ntape, sizeof(slpi_ref_ad_node));
     for (int i = 0; i < d->ntape; i++) {
         slpi_ref_ad_node *z = d->tape + i;
-        arb_init(&z->v); arb_init(&z->t); arb_init(&z->p); arb_init(&z->dp);
-        arb_init(&z->q); arb_init(&z->dq); arb_init(&z->a); arb_init(&z->e);
+        arb_init(&z->v);
+        arb_init(&z->t);
+        arb_init(&z->p);
+        arb_init(&z->dp);
+        arb_init(&z->q);
+        arb_init(&z->dq);
+        arb_init(&z->a);
+        arb_init(&z->e);
     }
     d->g = _arb_vec_init(alg->dim);
     d->h = _arb_vec_init(alg->dim);
@@ -588,9 +577,7 @@ int slpi_ref_tape_init(slpi_ref_tape *d, const slpi_model *m, const char *t0, sl
     if (t0[0] && (arb_set_str(&d->t0, t0, cprec) != 0 || !arb_is_finite(&d->t0)))
         rc = slpi_error_set(err, SLPI_EINPUT, "t0=%.40s: not a finite decimal", t0);
     arb_set(&d->time, &d->t0);
-    if (rc == SLPI_OK)
-        rc = check_constants(d, cprec, err);
-    if (rc != SLPI_OK)
-        slpi_ref_tape_clear(d);
+    if (rc == SLPI_OK) rc = check_constants(d, cprec, err);
+    if (rc != SLPI_OK) slpi_ref_tape_clear(d);
     return rc;
 }

@@ -12,24 +12,24 @@ typedef struct slpi_plan slpi_plan;
 #include "core/slpi-flint.h"
 
 typedef struct {
-    arb_struct v, t;          /* value, tangent */
-    arb_struct p, dp, q, dq;  /* d v / d v_a, d v / d v_b, and their tangents */
-    arb_struct a, e;          /* adjoint dH/dv, its tangent */
+    arb_struct v, t;         /* value, tangent */
+    arb_struct p, dp, q, dq; /* d v / d v_a, d v / d v_b, and their tangents */
+    arb_struct a, e;         /* adjoint dH/dv, its tangent */
 } slpi_ref_ad_node;
 
 typedef struct {
-    const slpi_model *m;                     /* the parsed model, which outlives the tape */
-    const slpi_plan *plan;                   /* a model system's reference to m's plan
+    const slpi_model *m;                   /* the parsed model, which outlives the tape */
+    const slpi_plan *plan;                 /* a model system's reference to m's plan
                                                (ref/model.c); NULL: the caller keeps m */
-    arb_ptr cst[1 + SLPI_MODEL_MAX_NOISE];   /* constants of H_k from their decimal text */
-    slpi_ref_ad_node *tape;                 /* scratch, max nodes over the H_k */
+    arb_ptr cst[1 + SLPI_MODEL_MAX_NOISE]; /* constants of H_k from their decimal text */
+    slpi_ref_ad_node *tape;                /* scratch, max nodes over the H_k */
     int ntape;
-    arb_ptr g, h;                           /* dH/dmu, D^2 H w (slpi_ref_tape_eval's output) */
-    arb_ptr pmu, pw;                        /* su(n): P mu, P w (traceless) */
-    arb_struct t0, time;                    /* key t0 (exact from its text); the t that TIME
+    arb_ptr g, h;        /* dH/dmu, D^2 H w (slpi_ref_tape_eval's output) */
+    arb_ptr pmu, pw;     /* su(n): P mu, P w (traceless) */
+    arb_struct t0, time; /* key t0 (exact from its text); the t that TIME
                                                nodes read (docs/models.md#time) */
-    int faulted;                            /* a domain error since the last read of why */
-    char why[160];                          /* "KEY: col C: reason" */
+    int faulted;         /* a domain error since the last read of why */
+    char why[160];       /* "KEY: col C: reason" */
 } slpi_ref_tape;
 
 /* The tape of model m (a plan's parse, or the caller's own) with its constants read at
@@ -42,8 +42,7 @@ void slpi_ref_tape_clear(slpi_ref_tape *d);
 /* H_k at mu into *val (may be NULL); with grad, dH/dmu into d->g; with w, also
  * D^2 H_k(mu) w into d->h; on su(n) at P mu along P w. Returns 0 after a domain error
  * (outputs indeterminate, d->faulted and d->why set). */
-int slpi_ref_tape_eval(slpi_ref_tape *d, int k, arb_t val, arb_srcptr mu, arb_srcptr w, int grad,
-                       slong prec);
+int slpi_ref_tape_eval(slpi_ref_tape *d, int k, arb_t val, arb_srcptr mu, arb_srcptr w, int grad, slong prec);
 /* out = the traceless part of the su(n) coordinates x (n diagonal ones first, dim in all);
  * out may be x. */
 void slpi_ref_tape_traceless(arb_ptr out, arb_srcptr x, int n, int dim, slong prec);

@@ -32,15 +32,12 @@ static void to_generator(const slpi_ref_system *s, arb_ptr b, arb_srcptr g, slon
         else
             arb_set(b + i, g + i);
     }
-    if (alg->kind == SLPI_ALGEBRA_SUN)
-        slpi_ref_tape_traceless(b, b, alg->n, alg->dim, prec);
-    if (alg->kind != SLPI_ALGEBRA_SE3)
-        _arb_vec_neg(b, b, alg->dim);
+    if (alg->kind == SLPI_ALGEBRA_SUN) slpi_ref_tape_traceless(b, b, alg->n, alg->dim, prec);
+    if (alg->kind != SLPI_ALGEBRA_SE3) _arb_vec_neg(b, b, alg->dim);
 }
 
 /* b = the generator of H_k at mu (w != NULL: its derivative along w), packed */
-static void md_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w,
-                          slong prec)
+static void md_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w, slong prec)
 {
     slpi_ref_tape *d = s->data;
     slpi_ref_tape_eval(d, k, NULL, mu, w, 1, prec);
@@ -60,7 +57,7 @@ static void sun_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, s
 
 static void so3k_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr x, slong prec)
 {
-    slpi_ref_so3k_m_unpack(X, x, s->dim / 3, 3, prec);   /* hat blocks */
+    slpi_ref_so3k_m_unpack(X, x, s->dim / 3, 3, prec); /* hat blocks */
 }
 
 static void so3k_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, slong prec)
@@ -74,11 +71,11 @@ static void md_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     slpi_ref_tape_eval(d, 0, out + 0, x, NULL, 0, prec);
     switch (d->m->alg.kind) {
     case SLPI_ALGEBRA_SO3:
-        arb_dot(out + 1, NULL, 0, x, 1, x, 1, 3, prec);              /* |x|^2 */
+        arb_dot(out + 1, NULL, 0, x, 1, x, 1, 3, prec); /* |x|^2 */
         break;
     case SLPI_ALGEBRA_SE3:
-        arb_dot(out + 1, NULL, 0, x + 3, 1, x + 3, 1, 3, prec);      /* |gamma|^2 */
-        arb_dot(out + 2, NULL, 0, x, 1, x + 3, 1, 3, prec);          /* pi . gamma */
+        arb_dot(out + 1, NULL, 0, x + 3, 1, x + 3, 1, 3, prec); /* |gamma|^2 */
+        arb_dot(out + 2, NULL, 0, x, 1, x + 3, 1, 3, prec);     /* pi . gamma */
         break;
     case SLPI_ALGEBRA_SON:
         slpi_ref_so_casimirs(s, out, x, prec);
@@ -100,7 +97,7 @@ static void md_at_time(const slpi_ref_system *s, long n, int half, double h, slo
 {
     slpi_ref_tape *d = s->data;
     arb_set_d(&d->time, h);
-    arb_mul_si(&d->time, &d->time, 2 * n + half, 128);   /* 53 + 64 bits: exact */
+    arb_mul_si(&d->time, &d->time, 2 * n + half, 128); /* 53 + 64 bits: exact */
     arb_mul_2exp_si(&d->time, &d->time, -1);
     arb_add(&d->time, &d->time, &d->t0, prec > 64 ? 2 * prec : 128);
 }
@@ -108,8 +105,7 @@ static void md_at_time(const slpi_ref_system *s, long n, int half, double h, slo
 static int md_fault(const slpi_ref_system *s, char *why, size_t why_len)
 {
     slpi_ref_tape *d = s->data;
-    if (!d->faulted)
-        return 0;
+    if (!d->faulted) return 0;
     snprintf(why, why_len, "%s", d->why);
     d->faulted = 0;
     return 1;
@@ -144,10 +140,9 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, const slpi_pla
     s->h0_quadratic = 0;
     s->fault = md_fault;
     s->invariants = md_invariants;
-    if (d->m->reads_t)
-        s->at_time = md_at_time;
+    if (d->m->reads_t) s->at_time = md_at_time;
     s->inv_name[0] = "H0";
-    s->inv_delta_name[0] = "H0_rel_dev";   /* relative, as the double path's (fast/model.c) */
+    s->inv_delta_name[0] = "H0_rel_dev"; /* relative, as the double path's (fast/model.c) */
     s->inv_rel[0] = 1;
     switch (alg->kind) {
     case SLPI_ALGEBRA_SE3:
@@ -188,7 +183,7 @@ int slpi_ref_sys_model(slpi_ref_system *s, const slpi_problem *p, const slpi_pla
     if (s->N > 0) {
         slpi_ref_matrix_attach(s);
     }
-    if (alg->kind == SLPI_ALGEBRA_SO3) {       /* closed forms of the hat map */
+    if (alg->kind == SLPI_ALGEBRA_SO3) { /* closed forms of the hat map */
         s->coad = slpi_ref_so3_coad;
         s->m_sandwich = slpi_ref_so3_m_sandwich;
     }

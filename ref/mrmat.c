@@ -84,15 +84,21 @@
 
 #define ETA 0x1p-1074
 
-static inline double up(double x) { return slpi_ref_mrmat_up(x); }
+static inline double up(double x)
+{
+    return slpi_ref_mrmat_up(x);
+}
 
-static double down(double x) { return nextafter(x, -INFINITY); }
+static double down(double x)
+{
+    return nextafter(x, -INFINITY);
+}
 
 /* an upper bound of gamma_K = K u / (1 - K u); K u < 1/2 checked by the caller */
 static double gamma_up(long K)
 {
-    double ku = (double)K * 0x1p-53;      /* exact: K < 2^52 */
-    return up(ku / (1.0 - ku));           /* 1 - ku exact */
+    double ku = (double)K * 0x1p-53; /* exact: K < 2^52 */
+    return up(ku / (1.0 - ku));      /* 1 - ku exact */
 }
 
 /* wall seconds of this thread's gemm calls and conversions (slpi_ref_mrmat_seconds_take) */
@@ -118,8 +124,7 @@ static int is_real(const acb_mat_t A)
 {
     for (slong i = 0; i < acb_mat_nrows(A); i++)
         for (slong j = 0; j < acb_mat_ncols(A); j++)
-            if (!arb_is_zero(acb_imagref(acb_mat_entry(A, i, j))))
-                return 0;
+            if (!arb_is_zero(acb_imagref(acb_mat_entry(A, i, j)))) return 0;
     return 1;
 }
 
@@ -131,22 +136,19 @@ static int mid_truncate(double *m, double *err, const arf_t a)
         *m = *err = 0;
         return 1;
     }
-    if (ARF_IS_SPECIAL(a) || !fmpz_fits_si(ARF_EXPREF(a)))
-        return 0;
-    slong e = *ARF_EXPREF(a);            /* |a| = 0.b_1 b_2 ... 2^e, b_1 = 1 */
-    if (e - 53 < -1021 || e > 1023)
-        return 0;
+    if (ARF_IS_SPECIAL(a) || !fmpz_fits_si(ARF_EXPREF(a))) return 0;
+    slong e = *ARF_EXPREF(a); /* |a| = 0.b_1 b_2 ... 2^e, b_1 = 1 */
+    if (e - 53 < -1021 || e > 1023) return 0;
     mp_srcptr d;
     mp_size_t n;
     ARF_GET_MPN_READONLY(d, n, a);
     mp_limb_t top = d[n - 1];
-    uint64_t pb = (uint64_t)(e - 53 + 1023) << 52;   /* 2^(e-53), a normal double: no ldexp (slow) */
+    uint64_t pb = (uint64_t)(e - 53 + 1023) << 52; /* 2^(e-53), a normal double: no ldexp (slow) */
     double p2;
     memcpy(&p2, &pb, sizeof p2);
-    *m = (double)(top >> (FLINT_BITS - 53)) * p2;      /* exact: a 53-bit integer times a power of 2 */
+    *m = (double)(top >> (FLINT_BITS - 53)) * p2; /* exact: a 53-bit integer times a power of 2 */
     *err = (n > 1 || (top & ((UWORD(1) << (FLINT_BITS - 53)) - 1)) != 0) ? p2 : 0;
-    if (ARF_SGNBIT(a))
-        *m = -*m;
+    if (ARF_SGNBIT(a)) *m = -*m;
     return 1;
 }
 
@@ -154,10 +156,8 @@ static int mid_truncate(double *m, double *err, const arf_t a)
 static int ball_get_round(double *m, double *r, const arf_struct *mid, const mag_struct *rad)
 {
     *m = arf_get_d(mid, ARF_RND_NEAR);
-    if (!isfinite(*m))
-        return 0;
-    if (r == NULL)
-        return 1;
+    if (!isfinite(*m)) return 0;
+    if (r == NULL) return 1;
     arf_t e;
     mag_t t;
     arf_init(e);
@@ -176,10 +176,9 @@ static int ball_get_round(double *m, double *r, const arf_struct *mid, const mag
 int slpi_ref_mrmat_ball_get(double *m, double *r, const arb_t x)
 {
     double err;
-    if (!mid_truncate(m, &err, arb_midref(x)))
-        return ball_get_round(m, r, arb_midref(x), arb_radref(x));
+    if (!mid_truncate(m, &err, arb_midref(x))) return ball_get_round(m, r, arb_midref(x), arb_radref(x));
     if (r != NULL) {
-        double rr = mag_get_d(arb_radref(x));        /* an upper bound */
+        double rr = mag_get_d(arb_radref(x)); /* an upper bound */
         *r = err == 0 ? rr : up(err + rr);
         return isfinite(*r);
     }
@@ -194,14 +193,12 @@ static int mr_get(slpi_ref_mr *M, const acb_mat_t A, int c, int with_rad)
     size_t n = (size_t)M->rows * M->cols * c;
     M->mid = malloc((n ? n : 1) * sizeof(double));
     M->rad = with_rad ? malloc((n ? n : 1) * sizeof(double)) : NULL;
-    if (M->mid == NULL || (with_rad && M->rad == NULL))
-        return 0;
+    if (M->mid == NULL || (with_rad && M->rad == NULL)) return 0;
     for (int i = 0; i < M->rows; i++)
         for (int j = 0; j < M->cols; j++) {
             acb_srcptr a = acb_mat_entry(A, i, j);
             size_t e = ((size_t)i * M->cols + j) * c;
-            if (!slpi_ref_mrmat_ball_get(M->mid + e, with_rad ? M->rad + e : NULL, acb_realref(a)))
-                return 0;
+            if (!slpi_ref_mrmat_ball_get(M->mid + e, with_rad ? M->rad + e : NULL, acb_realref(a))) return 0;
             if (c == 2 && !slpi_ref_mrmat_ball_get(M->mid + e + 1, with_rad ? M->rad + e + 1 : NULL, acb_imagref(a)))
                 return 0;
         }
@@ -238,12 +235,10 @@ static void mr_set(acb_mat_t C, const double *mid, const double *rad, int c)
             acb_ptr z = acb_mat_entry(C, i, j);
             size_t e = ((size_t)i * acb_mat_ncols(C) + j) * c;
             arb_set_d(acb_realref(z), mid[e]);
-            if (rad != NULL)
-                mag_set_d(arb_radref(acb_realref(z)), rad[e]);
+            if (rad != NULL) mag_set_d(arb_radref(acb_realref(z)), rad[e]);
             if (c == 2) {
                 arb_set_d(acb_imagref(z), mid[e + 1]);
-                if (rad != NULL)
-                    mag_set_d(arb_radref(acb_imagref(z)), rad[e + 1]);
+                if (rad != NULL) mag_set_d(arb_radref(acb_imagref(z)), rad[e + 1]);
             } else {
                 arb_zero(acb_imagref(z));
             }
@@ -279,11 +274,9 @@ static void mid_gemm(double *mC, const slpi_ref_mr *A, const slpi_ref_mr *B)
     int m = A->rows, k = A->cols, n = B->cols;
     if (A->c == 2) {
         const double one[2] = { 1.0, 0.0 }, zero[2] = { 0.0, 0.0 };
-        cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, one, A->mid, k, B->mid, n,
-                    zero, mC, n);
+        cblas_zgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, one, A->mid, k, B->mid, n, zero, mC, n);
     } else {
-        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, A->mid, k, B->mid, n, 0.0,
-                    mC, n);
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, A->mid, k, B->mid, n, 0.0, mC, n);
     }
 }
 
@@ -367,8 +360,7 @@ static int refuse(char *why, size_t why_len, const char *what)
 /* mC = fl(mA mB) and rC, the radius bound of ref/mrmat.c's header, for the views a, b */
 static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_mr *b, char *why, size_t why_len)
 {
-    if (!slpi_ref_mrmat_probe(why, why_len))
-        return 0;
+    if (!slpi_ref_mrmat_probe(why, why_len)) return 0;
     long K = (long)a->c * a->cols;
     if (4.0 * (double)K * 0x1p-53 >= 0.5)
         return refuse(why, why_len, "inner dimension beyond the bound's range (2K u >= 1/2)");
@@ -376,8 +368,7 @@ static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_m
     mid_gemm(mC, a, b);
     if (!rad_gemm(rC, a, b)) return refuse(why, why_len, "out of memory");
     for (size_t e = 0; e < (size_t)a->rows * b->cols * a->c; e++)
-        if (!isfinite(rC[e]) || !isfinite(mC[e]))
-            return refuse(why, why_len, "a product beyond the double range");
+        if (!isfinite(rC[e]) || !isfinite(mC[e])) return refuse(why, why_len, "a product beyond the double range");
     sec_gemm += wall() - t0;
     return 1;
 }
@@ -387,8 +378,7 @@ static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_m
 double slpi_ref_mrmat_norm_bound(const double *M, int rows, int cols)
 {
     double *col = calloc((size_t)cols + 1, sizeof *col), most = 0;
-    if (col == NULL)
-        return INFINITY;
+    if (col == NULL) return INFINITY;
     for (int i = 0; i < rows; i++) {
         double row = 0;
         for (int j = 0; j < cols; j++) {
@@ -398,8 +388,7 @@ double slpi_ref_mrmat_norm_bound(const double *M, int rows, int cols)
         }
         most = fmax(most, row);
     }
-    for (int j = 0; j < cols; j++)
-        most = fmax(most, col[j]);
+    for (int j = 0; j < cols; j++) most = fmax(most, col[j]);
     free(col);
     return up(sqrt(most));
 }
@@ -423,8 +412,7 @@ static double table_rad(const double *mx, const double *rx, int k, size_t stride
 int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const double *mX, const double *rX,
                               const double *mT, double sT, double nT, int t_left, char *why, size_t why_len)
 {
-    if (!slpi_ref_mrmat_probe(why, why_len))
-        return 0;
+    if (!slpi_ref_mrmat_probe(why, why_len)) return 0;
     if (2.0 * (double)k * 0x1p-53 >= 0.5)
         return refuse(why, why_len, "inner dimension beyond the bound's range (K u >= 1/2)");
     double t0 = wall(), g = gamma_up(k), f = up(1.0 / down(1.0 - g));
@@ -436,18 +424,15 @@ int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const
         else
             cblas_dgemv(CblasRowMajor, CblasTrans, k, n, 1.0, mT, n, mX + (size_t)v * k, 1, 0.0, mC + (size_t)v * n, 1);
     }
-    int vecs = t_left ? n : m;               /* X's columns (T X) or rows (X T) */
+    int vecs = t_left ? n : m; /* X's columns (T X) or rows (X T) */
     for (int v = 0; v < vecs; v++) {
         double r = t_left ? table_rad(mX + v, rX + v, k, (size_t)n, sT, nT, g, f)
                           : table_rad(mX + (size_t)v * k, rX + (size_t)v * k, k, 1, sT, nT, g, f);
-        if (!isfinite(r))
-            return refuse(why, why_len, "a product beyond the double range");
-        for (int o = 0; o < (t_left ? m : n); o++)
-            rC[t_left ? (size_t)o * n + v : (size_t)v * n + o] = r;
+        if (!isfinite(r)) return refuse(why, why_len, "a product beyond the double range");
+        for (int o = 0; o < (t_left ? m : n); o++) rC[t_left ? (size_t)o * n + v : (size_t)v * n + o] = r;
     }
     for (size_t e = 0; e < (size_t)m * n; e++)
-        if (!isfinite(mC[e]))
-            return refuse(why, why_len, "a product beyond the double range");
+        if (!isfinite(mC[e])) return refuse(why, why_len, "a product beyond the double range");
     sec_gemm += wall() - t0;
     return 1;
 }
@@ -486,10 +471,9 @@ int slpi_ref_mrmat_axpy(slpi_ref_mr *Y, double a, const slpi_ref_mr *X, int skew
             for (int p = 0; p < c; p++) {
                 size_t e = ((size_t)i * Y->cols + j) * c + p, et = ((size_t)j * Y->cols + i) * c + p;
                 double xm = X->mid[e], xr = X->rad[e];
-                if (skew)              /* (X - X^*)_ij: re x_ij - x_ji, im x_ij + x_ji */
+                if (skew) /* (X - X^*)_ij: re x_ij - x_ji, im x_ij + x_ji */
                     slpi_ref_mrmat_scalar_add(&xm, &xr, xm, xr, p ? X->mid[et] : -X->mid[et], X->rad[et]);
-                if (a != 1)
-                    scale_pow2(&xm, &xr, a, xm, xr);
+                if (a != 1) scale_pow2(&xm, &xr, a, xm, xr);
                 slpi_ref_mrmat_scalar_add(Y->mid + e, Y->rad + e, Y->mid[e], Y->rad[e], xm, xr);
                 ok &= isfinite(Y->mid[e]) && isfinite(Y->rad[e]);
             }
@@ -512,8 +496,7 @@ int slpi_ref_mrmat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *
     double t1 = wall();
     ok = mr_mul(mC, rC, &a, &b, why, why_len);
     double t2 = wall();
-    if (ok)
-        mr_set(C, mC, rC, c);
+    if (ok) mr_set(C, mC, rC, c);
     sec_convert += (t1 - t0) + (wall() - t2);
 done:
     slpi_ref_mrmat_clear(&a);

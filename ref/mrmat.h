@@ -62,8 +62,8 @@ static inline void slpi_ref_mrmat_scalar_add(double *zm, double *zr, double xm, 
 static inline void slpi_ref_mrmat_scalar_mul(double *zm, double *zr, double xm, double xr, double ym, double yr)
 {
     double m = xm * ym;
-    double prop = slpi_ref_mrmat_up(slpi_ref_mrmat_up(fabs(xm) * yr) +
-                                    slpi_ref_mrmat_up(xr * slpi_ref_mrmat_up(fabs(ym) + yr)));
+    double prop =
+        slpi_ref_mrmat_up(slpi_ref_mrmat_up(fabs(xm) * yr) + slpi_ref_mrmat_up(xr * slpi_ref_mrmat_up(fabs(ym) + yr)));
     *zr = slpi_ref_mrmat_up(prop + slpi_ref_mrmat_up(0x1p-53 * fabs(m) + 0x1p-1074));
     *zm = m;
 }

@@ -61,15 +61,14 @@ static int approx_inverse(acb_mat_t R, acb_mat_t Xt, const acb_mat_t A, const ac
     lapack_int *piv = malloc(sizeof *piv * (size_t)(n + 1));
     ok = M != NULL && S != NULL && piv != NULL && get_mid(M, n, A) && get_mid(S + n, w, B);
     if (ok) {
-        for (int i = 0; i < n; i++)
-            S[(size_t)i * w + i] = 1.0;
+        for (int i = 0; i < n; i++) S[(size_t)i * w + i] = 1.0;
         ok = LAPACKE_zgesv(LAPACK_ROW_MAJOR, n, w, M, n, piv, S, w) == 0 ? 1 : -1;
     }
     for (size_t e = 0; ok == 1 && e < (size_t)n * w; e++)
-        if (!isfinite(creal(S[e])) || !isfinite(cimag(S[e])))
-            ok = -1;
+        if (!isfinite(creal(S[e])) || !isfinite(cimag(S[e]))) ok = -1;
     if (ok == 1) {
-        lapack_complex_double *r = malloc(sizeof *r * ((size_t)n * n + 1)), *x = malloc(sizeof *x * ((size_t)n * k + 1));
+        lapack_complex_double *r = malloc(sizeof *r * ((size_t)n * n + 1)),
+                              *x = malloc(sizeof *x * ((size_t)n * k + 1));
         ok = r != NULL && x != NULL;
         for (int i = 0; ok && i < n; i++)
             for (int j = 0; j < w; j++) {
@@ -106,23 +105,22 @@ int slpi_ref_mrmat_solve(acb_mat_t X, const acb_mat_t A, const acb_mat_t B, slon
     mag_init(t);
     mag_init(gap);
     ok = approx_inverse(R, Xt, A, B);
-    if (ok == 0) {                                   /* out of memory too: through slpi_error_set */
+    if (ok == 0) { /* out of memory too: through slpi_error_set */
         slpi_error e;
         slpi_error_set(&e, SLPI_EINPUT, "blas route: a part of the solve beyond the double range (or out of memory)");
         snprintf(why, why_len, "%s", e.msg);
     } else if (ok < 0)
         snprintf(why, why_len, "blas route: the solve's matrix is singular in binary64 (LAPACK zgesv)");
-    if (ok == 1) {                                   /* E = I - R A, Z = R (B - A Xt) */
+    if (ok == 1) { /* E = I - R A, Z = R (B - A Xt) */
         ok = slpi_ref_mrmat_mul(E, R, A, why, why_len) && slpi_ref_mrmat_mul(T, A, Xt, why, why_len);
         if (ok) {
             acb_mat_neg(E, E);
-            for (int i = 0; i < n; i++)
-                acb_add_ui(acb_mat_entry(E, i, i), acb_mat_entry(E, i, i), 1, prec);
+            for (int i = 0; i < n; i++) acb_add_ui(acb_mat_entry(E, i, i), acb_mat_entry(E, i, i), 1, prec);
             acb_mat_sub(T, B, T, prec);
             ok = slpi_ref_mrmat_mul(Z, R, T, why, why_len);
         }
     }
-    if (ok == 1) {                                   /* e_i, beta */
+    if (ok == 1) { /* e_i, beta */
         for (int i = 0; i < n; i++) {
             for (int j = 0; j < n; j++) {
                 acb_get_mag(t, acb_mat_entry(E, i, j));
@@ -133,19 +131,17 @@ int slpi_ref_mrmat_solve(acb_mat_t X, const acb_mat_t A, const acb_mat_t B, slon
         mag_one(t);
         mag_sub_lower(gap, t, beta);
         if (mag_cmp_2exp_si(beta, 0) >= 0 || mag_is_zero(gap)) {
-            snprintf(why, why_len, "blas route: the solve's test fails: ||I - R A||_inf = %.3g >= 1",
-                     mag_get_d(beta));
+            snprintf(why, why_len, "blas route: the solve's test fails: ||I - R A||_inf = %.3g >= 1", mag_get_d(beta));
             ok = -1;
         }
     }
-    if (ok == 1) {                                   /* d_j, then X = Xt + Z + disc(e_i d_j) */
+    if (ok == 1) { /* d_j, then X = Xt + Z + disc(e_i d_j) */
         for (int i = 0; i < n; i++)
             for (int j = 0; j < k; j++) {
                 acb_get_mag(t, acb_mat_entry(Z, i, j));
                 mag_max(d + j, d + j, t);
             }
-        for (int j = 0; j < k; j++)
-            mag_div(d + j, d + j, gap);
+        for (int j = 0; j < k; j++) mag_div(d + j, d + j, gap);
         acb_mat_add(X, Xt, Z, prec);
         for (int i = 0; i < n; i++)
             for (int j = 0; j < k; j++) {

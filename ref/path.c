@@ -67,8 +67,7 @@ static int ref_set_state(void *ctx, const double *x0, slpi_error *err)
     ref_ctx *c = ctx;
     if (x0 == NULL) {
         int rc = slpi_ref_initial_state(c->s, c->x0, err);
-        if (rc != SLPI_OK)
-            return rc;
+        if (rc != SLPI_OK) return rc;
     } else {
         for (int i = 0; i < c->dim; i++) arb_set_d(c->x0 + i, x0[i]);
     }
@@ -140,7 +139,10 @@ static void write_ball(FILE *f, const arb_t x, long prec)
     size_t n = strlen(s);
     const char *body = s;
     int len = (int)n;
-    if (n >= 2 && s[0] == '[' && s[n - 1] == ']') { body = s + 1; len = (int)n - 2; }
+    if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
+        body = s + 1;
+        len = (int)n - 2;
+    }
     /* Arb writes a ball whose midpoint is lost in its radius as "+/- r": keep "mid +/- rad" */
     fprintf(f, "\t%s%.*s", strncmp(body, "+/-", 3) == 0 ? "0 " : "", len, body);
     flint_free(s);
@@ -169,8 +171,7 @@ static void ref_summary(void *ctx, FILE *f)
         if (!strstr(c->diag.name[i], "x0")) continue;
         const arb_struct *v = c->diag.value + i;
         fprintf(f, "  certified: %-24s %s (radius %.3g)\n", c->diag.name[i],
-                arb_contains_zero(v) ? "contains 0" : "excludes 0: provably changed",
-                mag_get_d(arb_radref(v)));
+                arb_contains_zero(v) ? "contains 0" : "excludes 0: provably changed", mag_get_d(arb_radref(v)));
     }
     fprintf(f, "  time: %ld steps %.3f CPU-s, the certified diagnostics %.3f CPU-s", c->steps, c->step_cpu,
             c->diag_cpu);
@@ -264,8 +265,8 @@ static void ref_watch(void *ctx, slpi_progress *pg)
 }
 
 static const slpi_path_ops ref_ops = {
-    "ref", ref_create, ref_destroy, ref_set_state, ref_step, ref_diag_names,
-    ref_diag_values, ref_write_row, ref_summary, ref_state_save, ref_state_load, ref_why, ref_watch, ref_seek,
+    "ref",         ref_create,  ref_destroy,    ref_set_state,  ref_step, ref_diag_names, ref_diag_values,
+    ref_write_row, ref_summary, ref_state_save, ref_state_load, ref_why,  ref_watch,      ref_seek,
 };
 
 slpi_step_status slpi_ref_step_at(void *at, const double *dW, slpi_step_info *info)

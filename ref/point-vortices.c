@@ -33,30 +33,35 @@ static void pv_m_pack(const slpi_ref_system *s, arb_ptr x, const acb_mat_t X, sl
 /* v -= t x (3-vectors) */
 static void vec3_submul(arb_ptr v, arb_srcptr x, slong n, const arb_t t, slong prec)
 {
-    for (slong i = 0; i < n; i++)
-        arb_submul(v + i, x + i, t, prec);
+    for (slong i = 0; i < n; i++) arb_submul(v + i, x + i, t, prec);
 }
 
 /* g = grad H0 (dx != NULL: its derivative in direction dx instead) */
-static void h0_grad(const slpi_ref_system *s, arb_ptr g, arb_srcptr x, arb_srcptr dx,
-                    slong prec)
+static void h0_grad(const slpi_ref_system *s, arb_ptr g, arb_srcptr x, arb_srcptr dx, slong prec)
 {
     int n = slpi_view_system(s->p)->pv.n;
     arb_t ni, nj, dni, dnj, c, dc, t, u, q, pi4;
-    arb_init(ni); arb_init(nj); arb_init(dni); arb_init(dnj); arb_init(c); arb_init(dc);
-    arb_init(t); arb_init(u); arb_init(q); arb_init(pi4);
+    arb_init(ni);
+    arb_init(nj);
+    arb_init(dni);
+    arb_init(dnj);
+    arb_init(c);
+    arb_init(dc);
+    arb_init(t);
+    arb_init(u);
+    arb_init(q);
+    arb_init(pi4);
     arb_ptr term = _arb_vec_init(3), dterm = _arb_vec_init(3);
     _arb_vec_zero(g, 3 * n);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) {
-            if (j == i)
-                continue;
+            if (j == i) continue;
             arb_srcptr xi = x + 3 * i, xj = x + 3 * j;
             arb_dot(ni, NULL, 0, xi, 1, xi, 1, 3, prec);
             arb_sqrt(ni, ni, prec);
             arb_dot(nj, NULL, 0, xj, 1, xj, 1, 3, prec);
             arb_sqrt(nj, nj, prec);
-            arb_mul(q, ni, nj, prec);                        /* q = n_i n_j */
+            arb_mul(q, ni, nj, prec); /* q = n_i n_j */
             arb_dot(c, NULL, 0, xi, 1, xj, 1, 3, prec);
             arb_div(c, c, q, prec);
             /* term = (x_j / q - c x_i / n_i^2) / (1 - c) */
@@ -65,7 +70,7 @@ static void h0_grad(const slpi_ref_system *s, arb_ptr g, arb_srcptr x, arb_srcpt
             arb_div(t, c, t, prec);
             vec3_submul(term, xi, 3, t, prec);
             arb_sub_ui(u, c, 1, prec);
-            arb_neg(u, u);                                   /* u = 1 - c */
+            arb_neg(u, u); /* u = 1 - c */
             _arb_vec_scalar_div(term, term, 3, u, prec);
             if (dx == NULL) {
                 _arb_vec_add(g + 3 * i, g + 3 * i, term, 3, prec);
@@ -109,21 +114,27 @@ static void h0_grad(const slpi_ref_system *s, arb_ptr g, arb_srcptr x, arb_srcpt
     arb_const_pi(pi4, prec);
     arb_mul_2exp_si(pi4, pi4, 2);
     _arb_vec_scalar_div(g, g, 3 * n, pi4, prec);
-    arb_clear(ni); arb_clear(nj); arb_clear(dni); arb_clear(dnj); arb_clear(c); arb_clear(dc);
-    arb_clear(t); arb_clear(u); arb_clear(q); arb_clear(pi4);
+    arb_clear(ni);
+    arb_clear(nj);
+    arb_clear(dni);
+    arb_clear(dnj);
+    arb_clear(c);
+    arb_clear(dc);
+    arb_clear(t);
+    arb_clear(u);
+    arb_clear(q);
+    arb_clear(pi4);
     _arb_vec_clear(term, 3);
     _arb_vec_clear(dterm, 3);
 }
 
 /* generator vectors v_i (B block i = -E(v_i)); dx != NULL: derivative */
-static void gen_vectors(const slpi_ref_system *s, int k, arb_ptr v, arb_srcptr x,
-                        arb_srcptr dx, slong prec)
+static void gen_vectors(const slpi_ref_system *s, int k, arb_ptr v, arb_srcptr x, arb_srcptr dx, slong prec)
 {
     int n = slpi_view_system(s->p)->pv.n;
     if (k == 0) {
         h0_grad(s, v, x, dx, prec);
-        if (blk(s) == 3)
-            _arb_vec_scalar_mul_2exp_si(v, v, 3 * n, -1);
+        if (blk(s) == 3) _arb_vec_scalar_mul_2exp_si(v, v, 3 * n, -1);
         return;
     }
     arb_t a;
@@ -131,14 +142,12 @@ static void gen_vectors(const slpi_ref_system *s, int k, arb_ptr v, arb_srcptr x
     arb_set_d(a, slpi_view_system(s->p)->pv.amp);
     _arb_vec_zero(v, 3 * n);
     arb_srcptr src = dx != NULL ? dx : x;
-    for (int i = 0; i < n; i++)
-        arb_mul(v + 3 * i + (k - 1), src + 3 * i + (k - 1), a, prec);
+    for (int i = 0; i < n; i++) arb_mul(v + 3 * i + (k - 1), src + 3 * i + (k - 1), a, prec);
     arb_clear(a);
 }
 
 /* b_k = pack(B_k) = -(the generator vectors), the matrix generators' packed form */
-static void pv_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w,
-                          slong prec)
+static void pv_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w, slong prec)
 {
     gen_vectors(s, k, b, mu, w, prec);
     _arb_vec_neg(b, b, 3 * slpi_view_system(s->p)->pv.n);
@@ -148,7 +157,10 @@ static void pv_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
 {
     int n = slpi_view_system(s->p)->pv.n;
     arb_t ni, nj, c, pi4;
-    arb_init(ni); arb_init(nj); arb_init(c); arb_init(pi4);
+    arb_init(ni);
+    arb_init(nj);
+    arb_init(c);
+    arb_init(pi4);
     arb_zero(out);
     for (int i = 0; i < n; i++)
         for (int j = i + 1; j < n; j++) {
@@ -167,7 +179,10 @@ static void pv_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     arb_mul_2exp_si(pi4, pi4, 2);
     arb_div(out, out, pi4, prec);
     arb_neg(out, out);
-    arb_clear(ni); arb_clear(nj); arb_clear(c); arb_clear(pi4);
+    arb_clear(ni);
+    arb_clear(nj);
+    arb_clear(c);
+    arb_clear(pi4);
     slpi_ref_so3k_casimirs(s, out, x, prec);
 }
 

@@ -16,8 +16,7 @@
  * coordinates, g_j = |unpack(e_j)|_F^2 the Frobenius metric of coordinate j (1 without a
  * matrix form; the su(N) layout weighs off-diagonal entries twice). A constant factor and
  * the sign do not matter to D J(x) D^T = J(x_1). */
-static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong prec, char *why,
-                                size_t why_len)
+static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong prec, char *why, size_t why_len)
 {
     const slpi_ref_system *sys = &s->sys;
     int d = sys->state_dim;
@@ -29,7 +28,7 @@ static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong
     arb_ptr x1 = _arb_vec_init(d), e = _arb_vec_init(d), col = _arb_vec_init(d);
     _arb_vec_set(x1, x, d);
     int ok = s->scheme->jac(sys, D, x, s->delta, prec, why, why_len) &&
-             s->scheme->step(sys, x1, s->delta, prec, why, why_len) == SLPI_STEP_CONVERGED;
+        s->scheme->step(sys, x1, s->delta, prec, why, why_len) == SLPI_STEP_CONVERGED;
     acb_mat_t E;
     acb_mat_init(E, sys->N > 0 ? sys->N : 1, sys->N > 0 ? sys->N : 1);
     for (int j = 0; ok && j < d; j++) {
@@ -48,11 +47,9 @@ static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong
             arb_clear(g);
         }
         sys->coad(sys, col, e, x, prec);
-        for (int i = 0; i < d; i++)
-            arb_set(arb_mat_entry(J0, i, j), col + i);
+        for (int i = 0; i < d; i++) arb_set(arb_mat_entry(J0, i, j), col + i);
         sys->coad(sys, col, e, x1, prec);
-        for (int i = 0; i < d; i++)
-            arb_set(arb_mat_entry(J1, i, j), col + i);
+        for (int i = 0; i < d; i++) arb_set(arb_mat_entry(J1, i, j), col + i);
     }
     if (ok) {
         arb_mat_mul(T, D, J0, prec);
@@ -60,8 +57,7 @@ static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong
         arb_mat_mul(D, T, J0, prec);
         arb_mat_sub(D, D, J1, prec);
         for (int i = 0; i < d; i++)
-            for (int j = 0; j < d; j++)
-                arb_set(defect + d * i + j, arb_mat_entry(D, i, j));
+            for (int j = 0; j < d; j++) arb_set(defect + d * i + j, arb_mat_entry(D, i, j));
     }
     acb_mat_clear(E);
     _arb_vec_clear(x1, d);
@@ -74,8 +70,7 @@ static int isomp_poisson_defect(slpi_ref *s, arb_srcptr x, arb_ptr defect, slong
     return ok;
 }
 
-int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr defect,
-                            slpi_error *err)
+int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr defect, slpi_error *err)
 {
     const slpi_problem *p = s->p;
     int svi = slpi_view_scheme(p)->scheme == SLPI_SCHEME_SVI && slpi_view_scheme(p)->svi_form != SLPI_SVI_FORM_LP &&
@@ -90,8 +85,7 @@ int slpi_ref_poisson_defect(slpi_ref *s, arb_srcptr x, const double *dW, arb_ptr
                               SLPI_REF_LOHNER_MAX, slpi_system_name(slpi_view_system(p)->system),
                               slpi_scheme_name(slpi_view_scheme(p)->scheme));
     s->delta[0] = s->h;
-    for (int k = 1; k <= s->sys.M; k++)
-        s->delta[k] = dW[k - 1];
+    for (int k = 1; k <= s->sys.M; k++) s->delta[k] = dW[k - 1];
     char why[200] = "";
     for (long prec = slpi_view_cert(p)->prec; prec > 0; prec = slpi_ref_next_prec(prec, slpi_view_cert(p)->prec_max))
         if (svi ? slpi_ref_svi_poisson_defect(&s->sys, x, s->delta, defect, prec, why, sizeof why)

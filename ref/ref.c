@@ -41,8 +41,7 @@ static const slpi_ref_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
 
 const slpi_ref_scheme *slpi_ref_scheme_get(slpi_scheme_id k)
 {
-    if ((int)k < 0 || k >= SLPI_SCHEME_COUNT)
-        return NULL;
+    if ((int)k < 0 || k >= SLPI_SCHEME_COUNT) return NULL;
     return scheme_table[k];
 }
 
@@ -64,12 +63,13 @@ int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err)
     const slpi_problem *p = slpi_plan_problem(plan);
     char cb[256];
     if (slpi_problem_callbacks(p, cb, sizeof cb))
-        return slpi_error_set(err, SLPI_EINPUT, "ref: %s given as code (a callback): the certified path evaluates "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "ref: %s given as code (a callback): the certified path evaluates "
                               "only expressions, so a callback problem runs uncertified on the fast path alone "
-                              "(docs/models.md#callbacks)", cb);
+                              "(docs/models.md#callbacks)",
+                              cb);
     slpi_ref *s = calloc(1, sizeof *s);
-    if (s == NULL)
-        return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory");
+    if (s == NULL) return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory");
     s->plan = slpi_plan_ref(plan);
     s->p = p;
     s->h = slpi_view_grid(p)->h;
@@ -86,8 +86,8 @@ int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err)
     else
         rc = s->scheme->check(&s->sys, s->p, err);
     if (rc == SLPI_OK && SLPI_NEVER(s->sys.state_dim != slpi_problem_state_dim(p)))
-        rc = slpi_error_set(err, SLPI_EINPUT, "ref: state layout mismatch (%d vs %d)",
-                            s->sys.state_dim, slpi_problem_state_dim(p));
+        rc = slpi_error_set(err, SLPI_EINPUT, "ref: state layout mismatch (%d vs %d)", s->sys.state_dim,
+                            slpi_problem_state_dim(p));
     if (rc != SLPI_OK) {
         slpi_ref_system_clear(&s->sys);
         free(s);
@@ -104,7 +104,7 @@ int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err)
     int lohner = slpi_view_cert(p)->ref_lohner == SLPI_PROPAGATION_LOHNER ||
         (slpi_view_cert(p)->ref_lohner == SLPI_PROPAGATION_AUTO && slpi_ref_has_step_jacobian(s));
     if (lohner && slpi_ref_set_lohner(s, 1) != SLPI_OK) {
-        int available = slpi_ref_has_step_jacobian(s);   /* else: out of memory */
+        int available = slpi_ref_has_step_jacobian(s); /* else: out of memory */
         slpi_ref_free(s);
         if (available) return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory (the mean-value propagation)");
         return slpi_error_set(err, SLPI_EINPUT,
@@ -119,8 +119,7 @@ int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err)
 
 void slpi_ref_free(slpi_ref *s)
 {
-    if (s == NULL)
-        return;
+    if (s == NULL) return;
     slpi_ref_lohner_free(s);
     if (s->inv0 != NULL) {
         _arb_vec_clear(s->inv0_x0, s->sys.state_dim);
@@ -137,16 +136,14 @@ int slpi_ref_initial_state(slpi_ref *s, arb_ptr x, slpi_error *err)
 {
     int n = slpi_problem_initial_size(s->p);
     double *c = malloc((size_t)n * sizeof *c);
-    if (c == NULL)
-        return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory");
+    if (c == NULL) return slpi_error_set(err, SLPI_EINPUT, "ref: out of memory");
     int rc = slpi_problem_initial_state(s->p, c, err);
     for (int i = 0; rc == SLPI_OK && i < n; i++)
         if (!isfinite(c[i]))
             rc = slpi_error_set(err, SLPI_EINPUT, "initial state of %s has NaN/Inf",
                                 slpi_system_name(slpi_view_system(s->p)->system));
     if (rc == SLPI_OK && slpi_problem_initial_kind(s->p) == SLPI_INITIAL_VALUES)
-        for (int i = 0; i < n; i++)
-            arb_set_d(x + i, c[i]);
+        for (int i = 0; i < n; i++) arb_set_d(x + i, c[i]);
     else if (rc == SLPI_OK)
         s->sys.initial_map(&s->sys, x, c, slpi_view_cert(s->p)->prec);
     free(c);
@@ -155,8 +152,7 @@ int slpi_ref_initial_state(slpi_ref *s, arb_ptr x, slpi_error *err)
 
 int slpi_ref_set_step(slpi_ref *s, double h)
 {
-    if (!(h != 0) || !isfinite(h))
-        return SLPI_EINPUT;
+    if (!(h != 0) || !isfinite(h)) return SLPI_EINPUT;
     s->h = h;
     return SLPI_OK;
 }
@@ -168,8 +164,7 @@ void slpi_ref_set_step_index(slpi_ref *s, long n)
 
 long slpi_ref_next_prec(long prec, long prec_max)
 {
-    if (prec >= prec_max)
-        return 0;
+    if (prec >= prec_max) return 0;
     return 2 * prec < prec_max ? 2 * prec : prec_max;
 }
 
@@ -200,30 +195,26 @@ static slpi_step_status ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_
     for (int k = 1; k <= s->sys.M; k++) {
         s->delta[k] = dW[k - 1];
         if (!isfinite(dW[k - 1])) {
-            snprintf(s->why, sizeof s->why, "step %ld: increment dW[%d] is not finite",
-                     step, k - 1);
+            snprintf(s->why, sizeof s->why, "step %ld: increment dW[%d] is not finite", step, k - 1);
             return info->status = SLPI_STEP_INVALID;
         }
     }
     for (int i = 0; i < n; i++)
         if (!arb_is_finite(x + i)) {
-            snprintf(s->why, sizeof s->why, "step %ld: state entry %d is not finite",
-                     step, i);
+            snprintf(s->why, sizeof s->why, "step %ld: state entry %d is not finite", step, i);
             return info->status = SLPI_STEP_INVALID;
         }
     char why[200] = "";
-    int domain = 0;   /* the last attempt met a domain error: no key is its remedy */
+    int domain = 0; /* the last attempt met a domain error: no key is its remedy */
     slpi_ref_iterations_take();
     slpi_ref_watch_begin(s->watch, s->watch_ctx, step);
     for (long prec = cert->prec; prec > 0; prec = slpi_ref_next_prec(prec, cert->prec_max)) {
         slpi_ref_watch_prec(prec);
         _arb_vec_set(s->work, x, n);
         slpi_step_status st = SLPI_STEP_UNABLE;
-        if (s->sys.fault != NULL)
-            s->sys.fault(&s->sys, why, sizeof why);   /* forget earlier evaluations' */
-        if (s->lo != NULL)
-            st = slpi_ref_lohner_step(s, s->work, prec, why, sizeof why);
-        if (st != SLPI_STEP_CONVERGED) {        /* the plain ball step */
+        if (s->sys.fault != NULL) s->sys.fault(&s->sys, why, sizeof why); /* forget earlier evaluations' */
+        if (s->lo != NULL) st = slpi_ref_lohner_step(s, s->work, prec, why, sizeof why);
+        if (st != SLPI_STEP_CONVERGED) { /* the plain ball step */
             _arb_vec_set(s->work, x, n);
             st = s->scheme->step(&s->sys, s->work, s->delta, prec, why, sizeof why);
         }
@@ -262,8 +253,7 @@ static slpi_step_status ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_
 slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_step_info *info)
 {
     slpi_step_info local;
-    if (info == NULL)
-        info = &local;
+    if (info == NULL) info = &local;
     memset(info, 0, sizeof *info);
     slpi_step_status st = ref_step(s, x, dW, info);
     s->sys.step++;

@@ -32,8 +32,8 @@ typedef struct slpi_plan slpi_plan; /* slpi/plan.h */
 
 typedef struct {
     int valid, plain_ok;
-    arb_ptr c, r, out;        /* centre, coefficients, last output */
-    arb_ptr plain;            /* the plain ball trajectory from the same start */
+    arb_ptr c, r, out; /* centre, coefficients, last output */
+    arb_ptr plain;     /* the plain ball trajectory from the same start */
     arb_mat_t A;
 } slpi_ref_lohner_set;
 
@@ -43,11 +43,11 @@ struct slpi_ref {
     double h;              /* the step size: the plan's h until slpi_ref_set_step changes it */
     slpi_ref_system sys;
     const slpi_ref_scheme *scheme;
-    double *delta;            /* (h, dW_1..dW_M) */
-    arb_ptr work;             /* copy of the state for retries */
-    slpi_ref_lohner_set *lo;  /* NULL: plain ball steps */
-    char why[256];            /* reason of the last UNABLE */
-    void (*watch)(void *ctx, const slpi_ref_work *w);   /* slpi_ref_set_watch */
+    double *delta;                                    /* (h, dW_1..dW_M) */
+    arb_ptr work;                                     /* copy of the state for retries */
+    slpi_ref_lohner_set *lo;                          /* NULL: plain ball steps */
+    char why[256];                                    /* reason of the last UNABLE */
+    void (*watch)(void *ctx, const slpi_ref_work *w); /* slpi_ref_set_watch */
     void *watch_ctx;
     arb_ptr inv0_x0, inv0; /* slpi_ref_diagnostics' invariants at x0 and that x0 (NULL: none kept) */
 };

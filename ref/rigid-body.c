@@ -19,10 +19,10 @@
 #include "core/check.h"
 
 typedef struct {
-    arb_struct inv_inertia[3];   /* 1 / I_i */
+    arb_struct inv_inertia[3]; /* 1 / I_i */
     arb_struct h0_scale;
     arb_struct amp;
-    arb_struct amp3;             /* amp / sqrt(3) */
+    arb_struct amp3; /* amp / sqrt(3) */
 } rb_data;
 
 /* velocity g_k(x) */
@@ -46,8 +46,7 @@ static void velocity(const slpi_ref_system *s, int k, arb_ptr g, arb_srcptr x, s
         arb_set(g + (k - 1), &d->amp);
         break;
     case SLPI_RB_NOISE_SVI_LIN1:
-        for (int i = 0; i < 3; i++)
-            arb_set(g + i, &d->amp3);
+        for (int i = 0; i < 3; i++) arb_set(g + i, &d->amp3);
         break;
     case SLPI_RB_NOISE_CONST_E3:
         arb_set(g + 2, &d->amp);
@@ -74,8 +73,7 @@ static void dvelocity(const slpi_ref_system *s, int k, arb_ptr g, arb_srcptr w, 
  * form (hat identities; the same values as the matrix attach, without 3x3 matrices):
  * coad(b, x) = pack([hat b, hat x]) = b × x, and
  * hat a hat y hat c + hat c hat y hat a = -hat((a . y) c + (c . y) a). */
-static void rb_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w,
-                          slong prec)
+static void rb_gen_packed(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w, slong prec)
 {
     if (w == NULL)
         velocity(s, k, b, mu, prec);
@@ -88,12 +86,11 @@ static void rb_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
 {
     arb_ptr g = _arb_vec_init(3);
     velocity(s, 0, g, x, prec);
-    arb_dot(out + 0, NULL, 0, g, 1, x, 1, 3, prec);            /* x . I^{-1} x */
+    arb_dot(out + 0, NULL, 0, g, 1, x, 1, 3, prec); /* x . I^{-1} x */
     if (slpi_view_system(s->p)->rb.form == SLPI_RB_FORM_SVI) arb_mul_2exp_si(out + 0, out + 0, -1);
-    arb_dot(out + 1, NULL, 0, x, 1, x, 1, 3, prec);            /* |x|^2 */
-    if (s->n_inv == 5)                                          /* J = R Pi */
-        for (int i = 0; i < 3; i++)
-            arb_dot(out + 2 + i, NULL, 0, x + 3 + 3 * i, 1, x, 1, 3, prec);
+    arb_dot(out + 1, NULL, 0, x, 1, x, 1, 3, prec); /* |x|^2 */
+    if (s->n_inv == 5)                              /* J = R Pi */
+        for (int i = 0; i < 3; i++) arb_dot(out + 2 + i, NULL, 0, x + 3 + 3 * i, 1, x, 1, 3, prec);
     _arb_vec_clear(g, 3);
 }
 
@@ -108,7 +105,7 @@ static void rb_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, a
     arb_zero(out + 1);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++) {
-            arb_dot(a, NULL, 0, R + i, 3, R + j, 3, 3, prec);   /* (R^T R)_ij */
+            arb_dot(a, NULL, 0, R + i, 3, R + j, 3, 3, prec); /* (R^T R)_ij */
             arb_sub_si(a, a, i == j, prec);
             arb_abs(a, a);
             arb_max(out + 1, out + 1, a, prec);
@@ -126,8 +123,7 @@ static void rb_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, a
 static void rb_clear(slpi_ref_system *s)
 {
     rb_data *d = s->data;
-    for (int i = 0; i < 3; i++)
-        arb_clear(d->inv_inertia + i);
+    for (int i = 0; i < 3; i++) arb_clear(d->inv_inertia + i);
     arb_clear(&d->h0_scale);
     arb_clear(&d->amp);
     arb_clear(&d->amp3);
@@ -166,10 +162,18 @@ int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->dim = 3;
     s->state_dim = sys->rb.track_R ? 12 : 3;
     switch (sys->rb.noise) {
-    case SLPI_RB_NOISE_NONE:      s->M = 0; break;
-    case SLPI_RB_NOISE_ISO_QUAD:  s->M = 3; break;
-    case SLPI_RB_NOISE_SVI_LIN:   s->M = 3; break;
-    default:                      s->M = 1; break;
+    case SLPI_RB_NOISE_NONE:
+        s->M = 0;
+        break;
+    case SLPI_RB_NOISE_ISO_QUAD:
+        s->M = 3;
+        break;
+    case SLPI_RB_NOISE_SVI_LIN:
+        s->M = 3;
+        break;
+    default:
+        s->M = 1;
+        break;
     }
     s->h0_quadratic = 1;
     s->N = 3;

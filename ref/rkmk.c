@@ -23,8 +23,7 @@ static const long bern_den[9] = { 1, 2, 12, 1, 720, 1, 30240, 1, 1209600 };
 #define DEXP_QMAX 8
 
 /* out = dexp^{-1,[q]}_T(v) */
-static void dexpinv(const slpi_ref_system *s, arb_ptr out, arb_srcptr T, arb_srcptr v,
-                    int q, slong prec)
+static void dexpinv(const slpi_ref_system *s, arb_ptr out, arb_srcptr T, arb_srcptr v, int q, slong prec)
 {
     int n = s->gdim;
     arb_ptr term = _arb_vec_init(n), next = _arb_vec_init(n);
@@ -35,12 +34,10 @@ static void dexpinv(const slpi_ref_system *s, arb_ptr out, arb_srcptr T, arb_src
     for (int j = 1; j <= q; j++) {
         s->lie(s, next, T, term, prec);
         _arb_vec_swap(term, next, n);
-        if (bern_num[j] == 0)
-            continue;
+        if (bern_num[j] == 0) continue;
         arb_set_si(c, bern_num[j]);
         arb_div_si(c, c, bern_den[j], prec);
-        for (int i = 0; i < n; i++)
-            arb_addmul(out + i, term + i, c, prec);
+        for (int i = 0; i < n; i++) arb_addmul(out + i, term + i, c, prec);
     }
     arb_clear(c);
     _arb_vec_clear(term, n);
@@ -71,14 +68,14 @@ static int heun_check(const slpi_ref_system *s, const slpi_problem *p, slpi_erro
     return rkmk_check_common(s, "rkmk-heun", err);
 }
 
-static slpi_step_status le_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
-                                slong prec, char *why, size_t why_len)
+static slpi_step_status le_step(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
+                                size_t why_len)
 {
     (void)why;
     (void)why_len;
     arb_ptr mu = _arb_vec_init(s->dim), K1 = _arb_vec_init(s->gdim);
     _arb_vec_set(mu, x, s->dim);
-    slpi_ref_time(s, 0, delta, prec);                  /* c = 0: t_n */
+    slpi_ref_time(s, 0, delta, prec); /* c = 0: t_n */
     slpi_ref_gen_sum(s, K1, delta, mu, prec);
     s->orbit(s, x, K1, mu, prec);
     _arb_vec_clear(mu, s->dim);
@@ -86,21 +83,20 @@ static slpi_step_status le_step(const slpi_ref_system *s, arb_ptr x, const doubl
     return SLPI_STEP_CONVERGED;
 }
 
-static slpi_step_status heun_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
-                                  slong prec, char *why, size_t why_len)
+static slpi_step_status heun_step(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
+                                  size_t why_len)
 {
     (void)why;
     (void)why_len;
     int g = s->gdim, q = slpi_view_scheme(s->p)->dexp_order;
     arb_ptr mu = _arb_vec_init(s->dim), mu2 = _arb_vec_init(s->dim);
-    arb_ptr K1 = _arb_vec_init(g), K2 = _arb_vec_init(g), T2 = _arb_vec_init(g),
-            sigma = _arb_vec_init(g);
+    arb_ptr K1 = _arb_vec_init(g), K2 = _arb_vec_init(g), T2 = _arb_vec_init(g), sigma = _arb_vec_init(g);
     _arb_vec_set(mu, x, s->dim);
-    slpi_ref_time(s, 0, delta, prec);           /* c_1 = 0: t_n */
+    slpi_ref_time(s, 0, delta, prec); /* c_1 = 0: t_n */
     slpi_ref_gen_sum(s, K1, delta, mu, prec);
-    _arb_vec_set(T2, K1, g);                    /* Theta_2 = dexp^{-1}_0(K_1) = K_1 */
+    _arb_vec_set(T2, K1, g); /* Theta_2 = dexp^{-1}_0(K_1) = K_1 */
     s->orbit(s, mu2, T2, mu, prec);
-    slpi_ref_time(s, 2, delta, prec);           /* c_2 = a_21 = 1: t_n + h */
+    slpi_ref_time(s, 2, delta, prec); /* c_2 = a_21 = 1: t_n + h */
     slpi_ref_gen_sum(s, K2, delta, mu2, prec);
     dexpinv(s, sigma, T2, K2, q, prec);
     _arb_vec_add(sigma, sigma, K1, g, prec);
@@ -116,5 +112,4 @@ static slpi_step_status heun_step(const slpi_ref_system *s, arb_ptr x, const dou
 }
 
 const slpi_ref_scheme slpi_ref_scheme_rkmk_le = { SLPI_SCHEME_RKMK_LE, le_check, le_step, NULL };
-const slpi_ref_scheme slpi_ref_scheme_rkmk_heun = { SLPI_SCHEME_RKMK_HEUN, heun_check,
-                                                    heun_step, NULL };
+const slpi_ref_scheme slpi_ref_scheme_rkmk_heun = { SLPI_SCHEME_RKMK_HEUN, heun_check, heun_step, NULL };

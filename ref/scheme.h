@@ -21,13 +21,13 @@ typedef struct slpi_ref_scheme slpi_ref_scheme;
 struct slpi_ref_scheme {
     slpi_scheme_id id;
     int (*check)(const slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-    slpi_step_status (*step)(const slpi_ref_system *s, arb_ptr x, const double *delta,
-                             slong prec, char *why, size_t why_len);
+    slpi_step_status (*step)(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
+                             size_t why_len);
     /* optional (NULL: none): an enclosure J (state_dim^2) of the step map's Jacobian
      * D Phi(xi) for every xi in the box x, for the mean-value (Lohner) propagation of
      * slpi_ref_step; 0 with a reason where the scheme's options give none. */
-    int (*jac)(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const double *delta,
-               slong prec, char *why, size_t why_len);
+    int (*jac)(const slpi_ref_system *s, arb_mat_t J, arb_srcptr x, const double *delta, slong prec, char *why,
+               size_t why_len);
 };
 
 extern const slpi_ref_scheme slpi_ref_scheme_tmk;
@@ -38,14 +38,13 @@ extern const slpi_ref_scheme slpi_ref_scheme_trap_direct;
 extern const slpi_ref_scheme slpi_ref_scheme_isomp;
 extern const slpi_ref_scheme slpi_ref_scheme_svi;
 /* SVI-LP, the matrix form of the SVI scheme (ref/svi-lp.c), dispatched from svi. */
-slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
-                                      const double *delta, slong prec, char *why,
+slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
                                       size_t why_len);
 /* SVI-LP's equation at state mu (packed) and increments delta (ref/svi-lp.c), the map the
  * Krawczyk test encloses: F = F(x) and dF = DF(x)[w] (either may be NULL) over the ball
  * vectors x, w; indeterminate where P or Q is not provably invertible. */
-void slpi_ref_svi_lp_map(arb_ptr F, arb_ptr dF, arb_srcptr x, arb_srcptr w, arb_srcptr mu,
-                         const double *delta, const slpi_ref_system *s, slong prec);
+void slpi_ref_svi_lp_map(arb_ptr F, arb_ptr dF, arb_srcptr x, arb_srcptr w, arb_srcptr mu, const double *delta,
+                         const slpi_ref_system *s, slong prec);
 /* The point M(x) = P^{-1} (mu + nu) Q^{-1} / 2 (nu = P^{-1} Q mu Q^{-1} P, P, Q = I +- x/2)
  * at which SVI-LP's map evaluates the Hamiltonian's gradient, packed into m, for state mu
  * and ball vector x; 0 (m untouched) where P or Q is not provably invertible. */
@@ -54,8 +53,8 @@ int slpi_ref_svi_lp_argument(arb_ptr m, arb_srcptr x, arb_srcptr mu, const slpi_
  * D J(p_k) D^T - J(p_{k+1}), p = Pi (rigid body, d = 3) or (Pi, Gamma) (heavy top,
  * d = 6), D = dp_{k+1}/dp_k by the implicit function theorem on the enclosed zero
  * (row-major d x d in defect); 0 with a reason on failure. */
-int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const double *delta,
-                                arb_ptr defect, slong prec, char *why, size_t why_len);
+int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const double *delta, arb_ptr defect, slong prec,
+                                char *why, size_t why_len);
 /* The scheme table, indexed by slpi_scheme_id. */
 const slpi_ref_scheme *slpi_ref_scheme_get(slpi_scheme_id k);
 

@@ -21,9 +21,9 @@
 #define SE_MAX_EIG 12
 
 typedef struct {
-    int nm;               /* number of modes */
-    acb_mat_struct *T;    /* T_m */
-    arb_struct *wgt;      /* -(4 eps^2 / N) / |m|^2 */
+    int nm;            /* number of modes */
+    acb_mat_struct *T; /* T_m */
+    arb_struct *wgt;   /* -(4 eps^2 / N) / |m|^2 */
     acb_mat_t Z[2];
 } se_data;
 
@@ -56,15 +56,13 @@ static void se_P(const slpi_ref_system *s, acb_mat_t P, const acb_mat_t W, slong
             }
         acb_mul_arb(c, c, d->wgt + j, prec);
         for (int a = 0; a < N; a++)
-            for (int b = 0; b < N; b++)
-                acb_addmul(acb_mat_entry(P, a, b), c, acb_mat_entry(T, a, b), prec);
+            for (int b = 0; b < N; b++) acb_addmul(acb_mat_entry(P, a, b), c, acb_mat_entry(T, a, b), prec);
     }
     acb_clear(c);
     acb_clear(t);
 }
 
-static void se_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                    slong prec)
+static void se_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X, slong prec)
 {
     const se_data *d = s->data;
     if (k == 0)
@@ -73,8 +71,7 @@ static void se_m_gen(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat
         acb_mat_neg(B, d->Z[k - 1]);
 }
 
-static void se_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
-                     const acb_mat_t W, slong prec)
+static void se_m_dgen(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X, const acb_mat_t W, slong prec)
 {
     (void)X;
     if (k == 0)
@@ -125,8 +122,7 @@ static void se_invariants(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, s
     slpi_ref_mat_trace_powers(tr, W, 3, prec);
     arb_set(out + 1, acb_realref(tr + 1));
     arb_set(out + 2, acb_imagref(tr + 2));
-    if (s->n_inv > 3)
-        slpi_ref_mat_eig_skewh(out + 3, W, prec);
+    if (s->n_inv > 3) slpi_ref_mat_eig_skewh(out + 3, W, prec);
     acb_clear(h);
     _acb_vec_clear(tr, 3);
     acb_mat_clear(W);
@@ -177,7 +173,7 @@ static void basis_matrix(acb_mat_t T, int N, int m1, int m2, slong prec)
     acb_mat_zero(T);
     arb_const_pi(eps, prec);
     arb_mul_2exp_si(eps, eps, 1);
-    arb_div_si(eps, eps, N, prec);                      /* eps = 2 pi / N */
+    arb_div_si(eps, eps, N, prec); /* eps = 2 pi / N */
     for (int b = 0; b < N; b++) {
         int a = ((b - m2) % N + N) % N;
         /* angle eps (m1 m2 + 2 a m1) = pi * 2 (m1 m2 + 2 a m1) / N */
@@ -216,7 +212,7 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     arb_mul_2exp_si(c, c, 4);
     arb_div_si(c, c, N, prec);
     arb_div_si(c, c, N, prec);
-    arb_div_si(c, c, N, prec);                          /* 4 eps^2 / N = 16 pi^2 / N^3 */
+    arb_div_si(c, c, N, prec); /* 4 eps^2 / N = 16 pi^2 / N^3 */
     acb_mat_init(d->Z[0], N, N);
     acb_mat_init(d->Z[1], N, N);
     arb_t amp;
@@ -224,8 +220,7 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     arb_set_d(amp, sys->se.amp);
     for (int m1 = -K; m1 <= K; m1++)
         for (int m2 = -K; m2 <= K; m2++) {
-            if (m1 == 0 && m2 == 0)
-                continue;
+            if (m1 == 0 && m2 == 0) continue;
             acb_mat_init(d->T + j, N, N);
             basis_matrix(d->T + j, N, m1, m2, prec);
             arb_init(d->wgt + j);
@@ -251,18 +246,18 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->m_dgen = se_m_dgen;
     slpi_ref_matrix_attach(s);
     s->invariants = se_invariants;
-    static const char *const eig[SE_MAX_EIG] = { "lambda_1", "lambda_2", "lambda_3",
-        "lambda_4", "lambda_5", "lambda_6", "lambda_7", "lambda_8", "lambda_9", "lambda_10",
-        "lambda_11", "lambda_12" };
-    static const char *const deig[SE_MAX_EIG] = { "lambda_1_dev", "lambda_2_dev", "lambda_3_dev",
-        "lambda_4_dev", "lambda_5_dev", "lambda_6_dev", "lambda_7_dev", "lambda_8_dev", "lambda_9_dev",
-        "lambda_10_dev", "lambda_11_dev", "lambda_12_dev" };
+    static const char *const eig[SE_MAX_EIG] = { "lambda_1", "lambda_2",  "lambda_3",  "lambda_4",
+                                                 "lambda_5", "lambda_6",  "lambda_7",  "lambda_8",
+                                                 "lambda_9", "lambda_10", "lambda_11", "lambda_12" };
+    static const char *const deig[SE_MAX_EIG] = { "lambda_1_dev", "lambda_2_dev",  "lambda_3_dev",  "lambda_4_dev",
+                                                  "lambda_5_dev", "lambda_6_dev",  "lambda_7_dev",  "lambda_8_dev",
+                                                  "lambda_9_dev", "lambda_10_dev", "lambda_11_dev", "lambda_12_dev" };
     s->n_inv = 3 + (N <= SE_MAX_EIG ? N : 0);
     for (int j = 3; j < s->n_inv; j++) {
         s->inv_name[j] = eig[j - 3];
         s->inv_delta_name[j] = deig[j - 3];
     }
-    s->inv_name[0] = "H0";   /* C2 = Tr W^2, C3 = Im Tr W^3 */
+    s->inv_name[0] = "H0"; /* C2 = Tr W^2, C3 = Im Tr W^3 */
     s->inv_delta_name[0] = "H0_rel_dev";
     s->inv_name[1] = "C2";
     s->inv_delta_name[1] = "C2_rel_dev";

@@ -13,8 +13,7 @@
 static void max_rad(mag_t m, arb_srcptr y, int n)
 {
     mag_zero(m);
-    for (int i = 0; i < n; i++)
-        mag_max(m, m, arb_radref(y + i));
+    for (int i = 0; i < n; i++) mag_max(m, m, arb_radref(y + i));
 }
 
 /* F = y - G and its Jacobian, for the dense test inside slpi_ref_solve */
@@ -84,19 +83,21 @@ static void no_designated_root(char *why, size_t why_len)
      * scheme's own iteration from its start, which the double path runs: where that
      * iteration does not converge there is none, and a root Newton's method finds
      * (the dense test) may lie on another branch, across a pole */
-    snprintf(why, why_len, "no designated root (docs/schemes.md#designated-root): the scheme's "
+    snprintf(why, why_len,
+             "no designated root (docs/schemes.md#designated-root): the scheme's "
              "iteration does not converge");
 }
 
 /* The dense Krawczyk test on f from guess, whose box (where the root is unique) must hold
  * lim, the scheme's iteration's limit: so the root it proves is the designated one. */
-static int dense_designated(arb_ptr y, const slpi_ref_fn *f, arb_srcptr lim, arb_srcptr guess, slong prec,
-                            char *why, size_t why_len)
+static int dense_designated(arb_ptr y, const slpi_ref_fn *f, arb_srcptr lim, arb_srcptr guess, slong prec, char *why,
+                            size_t why_len)
 {
     int dense = slpi_ref_krawczyk(y, f, guess, prec, why, why_len);
     if (dense && !holds_limit(y, lim, f->n, prec)) {
         dense = 0;
-        snprintf(why, why_len, "the root the dense Krawczyk test proves is not the limit of the scheme's "
+        snprintf(why, why_len,
+                 "the root the dense Krawczyk test proves is not the limit of the scheme's "
                  "iteration from X_n (docs/schemes.md#designated-root)");
     }
     return dense;
@@ -121,10 +122,9 @@ int slpi_ref_krawczyk_designated(arb_ptr y, const slpi_ref_fn *f, const slpi_ref
 /* Largest size at which slpi_ref_solve insists on the tighter dense enclosure. */
 #define SOLVE_DENSE_N 64
 
-int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
-                   void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
-                   void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec),
-                   arb_srcptr guess, slong prec, char *why, size_t why_len)
+int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
+                   void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec), arb_srcptr guess, slong prec,
+                   char *why, size_t why_len)
 {
     int n = g->n, ok;
     solve_ctx sc = { g, J, Japprox };
@@ -142,19 +142,17 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
         goto done;
     }
     if (ok && n > SLPI_REF_DENSE_MAX) {
-        _arb_vec_set(y, yf, n);          /* no dense test at this size */
+        _arb_vec_set(y, yf, n); /* no dense test at this size */
         goto done;
     }
-    if (!ok && n > SLPI_REF_DENSE_MAX)
-        goto done;
+    if (!ok && n > SLPI_REF_DENSE_MAX) goto done;
     if (ok) {
         /* tight enough: within 5/4 of the radius of G at the midpoint (parameter balls
          * and rounding), i.e. the inflation 1/(1 - |G'|) stayed small; a larger factor
          * would compound from step to step. Above SOLVE_DENSE_N unknowns the dense test
          * costs n derivative evaluations and an n^3 solve (Euler-Zeitlin N = 12: 5x the
          * step), so there the fixed-point enclosure is kept up to an inflation of 4. */
-        for (int i = 0; i < n; i++)
-            arb_get_mid_arb(t + i, yf + i);
+        for (int i = 0; i < n; i++) arb_get_mid_arb(t + i, yf + i);
         g->G(g->ctx, u, t, prec);
         max_rad(rg, u, n);
         max_rad(rf, yf, n);
@@ -169,7 +167,7 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g,
     if (dense)
         ok = 1;
     else if (ok)
-        _arb_vec_set(y, yf, n);          /* the wider certified enclosure */
+        _arb_vec_set(y, yf, n); /* the wider certified enclosure */
 done:
     _arb_vec_clear(yf, n);
     _arb_vec_clear(t, n);

@@ -51,8 +51,7 @@ static void parts_clear(lp_parts *t)
 }
 
 /* out = A B C */
-static void mul3(acb_mat_t out, const acb_mat_t A, const acb_mat_t B, const acb_mat_t C,
-                 slong prec)
+static void mul3(acb_mat_t out, const acb_mat_t A, const acb_mat_t B, const acb_mat_t C, slong prec)
 {
     acb_mat_t T;
     acb_mat_init(T, acb_mat_nrows(A), acb_mat_ncols(B));
@@ -76,9 +75,9 @@ static int lp_eval(const lp_ctx *c, lp_parts *t, arb_srcptr x, slong prec)
     acb_mat_sub(t->Q, t->Q, T, prec);
     int ok = acb_mat_inv(t->Pi, t->P, prec) && acb_mat_inv(t->Qi, t->Q, prec);
     if (ok) {
-        mul3(T, t->Pi, t->Q, c->mu, prec);      /* nu = P^{-1} Q mu Q^{-1} P */
+        mul3(T, t->Pi, t->Q, c->mu, prec); /* nu = P^{-1} Q mu Q^{-1} P */
         mul3(t->nu, T, t->Qi, t->P, prec);
-        acb_mat_add(T, c->mu, t->nu, prec);     /* M = P^{-1} (mu + nu) Q^{-1} / 2 */
+        acb_mat_add(T, c->mu, t->nu, prec); /* M = P^{-1} (mu + nu) Q^{-1} / 2 */
         mul3(t->M, t->Pi, T, t->Qi, prec);
         acb_mat_scalar_mul_2exp_si(t->M, t->M, -1);
     }
@@ -124,16 +123,16 @@ static void lp_dF(void *ctx, arb_ptr out, arb_srcptr x, arb_srcptr w, slong prec
     acb_mat_init(T, N, N);
     acb_mat_init(U, N, N);
     s->m_unpack(s, dX, w, prec);
-    acb_mat_scalar_mul_2exp_si(dX, dX, -1);          /* dP = dX/2, dQ = -dX/2 */
+    acb_mat_scalar_mul_2exp_si(dX, dX, -1); /* dP = dX/2, dQ = -dX/2 */
     mul3(dPi, t.Pi, dX, t.Pi, prec);
-    acb_mat_neg(dPi, dPi);                           /* d P^{-1} = -P^{-1} dP P^{-1} */
-    mul3(dQi, t.Qi, dX, t.Qi, prec);                 /* d Q^{-1} = +Q^{-1} dX/2 Q^{-1} */
+    acb_mat_neg(dPi, dPi);           /* d P^{-1} = -P^{-1} dP P^{-1} */
+    mul3(dQi, t.Qi, dX, t.Qi, prec); /* d Q^{-1} = +Q^{-1} dX/2 Q^{-1} */
     /* dnu = dPi Q mu Qi P - Pi dX/2 mu Qi P + Pi Q mu dQi P + Pi Q mu Qi dX/2 */
-    mul3(T, c->mu, t.Qi, t.P, prec);                 /* T = mu Qi P */
+    mul3(T, c->mu, t.Qi, t.P, prec); /* T = mu Qi P */
     mul3(dnu, dPi, t.Q, T, prec);
     mul3(U, t.Pi, dX, T, prec);
     acb_mat_sub(dnu, dnu, U, prec);
-    mul3(T, t.Pi, t.Q, c->mu, prec);                 /* T = Pi Q mu */
+    mul3(T, t.Pi, t.Q, c->mu, prec); /* T = Pi Q mu */
     mul3(U, T, dQi, t.P, prec);
     acb_mat_add(dnu, dnu, U, prec);
     mul3(U, T, t.Qi, dX, prec);
@@ -175,10 +174,10 @@ static void lp_J(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec)
     slpi_ref_jacobian_columns(Jm, c->s->dim, ctx, lp_dF, Y, prec);
 }
 
-void slpi_ref_svi_lp_map(arb_ptr F, arb_ptr dF, arb_srcptr x, arb_srcptr w, arb_srcptr mu,
-                         const double *delta, const slpi_ref_system *s, slong prec)
+void slpi_ref_svi_lp_map(arb_ptr F, arb_ptr dF, arb_srcptr x, arb_srcptr w, arb_srcptr mu, const double *delta,
+                         const slpi_ref_system *s, slong prec)
 {
-    lp_ctx c = { s, delta, {{0}} };
+    lp_ctx c = { s, delta, { { 0 } } };
     acb_mat_init(c.mu, s->N, s->N);
     s->m_unpack(s, c.mu, mu, prec);
     if (F) lp_F(&c, F, x, prec);
@@ -200,8 +199,7 @@ int slpi_ref_svi_lp_argument(arb_ptr m, arb_srcptr x, arb_srcptr mu, const slpi_
     return ok;
 }
 
-slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
-                                      const double *delta, slong prec, char *why,
+slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
                                       size_t why_len)
 {
     int N = s->N, n = s->dim, ok;
@@ -215,7 +213,7 @@ slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
     acb_mat_init(B, N, N);
     acb_mat_init(T, N, N);
     acb_mat_init(U, N, N);
-    slpi_ref_mat_gen_sum(s, B, delta, c.mu, prec);     /* guess: -1/2 sum Delta_k B_k(mu_k) */
+    slpi_ref_mat_gen_sum(s, B, delta, c.mu, prec); /* guess: -1/2 sum Delta_k B_k(mu_k) */
     acb_mat_scalar_mul_2exp_si(B, B, -1);
     acb_mat_neg(B, B);
     s->m_pack(s, guess, B, prec);
@@ -227,8 +225,8 @@ slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x,
         parts_init(&t, N);
         ok = lp_eval(&c, &t, xs, prec);
         if (ok) {
-            acb_mat_mul(T, t.Qi, t.P, prec);           /* tau */
-            acb_mat_mul(B, T, T, prec);                /* tau^2 */
+            acb_mat_mul(T, t.Qi, t.P, prec); /* tau */
+            acb_mat_mul(B, T, T, prec);      /* tau^2 */
             acb_mat_conjugate_transpose(U, B);
             mul3(T, U, c.mu, B, prec);
             s->m_pack(s, x, T, prec);

@@ -35,8 +35,8 @@
 typedef struct {
     const slpi_ref_system *s;
     const double *delta;
-    int gamma;              /* heavy top: Gamma advected */
-    arb_ptr Pk, Gk;         /* Pi_k, Gamma_k */
+    int gamma;      /* heavy top: Gamma advected */
+    arb_ptr Pk, Gk; /* Pi_k, Gamma_k */
     arb_t c;
 } svi_ctx;
 
@@ -63,8 +63,7 @@ static void Ac(arb_ptr out, arb_srcptr x, arb_srcptr v, const arb_t c, slong pre
 }
 
 /* out = d/dt A_c(x + t dx)(v + t dv) */
-static void dAc(arb_ptr out, arb_srcptr x, arb_srcptr dx, arb_srcptr v, arb_srcptr dv,
-                const arb_t c, slong prec)
+static void dAc(arb_ptr out, arb_srcptr x, arb_srcptr dx, arb_srcptr v, arb_srcptr dv, const arb_t c, slong prec)
 {
     arb_ptr t = _arb_vec_init(3), u = _arb_vec_init(3);
     arb_t d, e;
@@ -119,8 +118,7 @@ static void tauT(arb_ptr out, arb_srcptr x, arb_srcptr v, slong prec)
 /* out = d/dt tau(x + t dx)^T v, ds = -s^2 (x.dx)/2 */
 static void dtauT(arb_ptr out, arb_srcptr x, arb_srcptr dx, arb_srcptr v, slong prec)
 {
-    arb_ptr a = _arb_vec_init(3), b = _arb_vec_init(3), da = _arb_vec_init(3),
-            db = _arb_vec_init(3);
+    arb_ptr a = _arb_vec_init(3), b = _arb_vec_init(3), da = _arb_vec_init(3), db = _arb_vec_init(3);
     arb_t s, ds;
     arb_init(s);
     arb_init(ds);
@@ -130,16 +128,16 @@ static void dtauT(arb_ptr out, arb_srcptr x, arb_srcptr dx, arb_srcptr v, slong 
     arb_mul(ds, ds, s, prec);
     arb_mul_2exp_si(ds, ds, -1);
     arb_neg(ds, ds);
-    slpi_ref_cross(a, x, v, prec);          /* a = x × v */
-    slpi_ref_cross(b, x, a, prec);          /* b = x × a */
+    slpi_ref_cross(a, x, v, prec); /* a = x × v */
+    slpi_ref_cross(b, x, a, prec); /* b = x × a */
     _arb_vec_scalar_mul_2exp_si(b, b, 3, -1);
-    _arb_vec_sub(b, b, a, 3, prec);         /* g = -a + b/2 */
-    slpi_ref_cross(da, dx, v, prec);        /* da = dx × v */
+    _arb_vec_sub(b, b, a, 3, prec);  /* g = -a + b/2 */
+    slpi_ref_cross(da, dx, v, prec); /* da = dx × v */
     slpi_ref_cross(db, dx, a, prec);
     slpi_ref_cross(a, x, da, prec);
-    _arb_vec_add(db, db, a, 3, prec);       /* d(x × a) */
+    _arb_vec_add(db, db, a, 3, prec); /* d(x × a) */
     _arb_vec_scalar_mul_2exp_si(db, db, 3, -1);
-    _arb_vec_sub(db, db, da, 3, prec);      /* dg */
+    _arb_vec_sub(db, db, da, 3, prec); /* dg */
     _arb_vec_scalar_mul(db, db, 3, s, prec);
     _arb_vec_scalar_addmul(db, b, 3, ds, prec);
     _arb_vec_set(out, db, 3);
@@ -152,18 +150,16 @@ static void dtauT(arb_ptr out, arb_srcptr x, arb_srcptr dx, arb_srcptr v, slong 
 }
 
 /* P = sum Delta_k d_Pi h_k(M, Gt), Q = sum Delta_k d_Gamma h_k (dM != NULL: derivatives) */
-static void grads(const svi_ctx *c, arb_ptr P, arb_ptr Q, arb_srcptr M, arb_srcptr Gt,
-                  arb_srcptr dM, arb_srcptr dGt, slong prec)
+static void grads(const svi_ctx *c, arb_ptr P, arb_ptr Q, arb_srcptr M, arb_srcptr Gt, arb_srcptr dM, arb_srcptr dGt,
+                  slong prec)
 {
     const slpi_ref_system *s = c->s;
     arb_ptr mu = _arb_vec_init(6), dmu = _arb_vec_init(6), g = _arb_vec_init(6);
     _arb_vec_set(mu, M, 3);
-    if (c->gamma)
-        _arb_vec_set(mu + 3, Gt, 3);
+    if (c->gamma) _arb_vec_set(mu + 3, Gt, 3);
     if (dM != NULL) {
         _arb_vec_set(dmu, dM, 3);
-        if (c->gamma)
-            _arb_vec_set(dmu + 3, dGt, 3);
+        if (c->gamma) _arb_vec_set(dmu + 3, dGt, 3);
         slpi_ref_dgen_sum(s, g, c->delta, mu, dmu, prec);
     } else {
         slpi_ref_gen_sum(s, g, c->delta, mu, prec);
@@ -181,8 +177,8 @@ static void grads(const svi_ctx *c, arb_ptr P, arb_ptr Q, arb_srcptr M, arb_srcp
 }
 
 /* M, Gt, P, Q and f = Q × Gt at z */
-static void svi_parts(const svi_ctx *c, arb_ptr M, arb_ptr Gt, arb_ptr P, arb_ptr Q,
-                      arb_ptr f, arb_srcptr z, slong prec)
+static void svi_parts(const svi_ctx *c, arb_ptr M, arb_ptr Gt, arb_ptr P, arb_ptr Q, arb_ptr f, arb_srcptr z,
+                      slong prec)
 {
     _arb_vec_add(M, z, z + 3, 3, prec);
     _arb_vec_scalar_mul_2exp_si(M, M, 3, -1);
@@ -221,12 +217,11 @@ static void Ac_solve(arb_ptr out, arb_srcptr x, arb_srcptr v, const arb_t c, slo
     arb_mat_init(b, 3, 1);
     arb_mat_init(s, 3, 1);
     arb_ptr e = _arb_vec_init(3), col = _arb_vec_init(3);
-    for (int j = 0; j < 3; j++) {              /* column j: A_c(x) e_j */
+    for (int j = 0; j < 3; j++) { /* column j: A_c(x) e_j */
         _arb_vec_zero(e, 3);
         arb_one(e + j);
         Ac(col, x, e, c, prec);
-        for (int i = 0; i < 3; i++)
-            arb_set(arb_mat_entry(A, i, j), col + i);
+        for (int i = 0; i < 3; i++) arb_set(arb_mat_entry(A, i, j), col + i);
         arb_set(arb_mat_entry(b, j, 0), v + j);
     }
     int ok = arb_mat_solve(s, A, b, prec);
@@ -265,11 +260,10 @@ static void svi_G(void *ctx, arb_ptr out, arb_srcptr z, slong prec)
 /* Forward derivative of the SVI equations and of the step's outputs along a tangent
  * (dz, dPk, dGk) of the unknowns and of the parameters Pi_k, Gamma_k (NULL: 0):
  * dF (9) if non-NULL, and dPi = d Pi_{k+1}, dGa = d Gamma_{k+1} if non-NULL. */
-static void svi_tangent(const svi_ctx *c, arb_srcptr z, arb_srcptr dz, arb_srcptr dPk,
-                        arb_srcptr dGk, arb_ptr dF, arb_ptr dPi, arb_ptr dGa, slong prec)
+static void svi_tangent(const svi_ctx *c, arb_srcptr z, arb_srcptr dz, arb_srcptr dPk, arb_srcptr dGk, arb_ptr dF,
+                        arb_ptr dPi, arb_ptr dGa, slong prec)
 {
-    arb_ptr v = _arb_vec_init(15), dv = _arb_vec_init(15), t = _arb_vec_init(3),
-            u = _arb_vec_init(3);
+    arb_ptr v = _arb_vec_init(15), dv = _arb_vec_init(15), t = _arb_vec_init(3), u = _arb_vec_init(3);
     arb_ptr M = v, Gt = v + 3, P = v + 6, Q = v + 9, f = v + 12;
     arb_ptr dM = dv, dGt = dv + 3, dP = dv + 6, dQ = dv + 9, df = dv + 12;
     arb_srcptr x = z + 6, dx = dz + 6;
@@ -277,14 +271,14 @@ static void svi_tangent(const svi_ctx *c, arb_srcptr z, arb_srcptr dz, arb_srcpt
     _arb_vec_add(dM, dz, dz + 3, 3, prec);
     _arb_vec_scalar_mul_2exp_si(dM, dM, 3, -1);
     if (c->gamma) {
-        dtauT(dGt, x, dx, c->Gk, prec);               /* d(tau^T Gamma_k) */
+        dtauT(dGt, x, dx, c->Gk, prec); /* d(tau^T Gamma_k) */
         if (dGk != NULL) {
             tauT(t, x, dGk, prec);
             _arb_vec_add(dGt, dGt, t, 3, prec);
         }
     }
     grads(c, dP, dQ, M, Gt, dM, dGt, prec);
-    slpi_ref_cross(df, dQ, Gt, prec);                 /* df = dQ × Gt + Q × dGt */
+    slpi_ref_cross(df, dQ, Gt, prec); /* df = dQ × Gt + Q × dGt */
     slpi_ref_cross(t, Q, dGt, prec);
     _arb_vec_add(df, df, t, 3, prec);
     /* u = d(tau^T Pi_k - f) */
@@ -296,8 +290,7 @@ static void svi_tangent(const svi_ctx *c, arb_srcptr z, arb_srcptr dz, arb_srcpt
     _arb_vec_sub(u, u, df, 3, prec);
     if (dF != NULL) {
         dAc(dF, x, dx, z, dz, c->c, prec);
-        if (dPk != NULL)
-            _arb_vec_sub(dF, dF, dPk, 3, prec);
+        if (dPk != NULL) _arb_vec_sub(dF, dF, dPk, 3, prec);
         dAc(dF + 3, x, dx, z + 3, dz + 3, c->c, prec);
         _arb_vec_sub(dF + 3, dF + 3, u, 3, prec);
         _arb_vec_scalar_mul_2exp_si(t, dP, 3, -1);
@@ -318,7 +311,7 @@ static void svi_tangent(const svi_ctx *c, arb_srcptr z, arb_srcptr dz, arb_srcpt
             _arb_vec_add(dPi, dPi, t, 3, prec);
         }
     }
-    if (dGa != NULL) {                                       /* tau^T Gt */
+    if (dGa != NULL) { /* tau^T Gt */
         dtauT(dGa, x, dx, Gt, prec);
         tauT(t, x, dGt, prec);
         _arb_vec_add(dGa, dGa, t, 3, prec);
@@ -359,8 +352,7 @@ static void ctx_init(svi_ctx *c, const slpi_ref_system *s, const double *delta, 
     arb_init(c->c);
     arb_set_d(c->c, slpi_view_scheme(s->p)->svi_c);
     _arb_vec_set(c->Pk, x, 3);
-    if (c->gamma)
-        _arb_vec_set(c->Gk, x + 3, 3);
+    if (c->gamma) _arb_vec_set(c->Gk, x + 3, 3);
 }
 
 static void ctx_clear(svi_ctx *c)
@@ -406,8 +398,7 @@ static void svi_output(const svi_ctx *c, arb_ptr out, arb_ptr v, arb_srcptr z, s
     _arb_vec_clear(t, 3);
 }
 
-static slpi_step_status svi_vector_step(const slpi_ref_system *s, arb_ptr x,
-                                        const double *delta, slong prec, char *why,
+static slpi_step_status svi_vector_step(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
                                         size_t why_len)
 {
     svi_ctx c;
@@ -418,7 +409,7 @@ static slpi_step_status svi_vector_step(const slpi_ref_system *s, arb_ptr x,
         arb_srcptr xs = z + 6;
         svi_output(&c, x, v, z, prec);
         if (c.gamma) {
-            tauT(x + 3, xs, v + 3, prec);          /* Gamma_{k+1} = tau^T Gt */
+            tauT(x + 3, xs, v + 3, prec); /* Gamma_{k+1} = tau^T Gt */
             update_R(x + 6, xs, prec);
         } else if (s->state_dim == 12) {
             update_R(x + 3, xs, prec);
@@ -437,8 +428,7 @@ static void poisson_tensor(arb_mat_t H, arb_srcptr p, int d)
     arb_mat_zero(H);
     for (int b = 0; b < d / 3; b++)
         for (int r = 0; r < d / 3; r++) {
-            if (b + r >= d / 3)
-                continue;
+            if (b + r >= d / 3) continue;
             arb_srcptr v = p + 3 * (b + r);
             int o0 = 3 * b, o1 = 3 * r;
             arb_set(arb_mat_entry(H, o0 + 2, o1 + 1), v + 0);
@@ -450,16 +440,15 @@ static void poisson_tensor(arb_mat_t H, arb_srcptr p, int d)
         }
 }
 
-int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const double *delta,
-                                arb_ptr defect, slong prec, char *why, size_t why_len)
+int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const double *delta, arb_ptr defect, slong prec,
+                                char *why, size_t why_len)
 {
     svi_ctx c;
     slpi_ref_time(s, 1, delta, prec);
     ctx_init(&c, s, delta, x);
     const int d = c.gamma ? 6 : 3;
-    arb_ptr z = _arb_vec_init(9), v = _arb_vec_init(15), e = _arb_vec_init(6),
-            col = _arb_vec_init(9), zero = _arb_vec_init(9), out = _arb_vec_init(6),
-            p1 = _arb_vec_init(6);
+    arb_ptr z = _arb_vec_init(9), v = _arb_vec_init(15), e = _arb_vec_init(6), col = _arb_vec_init(9),
+            zero = _arb_vec_init(9), out = _arb_vec_init(6), p1 = _arb_vec_init(6);
     arb_mat_t Fz, Fp, dz, D, H, T;
     arb_mat_init(Fz, 9, 9);
     arb_mat_init(Fp, 9, d);
@@ -475,28 +464,23 @@ int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const do
             _arb_vec_zero(e, 6);
             arb_one(e + j);
             svi_tangent(&c, z, zero, e, e + 3, col, NULL, NULL, prec);
-            for (int i = 0; i < 9; i++)
-                arb_neg(arb_mat_entry(Fp, i, j), col + i);
+            for (int i = 0; i < 9; i++) arb_neg(arb_mat_entry(Fp, i, j), col + i);
         }
         ok = arb_mat_solve(dz, Fz, Fp, prec);
-        if (!ok)
-            snprintf(why, why_len, "svi: Jacobian of the SVI equations not provably invertible");
+        if (!ok) snprintf(why, why_len, "svi: Jacobian of the SVI equations not provably invertible");
     }
     if (ok) {
         /* D = d(Pi_{k+1}, Gamma_{k+1}) / d(Pi_k, Gamma_k), column j along (dz_j, e_j) */
         for (int j = 0; j < d; j++) {
             _arb_vec_zero(e, 6);
             arb_one(e + j);
-            for (int i = 0; i < 9; i++)
-                arb_set(col + i, arb_mat_entry(dz, i, j));
+            for (int i = 0; i < 9; i++) arb_set(col + i, arb_mat_entry(dz, i, j));
             svi_tangent(&c, z, col, e, e + 3, NULL, out, c.gamma ? out + 3 : NULL, prec);
-            for (int i = 0; i < d; i++)
-                arb_set(arb_mat_entry(D, i, j), out + i);
+            for (int i = 0; i < d; i++) arb_set(arb_mat_entry(D, i, j), out + i);
         }
         /* defect = D J(p_k) D^T - J(p_{k+1}) */
         svi_output(&c, p1, v, z, prec);
-        if (c.gamma)
-            tauT(p1 + 3, z + 6, v + 3, prec);
+        if (c.gamma) tauT(p1 + 3, z + 6, v + 3, prec);
         _arb_vec_set(out, c.Pk, 3);
         _arb_vec_set(out + 3, c.Gk, 3);
         poisson_tensor(H, out, d);
@@ -506,8 +490,7 @@ int slpi_ref_svi_poisson_defect(const slpi_ref_system *s, arb_srcptr x, const do
         poisson_tensor(H, p1, d);
         arb_mat_sub(D, D, H, prec);
         for (int i = 0; i < d; i++)
-            for (int j = 0; j < d; j++)
-                arb_set(defect + d * i + j, arb_mat_entry(D, i, j));
+            for (int j = 0; j < d; j++) arb_set(defect + d * i + j, arb_mat_entry(D, i, j));
     }
     ctx_clear(&c);
     _arb_vec_clear(z, 9);
@@ -543,12 +526,11 @@ static int svi_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error
     return SLPI_OK;
 }
 
-static slpi_step_status svi_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
-                                 slong prec, char *why, size_t why_len)
+static slpi_step_status svi_step(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
+                                 size_t why_len)
 {
-    slpi_ref_time(s, 1, delta, prec);   /* the midpoint velocity xi at t_n + h/2 */
-    if (slpi_registry_svi_form(s->p) == SLPI_SVI_FORM_LP)
-        return slpi_ref_svi_lp_step(s, x, delta, prec, why, why_len);
+    slpi_ref_time(s, 1, delta, prec); /* the midpoint velocity xi at t_n + h/2 */
+    if (slpi_registry_svi_form(s->p) == SLPI_SVI_FORM_LP) return slpi_ref_svi_lp_step(s, x, delta, prec, why, why_len);
     return svi_vector_step(s, x, delta, prec, why, why_len);
 }
 

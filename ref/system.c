@@ -13,14 +13,26 @@ int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, const slpi_p
 {
     const slpi_system_view *sys = slpi_view_system(p);
     int rc;
-    memset(s, 0, sizeof *s);   /* the constructors fill what they have; every other slot reads NULL */
+    memset(s, 0, sizeof *s); /* the constructors fill what they have; every other slot reads NULL */
     switch (sys->system) {
-    case SLPI_SYS_RIGID_BODY:      rc = slpi_ref_sys_rigid_body(s, p, err); break;
-    case SLPI_SYS_HEAVY_TOP:       rc = slpi_ref_sys_heavy_top(s, p, err); break;
-    case SLPI_SYS_MANAKOV:         rc = slpi_ref_sys_manakov(s, p, err); break;
-    case SLPI_SYS_POINT_VORTICES:  rc = slpi_ref_sys_point_vortices(s, p, err); break;
-    case SLPI_SYS_EULER_ZEITLIN:   rc = slpi_ref_sys_euler_zeitlin(s, p, err); break;
-    case SLPI_SYS_SINE_EULER:      rc = slpi_ref_sys_sine_euler(s, p, err); break;
+    case SLPI_SYS_RIGID_BODY:
+        rc = slpi_ref_sys_rigid_body(s, p, err);
+        break;
+    case SLPI_SYS_HEAVY_TOP:
+        rc = slpi_ref_sys_heavy_top(s, p, err);
+        break;
+    case SLPI_SYS_MANAKOV:
+        rc = slpi_ref_sys_manakov(s, p, err);
+        break;
+    case SLPI_SYS_POINT_VORTICES:
+        rc = slpi_ref_sys_point_vortices(s, p, err);
+        break;
+    case SLPI_SYS_EULER_ZEITLIN:
+        rc = slpi_ref_sys_euler_zeitlin(s, p, err);
+        break;
+    case SLPI_SYS_SINE_EULER:
+        rc = slpi_ref_sys_sine_euler(s, p, err);
+        break;
     case SLPI_SYS_MODEL:
         rc = plan ? slpi_ref_sys_model(s, p, plan, err)
                   : slpi_error_set(err, SLPI_EINPUT, "ref: a model's system needs its plan");
@@ -34,7 +46,6 @@ int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, const slpi_p
 
 void slpi_ref_system_clear(slpi_ref_system *s)
 {
-    if (s->clear != NULL)
-        s->clear(s);
+    if (s->clear != NULL) s->clear(s);
     s->data = NULL;
 }

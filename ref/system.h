@@ -48,30 +48,26 @@ typedef struct slpi_plan slpi_plan;
 typedef struct slpi_ref_system slpi_ref_system;
 
 struct slpi_ref_system {
-    const char *name;        /* the registry's system name (slpi_system_name) */
-    const slpi_problem *p;   /* the problem (parameters as binary64, treated as exact) */
-    int state_dim;           /* slpi_problem_state_dim(p) */
-    int dim;                 /* entries of mu at the start of the state vector */
-    int gdim;                /* coordinates of an algebra element */
-    int M;                   /* number of Wiener processes (H_1..H_M) */
-    int h0_quadratic;        /* 1 if H0 is a quadratic form (energy certificates) */
-    void *data;              /* system-private data */
+    const char *name;      /* the registry's system name (slpi_system_name) */
+    const slpi_problem *p; /* the problem (parameters as binary64, treated as exact) */
+    int state_dim;         /* slpi_problem_state_dim(p) */
+    int dim;               /* entries of mu at the start of the state vector */
+    int gdim;              /* coordinates of an algebra element */
+    int M;                 /* number of Wiener processes (H_1..H_M) */
+    int h0_quadratic;      /* 1 if H0 is a quadratic form (energy certificates) */
+    void *data;            /* system-private data */
 
     /* coordinate level (filled by the system, or by slpi_ref_matrix_attach) */
     void (*gen)(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, slong prec);
-    void (*dgen)(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu,
-                 arb_srcptr w, slong prec);
-    void (*coad)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
-                 slong prec);
-    void (*orbit)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu,
-                  slong prec);
-    void (*dorbit)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr db,
-                   arb_srcptr mu, arb_srcptr dmu, slong prec);
+    void (*dgen)(const slpi_ref_system *s, int k, arb_ptr db, arb_srcptr mu, arb_srcptr w, slong prec);
+    void (*coad)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu, slong prec);
+    void (*orbit)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr mu, slong prec);
+    void (*dorbit)(const slpi_ref_system *s, arb_ptr out, arb_srcptr b, arb_srcptr db, arb_srcptr mu, arb_srcptr dmu,
+                   slong prec);
     /* lie(a, b): the operator L_a b such that the left-trivialized truncated
      * dexp^{-1}_a(v) = sum_j B+_j/j! L_a^j v (docs/schemes.md#rkmk) in these coordinates:
      * ad_a b = [a, b] in coordinates, -[A, B] in the B-form of matrix systems. */
-    void (*lie)(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b,
-                slong prec);
+    void (*lie)(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr b, slong prec);
 
     /* matrix level: N = 0 if the system has no matrix form (heavy top, se(3)) */
     int N;
@@ -80,20 +76,17 @@ struct slpi_ref_system {
     const char *blas_only;
     void (*m_unpack)(const slpi_ref_system *s, acb_mat_t X, arb_srcptr mu, slong prec);
     void (*m_pack)(const slpi_ref_system *s, arb_ptr mu, const acb_mat_t X, slong prec);
-    void (*m_gen)(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X,
-                 slong prec);
-    void (*m_dgen)(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X,
-                  const acb_mat_t W, slong prec);
+    void (*m_gen)(const slpi_ref_system *s, int k, acb_mat_t B, const acb_mat_t X, slong prec);
+    void (*m_dgen)(const slpi_ref_system *s, int k, acb_mat_t dB, const acb_mat_t X, const acb_mat_t W, slong prec);
     /* optional: the generators computed in coordinates, b = pack(B_k(unpack mu)), or
      * their derivative along w when w != NULL (the sign B_k = xi_k^* included); from it
      * slpi_ref_matrix_attach makes m_gen and m_dgen (unpack o gen_packed o pack), and
      * slpi_ref_packed_gen/dgen are the coordinate level's gen/dgen without matrices. */
-    void (*gen_packed)(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w,
-                       slong prec);
+    void (*gen_packed)(const slpi_ref_system *s, int k, arb_ptr b, arb_srcptr mu, arb_srcptr w, slong prec);
     /* optional (NULL: summed from mgen/mdgen): B = sum_k delta_k B_k(X) if W == NULL,
      * else sum_k delta_k DB_k(X)[W], in one pass (systems with many generators). */
-    void (*m_gen_sum)(const slpi_ref_system *s, acb_mat_t B, const double *delta,
-                     const acb_mat_t X, const acb_mat_t W, slong prec);
+    void (*m_gen_sum)(const slpi_ref_system *s, acb_mat_t B, const double *delta, const acb_mat_t X, const acb_mat_t W,
+                      slong prec);
     /* optional, on the BLAS route (ref/mrmat.h): m_gen_sum on N x N complex matrices of
      * midpoint-radius doubles (B's arrays the caller's), for a system packed as su(N)
      * (slpi_ref_sun_pack); 0 where it cannot (B undefined): then m_gen_sum on balls. */
@@ -103,14 +96,13 @@ struct slpi_ref_system {
      * y, c (skew-Hermitian for skew-Hermitian A, Y, C). A system that sets it, with
      * gen/dgen/coad in closed form, lets ISOMP run its fixed-point map in coordinates
      * (rigid body: hat identities, no 3x3 matrices). */
-    void (*m_sandwich)(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y,
-                     arb_srcptr c, slong prec);
+    void (*m_sandwich)(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y, arb_srcptr c, slong prec);
 
     /* invariants of the state x (full state vector) */
     int n_inv;
     const char *inv_name[SLPI_REF_MAX_INV];
     const char *inv_delta_name[SLPI_REF_MAX_INV];
-    unsigned char inv_rel[SLPI_REF_MAX_INV];   /* 1: the departure is relative (NAME_rel_dev) */
+    unsigned char inv_rel[SLPI_REF_MAX_INV]; /* 1: the departure is relative (NAME_rel_dev) */
     void (*invariants)(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, slong prec);
     /* optional (n_dep = 0): n_dep quantities of the state x against x0, named dep_name */
     int n_dep;
@@ -135,7 +127,7 @@ struct slpi_ref_system {
     long step;
     void (*at_time)(const slpi_ref_system *s, long n, int half, double h, slong prec);
 
-    void (*clear)(slpi_ref_system *s);   /* frees data; may be NULL */
+    void (*clear)(slpi_ref_system *s); /* frees data; may be NULL */
 };
 
 /* The Hamiltonians of the step being taken are read at its stage c = half/2 from here on:
@@ -143,8 +135,7 @@ struct slpi_ref_system {
  * that do not read t. */
 static inline void slpi_ref_time(const slpi_ref_system *s, int half, const double *delta, slong prec)
 {
-    if (s->at_time != NULL)
-        s->at_time(s, s->step, half, delta[0], prec);
+    if (s->at_time != NULL) s->at_time(s, s->step, half, delta[0], prec);
 }
 
 /* --------------------------------------------------------------- systems

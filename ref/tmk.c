@@ -97,12 +97,10 @@ static int chord_fixed(const tmk_ctx *c, arb_ptr sigma, int L, slong prec)
     _arb_vec_zero(sigma, n);
     for (int l = 0; l < L && ok; l++) {
         tmk_G((void *)c, res, sigma, prec);
-        _arb_vec_sub(res, sigma, res, n, prec);          /* r = F(sigma) */
-        for (int i = 0; i < n; i++)
-            arb_set(arb_mat_entry(r, i, 0), res + i);
+        _arb_vec_sub(res, sigma, res, n, prec); /* r = F(sigma) */
+        for (int i = 0; i < n; i++) arb_set(arb_mat_entry(r, i, 0), res + i);
         ok = arb_mat_solve(d, D, r, prec);
-        for (int i = 0; i < n && ok; i++)
-            arb_sub(sigma + i, sigma + i, arb_mat_entry(d, i, 0), prec);
+        for (int i = 0; i < n && ok; i++) arb_sub(sigma + i, sigma + i, arb_mat_entry(d, i, 0), prec);
     }
     _arb_vec_clear(res, n);
     arb_mat_clear(D);
@@ -117,26 +115,24 @@ static int tmk_check(const slpi_ref_system *s, const slpi_problem *p, slpi_error
     return slpi_ref_check_plain(s, "tmk", err);
 }
 
-static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const double *delta,
-                                 slong prec, char *why, size_t why_len)
+static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const double *delta, slong prec, char *why,
+                                 size_t why_len)
 {
     int n = s->gdim, ok;
     arb_ptr mu = _arb_vec_init(s->dim), sigma = _arb_vec_init(n), guess = _arb_vec_init(n);
     _arb_vec_set(mu, x, s->dim);
-    slpi_ref_time(s, 1, delta, prec);   /* t_n + h/2: the t of the mean (mu_n + mu_{n+1})/2 */
+    slpi_ref_time(s, 1, delta, prec); /* t_n + h/2: the t of the mean (mu_n + mu_{n+1})/2 */
     tmk_ctx c = { s, delta, mu };
     if (slpi_view_solver(s->p)->fixed_iters > 0) {
         ok = chord_fixed(&c, sigma, slpi_view_solver(s->p)->fixed_iters, prec);
-        if (!ok)
-            snprintf(why, why_len, "tmk: chord matrix not provably invertible");
+        if (!ok) snprintf(why, why_len, "tmk: chord matrix not provably invertible");
     } else {
         /* Jacobian-free test of the contraction G first, the dense test otherwise */
         slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG, NULL, 0, NULL, NULL };
         slpi_ref_gen_sum(s, guess, delta, mu, prec);
         ok = slpi_ref_solve(sigma, &g, NULL, chord_J, guess, prec, why, why_len);
     }
-    if (ok)
-        s->orbit(s, x, sigma, mu, prec);
+    if (ok) s->orbit(s, x, sigma, mu, prec);
     _arb_vec_clear(mu, s->dim);
     _arb_vec_clear(sigma, n);
     _arb_vec_clear(guess, n);

@@ -8,8 +8,7 @@ double slpi_ref_vec_radius(arb_srcptr x, int n)
 {
     mag_t m;
     mag_init(m);
-    for (int i = 0; i < n; i++)
-        mag_max(m, m, arb_radref(x + i));
+    for (int i = 0; i < n; i++) mag_max(m, m, arb_radref(x + i));
     double r = mag_get_d(m);
     mag_clear(m);
     return r;
@@ -46,13 +45,12 @@ void slpi_ref_max_abs_diff(arb_t out, arb_srcptr a, arb_srcptr b, int n, slong p
 
 int slpi_ref_within(const arb_t x, double lo, double hi)
 {
-    if (!arb_is_finite(x))
-        return 0;
+    if (!arb_is_finite(x)) return 0;
     arf_t a, b;
     arf_init(a);
     arf_init(b);
-    arb_get_abs_lbound_arf(a, x, 64);   /* rounded down */
-    arb_get_abs_ubound_arf(b, x, 64);   /* rounded up */
+    arb_get_abs_lbound_arf(a, x, 64); /* rounded down */
+    arb_get_abs_ubound_arf(b, x, 64); /* rounded up */
     int in = arf_cmp_d(a, lo) >= 0 && arf_cmp_d(b, hi) <= 0;
     arf_clear(a);
     arf_clear(b);

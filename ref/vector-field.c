@@ -22,36 +22,32 @@ static void axpy_d(arb_ptr out, double c, arb_srcptr v, int n, slong prec)
     arb_clear(t);
 }
 
-void slpi_ref_gen_sum(const slpi_ref_system *s, arb_ptr b, const double *delta,
-                      arb_srcptr mu, slong prec)
+void slpi_ref_gen_sum(const slpi_ref_system *s, arb_ptr b, const double *delta, arb_srcptr mu, slong prec)
 {
     arb_ptr t = _arb_vec_init(s->gdim);
     _arb_vec_zero(b, s->gdim);
     for (int k = 0; k <= s->M; k++) {
-        if (delta[k] == 0)
-            continue;
+        if (delta[k] == 0) continue;
         s->gen(s, k, t, mu, prec);
         axpy_d(b, delta[k], t, s->gdim, prec);
     }
     _arb_vec_clear(t, s->gdim);
 }
 
-void slpi_ref_dgen_sum(const slpi_ref_system *s, arb_ptr db, const double *delta,
-                       arb_srcptr mu, arb_srcptr w, slong prec)
+void slpi_ref_dgen_sum(const slpi_ref_system *s, arb_ptr db, const double *delta, arb_srcptr mu, arb_srcptr w,
+                       slong prec)
 {
     arb_ptr t = _arb_vec_init(s->gdim);
     _arb_vec_zero(db, s->gdim);
     for (int k = 0; k <= s->M; k++) {
-        if (delta[k] == 0)
-            continue;
+        if (delta[k] == 0) continue;
         s->dgen(s, k, t, mu, w, prec);
         axpy_d(db, delta[k], t, s->gdim, prec);
     }
     _arb_vec_clear(t, s->gdim);
 }
 
-void slpi_ref_vf(const slpi_ref_system *s, arb_ptr out, const double *delta,
-                 arb_srcptr mu, slong prec)
+void slpi_ref_vf(const slpi_ref_system *s, arb_ptr out, const double *delta, arb_srcptr mu, slong prec)
 {
     arb_ptr b = _arb_vec_init(s->gdim);
     slpi_ref_gen_sum(s, b, delta, mu, prec);
@@ -59,8 +55,7 @@ void slpi_ref_vf(const slpi_ref_system *s, arb_ptr out, const double *delta,
     _arb_vec_clear(b, s->gdim);
 }
 
-void slpi_ref_dvf(const slpi_ref_system *s, arb_ptr out, const double *delta,
-                  arb_srcptr mu, arb_srcptr w, slong prec)
+void slpi_ref_dvf(const slpi_ref_system *s, arb_ptr out, const double *delta, arb_srcptr mu, arb_srcptr w, slong prec)
 {
     arb_ptr b = _arb_vec_init(s->gdim), t = _arb_vec_init(s->dim);
     slpi_ref_dgen_sum(s, b, delta, mu, w, prec);

@@ -20,8 +20,7 @@ void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong
      * j1 = j3 = s, j2 = l: every factorial argument is an integer (see ref/zeitlin.h):
      * (-1)^{a+b+l} sqrt((2l+1) l!^2 (N-1-l)!/(N+l)! * a!(N-1-a)!(l+m)!(l-m)!b!(N-1-b)!)
      *   * sum_k (-1)^k / [k!(N-1-l-a+k)!(k-m)!(l-k)!(a-k)!(l-k+m)!]. */
-    if (a - b != m || l < 0 || l > N - 1 || m > l || -m > l || a < 0 || b < 0 ||
-        a > N - 1 || b > N - 1) {
+    if (a - b != m || l < 0 || l > N - 1 || m > l || -m > l || a < 0 || b < 0 || a > N - 1 || b > N - 1) {
         arb_zero(out);
         return;
     }
@@ -45,8 +44,7 @@ void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong
             fmpz_fac_ui(f, (ulong)args[i]);
             fmpz_mul(g, g, f);
         }
-        if (!ok)
-            continue;
+        if (!ok) continue;
         fmpz_set_si(f, (k & 1) ? -1 : 1);
         fmpq_set_fmpz_frac(term, f, g);
         fmpq_add(S, S, term);
@@ -70,8 +68,7 @@ void slpi_ref_zeitlin_threej(arb_t out, int N, int l, int m, int a, int b, slong
     fmpq_mul(term, term, R);
     arb_set_fmpq(out, term, prec + 10);
     arb_sqrt(out, out, prec);
-    if (sgn < 0)
-        arb_neg(out, out);
+    if (sgn < 0) arb_neg(out, out);
 
     fmpz_clear(f);
     fmpz_clear(g);
@@ -99,7 +96,7 @@ int slpi_ref_zeitlin_table(arb_mat_t V, int N, int m, slong prec)
     fmpz *D = _fmpz_vec_init(n), *E2 = _fmpz_vec_init(n), *q = _fmpz_vec_init(n + 1);
     fmpz_t t;
     arb_t nrm, s, r;
-    arb_ptr isq = _arb_vec_init(n);    /* 1 / sqrt(E_0^2 ... E_{a-1}^2) */
+    arb_ptr isq = _arb_vec_init(n); /* 1 / sqrt(E_0^2 ... E_{a-1}^2) */
     fmpz_init(t);
     arb_init(nrm);
     arb_init(s);
@@ -107,7 +104,7 @@ int slpi_ref_zeitlin_table(arb_mat_t V, int N, int m, slong prec)
     for (int a = 0; a < n; a++) {
         int b = a + m;
         fmpz_set_si(D + a, (long)(2 * a - N + 1) * (2 * b - N + 1) - ((long)N * N - 1));
-        if (a + 1 < n) {  /* (2 beta_a beta_b)^2 = 4 (a+1)(N-1-a)(b+1)(N-1-b) */
+        if (a + 1 < n) { /* (2 beta_a beta_b)^2 = 4 (a+1)(N-1-a)(b+1)(N-1-b) */
             fmpz_set_ui(E2 + a, 4);
             fmpz_mul_ui(E2 + a, E2 + a, (ulong)(a + 1) * (ulong)(N - 1 - a));
             fmpz_mul_ui(E2 + a, E2 + a, (ulong)(b + 1) * (ulong)(N - 1 - b));
@@ -126,8 +123,7 @@ int slpi_ref_zeitlin_table(arb_mat_t V, int N, int m, slong prec)
         for (int a = 0; a < n; a++) {
             fmpz_add_si(t, D + a, lam2);
             fmpz_mul(q + a + 1, t, q + a);
-            if (a > 0)
-                fmpz_addmul(q + a + 1, E2 + a - 1, q + a - 1);
+            if (a > 0) fmpz_addmul(q + a + 1, E2 + a - 1, q + a - 1);
             fmpz_neg(q + a + 1, q + a + 1);
         }
         if (!fmpz_is_zero(q + n)) {
@@ -141,10 +137,8 @@ int slpi_ref_zeitlin_table(arb_mat_t V, int N, int m, slong prec)
             arb_addmul(nrm, arb_mat_entry(V, a, l - m), arb_mat_entry(V, a, l - m), wp);
         }
         arb_rsqrt(nrm, nrm, wp);
-        if (fmpz_sgn(q + n - 1) < 0)
-            arb_neg(nrm, nrm);
-        for (int a = 0; a < n; a++)
-            arb_mul(arb_mat_entry(V, a, l - m), arb_mat_entry(V, a, l - m), nrm, prec);
+        if (fmpz_sgn(q + n - 1) < 0) arb_neg(nrm, nrm);
+        for (int a = 0; a < n; a++) arb_mul(arb_mat_entry(V, a, l - m), arb_mat_entry(V, a, l - m), nrm, prec);
     }
     _fmpz_vec_clear(D, n);
     _fmpz_vec_clear(E2, n);
@@ -160,19 +154,21 @@ int slpi_ref_zeitlin_table(arb_mat_t V, int N, int m, slong prec)
 int slpi_ref_zeitlin_harmonics(slpi_ref_zeitlin *z, slpi_error *err)
 {
     int N = z->N;
-    if (z->V != NULL)
-        return SLPI_OK;
+    if (z->V != NULL) return SLPI_OK;
     if (N > SLPI_ZEITLIN_ARB_NMAX)
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin ref path: N = %d: the T_lm tables as "
-                              "balls cover N = 2..%d", N, SLPI_ZEITLIN_ARB_NMAX);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "euler-zeitlin ref path: N = %d: the T_lm tables as "
+                              "balls cover N = 2..%d",
+                              N, SLPI_ZEITLIN_ARB_NMAX);
     z->V = flint_malloc(sizeof(arb_mat_struct) * (size_t)N);
-    for (int m = 0; m < N; m++)
-        arb_mat_init(z->V + m, N - m, N - m);
+    for (int m = 0; m < N; m++) arb_mat_init(z->V + m, N - m, N - m);
     for (int m = 0; m < N; m++) {
         if (!slpi_ref_zeitlin_table(z->V + m, N, m, z->prec)) {
             slpi_ref_zeitlin_harmonics_clear(z);
-            return slpi_error_set(err, SLPI_ENUMERIC, "euler-zeitlin ref path: N = %d: "
-                                  "-l(l+1) is not an eigenvalue of L_%d", N, m);
+            return slpi_error_set(err, SLPI_ENUMERIC,
+                                  "euler-zeitlin ref path: N = %d: "
+                                  "-l(l+1) is not an eigenvalue of L_%d",
+                                  N, m);
         }
         slpi_progress_tick("su(%d) tables at %ld bits: %d/%d", N, (long)z->prec, m + 1, N);
     }
@@ -181,8 +177,7 @@ int slpi_ref_zeitlin_harmonics(slpi_ref_zeitlin *z, slpi_error *err)
 
 void slpi_ref_zeitlin_harmonics_clear(slpi_ref_zeitlin *z)
 {
-    for (int m = 0; m < z->N && z->V != NULL; m++)
-        arb_mat_clear(z->V + m);
+    for (int m = 0; m < z->N && z->V != NULL; m++) arb_mat_clear(z->V + m);
     flint_free(z->V);
     z->V = NULL;
 }
@@ -192,15 +187,16 @@ int slpi_ref_zeitlin_degree(int alpha)
     /* the l with l^2 - 1 <= alpha < (l + 1)^2 - 1: from the rounded square root, corrected
      * (a linear search cost O(N) for each of the noise's N^2 components) */
     int l = (int)sqrt((double)alpha + 1);
-    while (l > 1 && l * l - 1 > alpha)
-        l--;
-    while ((l + 1) * (l + 1) - 1 <= alpha)
-        l++;
+    while (l > 1 && l * l - 1 > alpha) l--;
+    while ((l + 1) * (l + 1) - 1 <= alpha) l++;
     return l;
 }
 
 /* Order of eigenpairs by decreasing eigenvalue midpoint (l increasing). */
-typedef struct { double key; int idx; } eig_order;
+typedef struct {
+    double key;
+    int idx;
+} eig_order;
 static int eig_order_cmp(const void *pa, const void *pb)
 {
     const eig_order *x = pa, *y = pb;
@@ -243,15 +239,12 @@ int slpi_ref_zeitlin_eigbasis(arb_mat_t out, const slpi_ref_zeitlin *z, int m, s
             arb_zero(nrm);
             for (int a = 0; a < n; a++) {
                 acb_div(acb_mat_entry(R, a, k), acb_mat_entry(R, a, k), c, prec);
-                if (!arb_contains_zero(acb_imagref(acb_mat_entry(R, a, k))))
-                    ok = 0;
-                arb_addmul(nrm, acb_realref(acb_mat_entry(R, a, k)),
-                           acb_realref(acb_mat_entry(R, a, k)), prec);
+                if (!arb_contains_zero(acb_imagref(acb_mat_entry(R, a, k)))) ok = 0;
+                arb_addmul(nrm, acb_realref(acb_mat_entry(R, a, k)), acb_realref(acb_mat_entry(R, a, k)), prec);
             }
             arb_rsqrt(nrm, nrm, prec);
             for (int a = 0; a < n; a++)
-                arb_mul(arb_mat_entry(out, a, col), acb_realref(acb_mat_entry(R, a, k)), nrm,
-                        prec);
+                arb_mul(arb_mat_entry(out, a, col), acb_realref(acb_mat_entry(R, a, k)), nrm, prec);
         }
     }
 
@@ -269,8 +262,7 @@ int slpi_ref_zeitlin_eigbasis(arb_mat_t out, const slpi_ref_zeitlin *z, int m, s
 void slpi_ref_zeitlin_harmonic(acb_mat_t T, const slpi_ref_zeitlin *z, int l, int m)
 {
     acb_mat_zero(T);
-    for (int a = 0; a < z->N - m; a++)
-        acb_set_arb(acb_mat_entry(T, a + m, a), arb_mat_entry(z->V + m, a, l - m));
+    for (int a = 0; a < z->N - m; a++) acb_set_arb(acb_mat_entry(T, a + m, a), arb_mat_entry(z->V + m, a, l - m));
 }
 
 void slpi_ref_zeitlin_basis(acb_mat_t Y, const slpi_ref_zeitlin *z, int alpha)
@@ -290,8 +282,7 @@ static void alpha_split(int alpha, int *l, int *j, int *m)
     *m = (*j + 1) / 2;
 }
 
-void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_ref_zeitlin *z,
-                        slong prec)
+void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_ref_zeitlin *z, slong prec)
 {
     int l, j, m;
     alpha_split(alpha, &l, &j, &m);
@@ -300,20 +291,17 @@ void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_re
      * Column l-m of V has stride n; the diagonal X_{a+m,a} has stride N+1 entries
      * (acb_mat entries are one contiguous row-major array of acb = 2 arb). */
     acb_srcptr e = acb_mat_entry(X, m, 0);
-    arb_dot(w, NULL, 0, arb_mat_entry(z->V + m, 0, l - m), n,
-            (j & 1) ? acb_realref(e) : acb_imagref(e), 2 * (z->N + 1), n, prec);
-    if (m > 0)
-        arb_mul(w, w, z->sqrt2, prec);
+    arb_dot(w, NULL, 0, arb_mat_entry(z->V + m, 0, l - m), n, (j & 1) ? acb_realref(e) : acb_imagref(e), 2 * (z->N + 1),
+            n, prec);
+    if (m > 0) arb_mul(w, w, z->sqrt2, prec);
 }
 
 void slpi_ref_zeitlin_analysis(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec)
 {
-    for (int alpha = 0; alpha < z->N * z->N - 1; alpha++)
-        slpi_ref_zeitlin_coeff(omega + alpha, X, alpha, z, prec);
+    for (int alpha = 0; alpha < z->N * z->N - 1; alpha++) slpi_ref_zeitlin_coeff(omega + alpha, X, alpha, z, prec);
 }
 
-void slpi_ref_zeitlin_synthesis(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
-                        slong prec)
+void slpi_ref_zeitlin_synthesis(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z, slong prec)
 {
     /* Per diagonal m and part j (m = 0: j = 0, i T_l0; m > 0: j = 2m-1 the real
      * antisymmetric, j = 2m the imaginary symmetric combination), the coefficients
@@ -328,10 +316,8 @@ void slpi_ref_zeitlin_synthesis(acb_mat_t X, arb_srcptr c, int alpha0, const slp
     for (int m = 0; m < N; m++)
         for (int j = m == 0 ? 0 : 2 * m - 1; j <= 2 * m; j++) {
             int l0 = m;
-            while (l0 < N && slpi_ref_zeitlin_alpha(l0, j) < alpha0)
-                l0++;
-            if (l0 == N)
-                continue;
+            while (l0 < N && slpi_ref_zeitlin_alpha(l0, j) < alpha0) l0++;
+            if (l0 == N) continue;
             int nl = N - l0, n = N - m, any = 0;
             for (int l = l0; l < N; l++) {
                 arb_srcptr cl = c + (slpi_ref_zeitlin_alpha(l, j) - alpha0);
@@ -341,8 +327,7 @@ void slpi_ref_zeitlin_synthesis(acb_mat_t X, arb_srcptr c, int alpha0, const slp
                 else
                     arb_mul(v + (l - l0), cl, z->rsqrt2, prec);
             }
-            if (!any)
-                continue;
+            if (!any) continue;
             for (int a = 0; a < n; a++) {
                 acb_ptr lo = acb_mat_entry(X, a + m, a), up = acb_mat_entry(X, a, a + m);
                 arb_dot(p, NULL, 0, arb_mat_entry(z->V + m, a, l0 - m), 1, v, 1, nl, prec);

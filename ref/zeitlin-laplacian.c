@@ -30,8 +30,7 @@ static void beta_prod(arb_t out, int N, int a, int b, slong prec)
         arb_zero(out);
         return;
     }
-    arb_sqrt_ui(out, (ulong)(a + 1) * (ulong)(N - 1 - a) * (ulong)(b + 1) * (ulong)(N - 1 - b),
-                prec);
+    arb_sqrt_ui(out, (ulong)(a + 1) * (ulong)(N - 1 - a) * (ulong)(b + 1) * (ulong)(N - 1 - b), prec);
 }
 
 /* Thomas factors of the symmetric tridiagonal (diag D, off E), size n, into f[0..2n):
@@ -49,8 +48,7 @@ static void thomas_factor(arb_ptr f, arb_srcptr D, arb_srcptr E, int n, slong pr
             arb_sub(w, D + i, t, prec);
         }
         arb_inv(f + i, w, prec);
-        if (i + 1 < n)
-            arb_mul(f + n + i, E + i, f + i, prec);
+        if (i + 1 < n) arb_mul(f + n + i, E + i, f + i, prec);
     }
     arb_clear(w);
     arb_clear(t);
@@ -78,8 +76,7 @@ static void thomas_solve(acb_ptr p, arb_srcptr E, arb_srcptr f, int n, slong pre
 /* z->twd (the factors as doubles, slpi_ref_zeitlin_factors_mr) freed: stale after a shift */
 static void twd_free(slpi_ref_zeitlin *z)
 {
-    for (int d = 0; d < z->N && z->twd != NULL; d++)
-        free(z->twd[d]);
+    for (int d = 0; d < z->N && z->twd != NULL; d++) free(z->twd[d]);
     free(z->twd);
     z->twd = NULL;
 }
@@ -88,12 +85,8 @@ int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *er
 {
     memset(z, 0, sizeof *z);
     if (N < 2 || N > SLPI_ZEITLIN_NMAX)
-        return slpi_error_set(err, SLPI_EINPUT,
-                              "euler-zeitlin ref path: N = %d outside 2..%d", N,
-                              SLPI_ZEITLIN_NMAX);
-    if (prec < 16)
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin ref path: prec %ld < 16",
-                              (long)prec);
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin ref path: N = %d outside 2..%d", N, SLPI_ZEITLIN_NMAX);
+    if (prec < 16) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin ref path: prec %ld < 16", (long)prec);
     z->N = N;
     z->prec = prec;
     z->ldiag = flint_malloc(sizeof(arb_ptr) * (size_t)N);
@@ -112,8 +105,7 @@ int slpi_ref_zeitlin_init(slpi_ref_zeitlin *z, int N, slong prec, slpi_error *er
         z->tw[d] = _arb_vec_init(2 * n);
         for (int a = 0; a < n; a++) {
             lap_diag_coeff(z->ldiag[d] + a, N, a, a + d);
-            if (a < n - 1)
-                beta_prod(z->loff[d] + a, N, a, a + d, prec);
+            if (a < n - 1) beta_prod(z->loff[d] + a, N, a, a + d, prec);
         }
     }
     arb_init(z->shift);
@@ -128,15 +120,14 @@ void slpi_ref_zeitlin_set_shift(slpi_ref_zeitlin *z, const arb_t shift, slong pr
     for (int d = 0; d < z->N; d++) {
         int n = z->N - d;
         _arb_vec_set(D, z->ldiag[d], n);
-        for (int a = 0; a < n; a++)
-            arb_sub(D + a, D + a, shift, prec);
+        for (int a = 0; a < n; a++) arb_sub(D + a, D + a, shift, prec);
         if (d > 0 || !arb_is_zero(shift))
             thomas_factor(z->tw[d], D, z->loff[d], n, prec);
-        else   /* the kernel C I: the trailing block 1..N-1, p_0 pinned */
+        else /* the kernel C I: the trailing block 1..N-1, p_0 pinned */
             thomas_factor(z->tw[0], D + 1, z->loff[0] + 1, z->N - 1, prec);
     }
     _arb_vec_clear(D, z->N);
-    twd_free(z);                 /* the factors as doubles are made again on demand */
+    twd_free(z); /* the factors as doubles are made again on demand */
 }
 
 void slpi_ref_zeitlin_clear(slpi_ref_zeitlin *z)
@@ -198,8 +189,7 @@ void slpi_ref_zeitlin_laplacian_spin(acb_mat_t out, const acb_mat_t P, int N, sl
             if (k == 3) {
                 /* S_3 = i m_a, m_a = (2a - N + 1)/2 */
                 arb_set_si(acb_imagref(acb_mat_entry(S, a, a)), 2 * a - N + 1);
-                arb_mul_2exp_si(acb_imagref(acb_mat_entry(S, a, a)),
-                                acb_imagref(acb_mat_entry(S, a, a)), -1);
+                arb_mul_2exp_si(acb_imagref(acb_mat_entry(S, a, a)), acb_imagref(acb_mat_entry(S, a, a)), -1);
             } else if (a + 1 < N) {
                 arb_t b;
                 arb_init(b);
@@ -239,8 +229,7 @@ void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zei
 
     /* d = 0: x_a = Im X_aa - Tr/N; shift 0: pin p_0 = 0, solve on 1..N-1; subtract the mean. */
     arb_zero(mean);
-    for (int a = 0; a < N; a++)
-        arb_add(mean, mean, acb_imagref(acb_mat_entry(X, a, a)), prec);
+    for (int a = 0; a < N; a++) arb_add(mean, mean, acb_imagref(acb_mat_entry(X, a, a)), prec);
     arb_div_ui(mean, mean, (ulong)N, prec);
     for (int a = 0; a < N; a++) {
         acb_zero(p + a);
@@ -249,21 +238,18 @@ void slpi_ref_zeitlin_poisson(acb_mat_t P, const acb_mat_t X, const slpi_ref_zei
     if (arb_is_zero(z->shift)) {
         acb_zero(p + 0);
         thomas_solve(p + 1, z->loff[0] + 1, z->tw[0], N - 1, prec);
-    } else {   /* L_0 - shift is definite: the whole diagonal */
+    } else { /* L_0 - shift is definite: the whole diagonal */
         thomas_solve(p, z->loff[0], z->tw[0], N, prec);
     }
     arb_zero(mean);
-    for (int a = 0; a < N; a++)
-        arb_add(mean, mean, acb_realref(p + a), prec);
+    for (int a = 0; a < N; a++) arb_add(mean, mean, acb_realref(p + a), prec);
     arb_div_ui(mean, mean, (ulong)N, prec);
-    for (int a = 0; a < N; a++)
-        arb_sub(acb_imagref(acb_mat_entry(r, a, a)), acb_realref(p + a), mean, prec);
+    for (int a = 0; a < N; a++) arb_sub(acb_imagref(acb_mat_entry(r, a, a)), acb_realref(p + a), mean, prec);
 
     /* d >= 1: L_d p = x_d on the superdiagonal; mirror to the subdiagonal. */
     for (int d = 1; d < N; d++) {
         int n = N - d;
-        for (int a = 0; a < n; a++)
-            acb_set(p + a, acb_mat_entry(X, a, a + d));
+        for (int a = 0; a < n; a++) acb_set(p + a, acb_mat_entry(X, a, a + d));
         thomas_solve(p, z->loff[d], z->tw[d], n, prec);
         for (int a = 0; a < n; a++) {
             acb_set(acb_mat_entry(r, a, a + d), p + a);
@@ -287,10 +273,8 @@ void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, 
     /* Re(conj(P_ab) X_ab) = Re P Re X + Im P Im X */
     for (int a = 0; a < N; a++)
         for (int b = 0; b < N; b++) {
-            arb_addmul(H, acb_realref(acb_mat_entry(P, a, b)),
-                       acb_realref(acb_mat_entry(X, a, b)), prec);
-            arb_addmul(H, acb_imagref(acb_mat_entry(P, a, b)),
-                       acb_imagref(acb_mat_entry(X, a, b)), prec);
+            arb_addmul(H, acb_realref(acb_mat_entry(P, a, b)), acb_realref(acb_mat_entry(X, a, b)), prec);
+            arb_addmul(H, acb_imagref(acb_mat_entry(P, a, b)), acb_imagref(acb_mat_entry(X, a, b)), prec);
         }
     arb_mul_2exp_si(H, H, -1);
     arb_neg(H, H);

@@ -44,8 +44,7 @@
  * 2m - 1), 1 the sin (Im, j = 2m; m = 0: j = 0); -1 where alpha < alpha0 or m = 0, part 0 */
 static int coeff_index(int l, int m, int part, int alpha0)
 {
-    if (m == 0 && part == 0)
-        return -1;
+    if (m == 0 && part == 0) return -1;
     int alpha = slpi_ref_zeitlin_alpha(l, m == 0 ? 0 : 2 * m - 1 + part);
     return alpha < alpha0 ? -1 : alpha - alpha0;
 }
@@ -59,8 +58,7 @@ static int analysis_d(double *om, double *orad, const slpi_ref_mr *X, int alpha0
     int N = t->N, ok = 1;
     char why[160];
     double *d = malloc(sizeof(double) * 12 * (size_t)N); /* mid, rad of [Re; Im], its folds, the results */
-    if (d == NULL)
-        return 0;
+    if (d == NULL) return 0;
     double *dm = d, *dr = d + 2 * N, *fm = d + 4 * N, *fr = d + 6 * N, *pm = d + 8 * N, *pr = d + 10 * N;
     for (int m = 0; m < N && ok; m++) {
         int n = N - m, h = (n + 1) / 2;
@@ -108,8 +106,7 @@ static int synthesis_d(slpi_ref_mr *X, const double *vm, const double *vr, int a
     int N = t->N, ok = 1;
     char why[160];
     double *d = malloc(sizeof(double) * 12 * (size_t)N); /* mid, rad of [v_cos v_sin] and of E and O */
-    if (d == NULL)
-        return 0;
+    if (d == NULL) return 0;
     double *wm = d, *wr = d + 2 * N, *em = d + 4 * N, *er = d + 6 * N, *qm = d + 8 * N, *qr = d + 10 * N;
     memset(X->mid, 0, sizeof(double) * 2 * (size_t)N * N);
     memset(X->rad, 0, sizeof(double) * 2 * (size_t)N * N);
@@ -132,8 +129,7 @@ static int synthesis_d(slpi_ref_mr *X, const double *vm, const double *vr, int a
                 memset(pm, 0, sizeof(double) * 2 * (size_t)h), memset(pr, 0, sizeof(double) * 2 * (size_t)h);
             any |= anyp;
         }
-        if (!any)
-            continue;
+        if (!any) continue;
         for (int a = 0; a < h && ok; a++)
             for (int side = 0; side < 2 && (side == 0 || a != n - 1 - a); side++) {
                 int b = side ? n - 1 - a : a;
@@ -173,13 +169,12 @@ int slpi_ref_zeitlin_synthesis_mr(acb_mat_t X, arb_srcptr c, int alpha0, const s
     int N = z->N, nal = N * N - 1 - alpha0, ok = 1;
     double *v = malloc(sizeof(double) * 2 * (size_t)(nal > 0 ? nal : 1));
     arb_t w;
-    if (v == NULL)
-        return 0;
+    if (v == NULL) return 0;
     arb_init(w);
-    for (int i = 0; i < nal && ok; i++) {                  /* v = c / s_m */
+    for (int i = 0; i < nal && ok; i++) { /* v = c / s_m */
         int alpha = alpha0 + i, l = slpi_ref_zeitlin_degree(alpha);
         arb_set(w, c + i);
-        if (alpha - (l * l - 1) > 0)                       /* j > 0: m > 0 */
+        if (alpha - (l * l - 1) > 0) /* j > 0: m > 0 */
             arb_mul(w, w, z->rsqrt2, prec);
         ok = slpi_ref_mrmat_ball_get(v + i, v + nal + i, w);
     }
@@ -207,10 +202,9 @@ int slpi_ref_zeitlin_noise_dd(slpi_ref_mr *T, const slpi_ref_mr *X, int alpha0, 
 {
     int N = t->N, nal = N * N - 1 - alpha0, ok;
     double *o = malloc(sizeof(double) * 2 * (size_t)(nal > 0 ? nal : 1));
-    if (o == NULL)
-        return 0;
+    if (o == NULL) return 0;
     ok = analysis_d(o, o + nal, X, alpha0, t);
-    for (int i = 0; i < nal && ok; i++)            /* (w omega) / s_m = w (omega / s_m): s_m cancels */
+    for (int i = 0; i < nal && ok; i++) /* (w omega) / s_m = w (omega / s_m): s_m cancels */
         slpi_ref_mrmat_scalar_mul(o + i, o + nal + i, wm[i], wr[i], o[i], o[nal + i]);
     ok = ok && synthesis_d(T, o, o + nal, alpha0, t);
     free(o);
@@ -382,8 +376,7 @@ double *slpi_ref_zeitlin_weights_mr(arb_srcptr lam, int N, slong prec)
 /* the factors freed on failure, as ref/zeitlin-basis.c frees them (twd_free) */
 static void factors_free(slpi_ref_zeitlin *z)
 {
-    for (int d = 0; d < z->N; d++)
-        free(z->twd[d]);
+    for (int d = 0; d < z->N; d++) free(z->twd[d]);
     free(z->twd);
     z->twd = NULL;
 }
@@ -391,28 +384,24 @@ static void factors_free(slpi_ref_zeitlin *z)
 void slpi_ref_zeitlin_factors_mr(slpi_ref_zeitlin *z)
 {
     int N = z->N, ok;
-    if (z->twd != NULL)
-        return;
+    if (z->twd != NULL) return;
     z->twd = calloc((size_t)N, sizeof *z->twd);
     ok = z->twd != NULL;
     for (int d = 0; d < N && ok; d++) {
         int n = N - d;
         double *t = z->twd[d] = malloc(sizeof(double) * 6 * (size_t)n);
         ok = t != NULL;
-        for (int i = 0; i < 2 * n && ok; i++)
-            ok = slpi_ref_mrmat_ball_get(t + i, t + 2 * n + i, z->tw[d] + i);
-        for (int i = 0; i < n && ok; i++)
-            ok = slpi_ref_mrmat_ball_get(t + 4 * n + i, t + 5 * n + i, z->loff[d] + i);
+        for (int i = 0; i < 2 * n && ok; i++) ok = slpi_ref_mrmat_ball_get(t + i, t + 2 * n + i, z->tw[d] + i);
+        for (int i = 0; i < n && ok; i++) ok = slpi_ref_mrmat_ball_get(t + 4 * n + i, t + 5 * n + i, z->loff[d] + i);
     }
-    if (!ok && z->twd != NULL)
-        factors_free(z);
+    if (!ok && z->twd != NULL) factors_free(z);
 }
 
 /* p (n complex balls: mid pm, rad pr, re and im interleaved) <- the solution of the
  * tridiagonal with Thomas factors f (mid fm, rad fr: 1/w_i at i, the multipliers at n + i)
  * and off-diagonal e (em, er), as thomas_solve of ref/zeitlin-basis.c */
-static void thomas_mr(double *pm, double *pr, const double *fm, const double *fr, const double *em,
-                      const double *er, int n)
+static void thomas_mr(double *pm, double *pr, const double *fm, const double *fr, const double *em, const double *er,
+                      int n)
 {
     double tm, tr;
     for (int i = 1; i < n; i++)
@@ -421,8 +410,8 @@ static void thomas_mr(double *pm, double *pr, const double *fm, const double *fr
             slpi_ref_mrmat_scalar_sub(pm + 2 * i + c, pr + 2 * i + c, pm[2 * i + c], pr[2 * i + c], tm, tr);
         }
     for (int c = 0; c < 2; c++)
-        slpi_ref_mrmat_scalar_mul(pm + 2 * (n - 1) + c, pr + 2 * (n - 1) + c, pm[2 * (n - 1) + c],
-                                  pr[2 * (n - 1) + c], fm[n - 1], fr[n - 1]);
+        slpi_ref_mrmat_scalar_mul(pm + 2 * (n - 1) + c, pr + 2 * (n - 1) + c, pm[2 * (n - 1) + c], pr[2 * (n - 1) + c],
+                                  fm[n - 1], fr[n - 1]);
     for (int i = n - 2; i >= 0; i--)
         for (int c = 0; c < 2; c++) {
             slpi_ref_mrmat_scalar_mul(&tm, &tr, pm[2 * (i + 1) + c], pr[2 * (i + 1) + c], em[i], er[i]);
@@ -435,11 +424,9 @@ static void thomas_mr(double *pm, double *pr, const double *fm, const double *fr
 static void mean_sub_mr(double *xm, double *xr, int n)
 {
     double sm = 0, sr = 0;
-    for (int i = 0; i < n; i++)
-        slpi_ref_mrmat_scalar_add(&sm, &sr, sm, sr, xm[2 * i], xr[2 * i]);
+    for (int i = 0; i < n; i++) slpi_ref_mrmat_scalar_add(&sm, &sr, sm, sr, xm[2 * i], xr[2 * i]);
     slpi_ref_mrmat_scalar_div_ui(&sm, &sr, sm, sr, (unsigned long)n);
-    for (int i = 0; i < n; i++)
-        slpi_ref_mrmat_scalar_sub(xm + 2 * i, xr + 2 * i, xm[2 * i], xr[2 * i], sm, sr);
+    for (int i = 0; i < n; i++) slpi_ref_mrmat_scalar_sub(xm + 2 * i, xr + 2 * i, xm[2 * i], xr[2 * i], sm, sr);
 }
 
 int slpi_ref_zeitlin_poisson_mr(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z)

@@ -61,7 +61,10 @@ void slpi_ref_zeitlin_harmonics_clear(slpi_ref_zeitlin *z);
 int slpi_ref_zeitlin_table(arb_mat_t V, int N, int m, slong prec);
 
 /* Index helpers: alpha <-> (l, j); dimension N^2 - 1 of su(N). */
-static inline int slpi_ref_zeitlin_alpha(int l, int j) { return l * l - 1 + j; }
+static inline int slpi_ref_zeitlin_alpha(int l, int j)
+{
+    return l * l - 1 + j;
+}
 int slpi_ref_zeitlin_degree(int alpha);
 
 /* (T_lm)_ab by the Racah formula in exact arithmetic (any m, |m| <= l); 0 off support.
@@ -81,12 +84,10 @@ void slpi_ref_zeitlin_harmonic(acb_mat_t T, const slpi_ref_zeitlin *z, int l, in
 void slpi_ref_zeitlin_basis(acb_mat_t Y, const slpi_ref_zeitlin *z, int alpha);
 
 /* omega[alpha] = Re Tr(Y_alpha^* X), alpha = 0..N^2-2 (X skew-Hermitian); one or all. */
-void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_ref_zeitlin *z,
-                        slong prec);
+void slpi_ref_zeitlin_coeff(arb_t w, const acb_mat_t X, int alpha, const slpi_ref_zeitlin *z, slong prec);
 void slpi_ref_zeitlin_analysis(arb_ptr omega, const acb_mat_t X, const slpi_ref_zeitlin *z, slong prec);
 /* X = sum_{alpha >= alpha0} c[alpha - alpha0] Y_alpha. */
-void slpi_ref_zeitlin_synthesis(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z,
-                        slong prec);
+void slpi_ref_zeitlin_synthesis(acb_mat_t X, arb_srcptr c, int alpha0, const slpi_ref_zeitlin *z, slong prec);
 
 /* Make the Poisson solve below that of Delta_N - shift, shift >= 0 (kappa^2 of the Zeitlin
  * family, docs/systems.md#zeitlin-family): the Thomas factors refactored, O(N^2). */
@@ -108,11 +109,11 @@ void slpi_ref_zeitlin_h0(arb_t H, const acb_mat_t X, const slpi_ref_zeitlin *z, 
  * slpi_ref_mrmat_gemm_table. 0 (outputs undefined) where the route cannot enclose. */
 typedef struct {
     int N;
-    double **mid;   /* mid[m]: the halves of V_m (n = N - m, h = ceil(n/2)), row-major: rows 0..h-1
+    double **mid; /* mid[m]: the halves of V_m (n = N - m, h = ceil(n/2)), row-major: rows 0..h-1
                      * of its even columns (h x ceil(n/2)), then of its odd ones (h x floor(n/2));
                      * row n-1-a of column c is (-1)^c times row a (ref/zeitlin-mr.c) */
-    double *rad;    /* rad[m] >= the distance of every entry of mid[m] from the exact V_m */
-    double *nrm;    /* nrm[2m], nrm[2m+1] >= the 2-norm of every row and column of the even and odd
+    double *rad;  /* rad[m] >= the distance of every entry of mid[m] from the exact V_m */
+    double *nrm;  /* nrm[2m], nrm[2m+1] >= the 2-norm of every row and column of the even and odd
                      * halves (about 1/sqrt2 and 1) */
 } slpi_ref_zeitlin_mr;
 int slpi_ref_zeitlin_mr_init(slpi_ref_zeitlin_mr *t, int N);

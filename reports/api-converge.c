@@ -28,10 +28,14 @@ static int api_conv_cfg(slpi_conv_cfg *c, slpi_problem *q, const slpi_problem *p
     slpi_conv_init(c, q); /* q: a copy of p, the study's problem with its own level (below), outlives it */
     int rc = slpi_problem_white_only(p, "converge", err);
     if (rc != SLPI_OK) return rc;
-    if (!kind || !strcmp(kind, "strong")) c->kind = SLPI_CONV_STRONG;
-    else if (!strcmp(kind, "sup")) c->kind = SLPI_CONV_SUP;
-    else if (!strcmp(kind, "weak")) c->kind = SLPI_CONV_WEAK;
-    else rc = slpi_error_set(err, SLPI_EINPUT, "converge: kind '%s': strong | sup | weak", kind);
+    if (!kind || !strcmp(kind, "strong"))
+        c->kind = SLPI_CONV_STRONG;
+    else if (!strcmp(kind, "sup"))
+        c->kind = SLPI_CONV_SUP;
+    else if (!strcmp(kind, "weak"))
+        c->kind = SLPI_CONV_WEAK;
+    else
+        rc = slpi_error_set(err, SLPI_EINPUT, "converge: kind '%s': strong | sup | weak", kind);
     if (rc == SLPI_OK && indep) {
         c->indep = 1;
         if (slpi_scheme_from_name(indep, &c->indep_scheme) != SLPI_OK)
@@ -47,7 +51,8 @@ static int api_conv_cfg(slpi_conv_cfg *c, slpi_problem *q, const slpi_problem *p
     if (rc == SLPI_OK && (checkpoint_every < 0 || checkpoint_every > 65536)) /* --checkpoint-every's range */
         rc = slpi_error_set(err, SLPI_EINPUT, "converge: checkpoint_every=%d: need 1..65536 (0: 1)", checkpoint_every);
     if (rc == SLPI_OK && (batches < 0 || threads < 0 || exact < 0 || exact > 1))
-        rc = slpi_error_set(err, SLPI_EINPUT, "converge: batches=%d, threads=%d, exact=%d: need batches >= 0 "
+        rc = slpi_error_set(err, SLPI_EINPUT,
+                            "converge: batches=%d, threads=%d, exact=%d: need batches >= 0 "
                             "(0: min(paths, 32)), threads >= 0 (0: the runtime's), exact 0 or 1",
                             batches, threads, exact);
     c->kmin = kmin;
@@ -69,9 +74,8 @@ static int api_conv_cfg(slpi_conv_cfg *c, slpi_problem *q, const slpi_problem *p
     return rc;
 }
 
-int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths,
-                      uint64_t path0, int boot, const char *indep, double *h, double *e, double *se,
-                      double fit[3])
+int slpi_api_converge(const slpi_problem *p, const char *kind, int kmin, int kmax, int ref, long paths, uint64_t path0,
+                      int boot, const char *indep, double *h, double *e, double *se, double fit[3])
 {
     slpi_error err = { 0, "" };
     slpi_conv_cfg c;
@@ -118,7 +122,8 @@ static int converge_json(const slpi_problem *p, const char *kind, int kmin, int 
     FILE *f = rc == SLPI_OK ? fopen(json, "w") : NULL;
     if (rc == SLPI_OK && !f) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: cannot write", json);
     if (f) {
-        if (slpi_conv_write_json(&c, &r, f) != SLPI_OK) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: write error", json);
+        if (slpi_conv_write_json(&c, &r, f) != SLPI_OK)
+            rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: write error", json);
         if (fclose(f) != 0 && rc == SLPI_OK) rc = slpi_error_set(&err, SLPI_EINPUT, "json=%s: write error", json);
     }
     slpi_problem_free(q);

@@ -46,14 +46,13 @@ const slpi_audit_args *slpi_audit_args_in_force(const slpi_audit *a, const slpi_
 }
 
 /* The case as a problem; args receives " k=v ..." for the reproducing command. */
-int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem *p,
-                        char *args, size_t nargs, slpi_error *err)
+int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem *p, char *args, size_t nargs,
+                    slpi_error *err)
 {
     char buf[512], *tok[40];
     int n = slpi_audit_tokens(c->kase, buf, sizeof buf, tok, 32), ncase = n;
     char fbuf[256];
-    if (slpi_audit_full_overrides(a, c))
-        n += slpi_audit_tokens(c->full_case, fbuf, sizeof fbuf, tok + n, 8);
+    if (slpi_audit_full_overrides(a, c)) n += slpi_audit_tokens(c->full_case, fbuf, sizeof fbuf, tok + n, 8);
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (n < 1 || !strcmp(tok[0], "-"))
         return slpi_error_set(err, SLPI_EINPUT, "line %d: the check needs a case", c->line);
@@ -79,8 +78,8 @@ int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem
         snprintf(args + l, nargs - l, " %s", tok[i]);
     }
     int rc = slpi_problem_build(p, tok[0], NULL, nk, keys, vals, NULL, err);
-    if (rc == SLPI_OK) rc = slpi_problem_finish(p, err);   /* T and level resolved (idempotent) */
-    if (rc == SLPI_OK && a->seed_offset) {   /* a confirmatory run: noise never used */
+    if (rc == SLPI_OK) rc = slpi_problem_finish(p, err); /* T and level resolved (idempotent) */
+    if (rc == SLPI_OK && a->seed_offset) {               /* a confirmatory run: noise never used */
         slpi_view_noise_edit(p)->seed += a->seed_offset;
         size_t l = strlen(args);
         snprintf(args + l, nargs - l, " seed=%llu", (unsigned long long)slpi_view_noise(p)->seed);
@@ -106,8 +105,7 @@ void slpi_audit_outcome(slpi_audit_check *c, int pass, double value)
     slpi_audit_num(c, "value", value);
 }
 
-int slpi_audit_fill(const slpi_audit *a, const slpi_audit_claim *cl, const char *tmpl, char *out,
-                    size_t n)
+int slpi_audit_fill(const slpi_audit *a, const slpi_audit_claim *cl, const char *tmpl, char *out, size_t n)
 {
     size_t l = 0;
     out[0] = 0;
@@ -123,8 +121,10 @@ int slpi_audit_fill(const slpi_audit *a, const slpi_audit_claim *cl, const char 
                 snprintf(out, n, "{%d.%s}", k, name);
                 return -1;
             }
-            if (isfinite(c->num[j])) l += (size_t)snprintf(out + l, n - l, "%.3g", c->num[j]);
-            else l += (size_t)snprintf(out + l, n - l, "%s", isinf(c->num[j]) ? "inf" : "(no value)");
+            if (isfinite(c->num[j]))
+                l += (size_t)snprintf(out + l, n - l, "%.3g", c->num[j]);
+            else
+                l += (size_t)snprintf(out + l, n - l, "%s", isinf(c->num[j]) ? "inf" : "(no value)");
             s += used - 1;
             continue;
         }
@@ -179,7 +179,7 @@ void slpi_audit_figure_name(const slpi_audit_check *c, char *out, size_t n)
  * and -1 returned. */
 int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, long steps, slpi_problem *p)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     char args[512];
     if (slpi_audit_case(a, c, p, args, sizeof args, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
@@ -205,7 +205,6 @@ int slpi_audit_is_control(const slpi_audit_check *c)
 
 const char *slpi_audit_role_words(slpi_audit_role r)
 {
-    static const char *n[] = {"decides", "condition", "evidence", "control: must not be met",
-                              "control: must be met"};
+    static const char *n[] = { "decides", "condition", "evidence", "control: must not be met", "control: must be met" };
     return (unsigned)r < 5 ? n[r] : "?";
 }

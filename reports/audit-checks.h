@@ -58,8 +58,8 @@ const slpi_audit_args *slpi_audit_args_in_force(const slpi_audit *a, const slpi_
 /* The FULL=1 case overrides of c in force, or NULL. */
 const char *slpi_audit_full_overrides(const slpi_audit *a, const slpi_audit_check *c);
 /* The case as a problem; args receives " k=v ..." for the reproducing command. */
-int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem *p,
-                    char *args, size_t nargs, slpi_error *err);
+int slpi_audit_case(const slpi_audit *a, const slpi_audit_check *c, slpi_problem *p, char *args, size_t nargs,
+                    slpi_error *err);
 /* The case with `steps` steps, T and level cleared; on a bad case the check is UNABLE and
  * -1 is returned. */
 int slpi_audit_steps_case(const slpi_audit *a, slpi_audit_check *c, long steps, slpi_problem *p);
@@ -98,8 +98,7 @@ const slpi_audit_arg *slpi_audit_get(const slpi_audit_args *x, const char *name)
  * there is one): a diagnostic not among diag[0..ndiag) (the case's run's; diag NULL: not
  * checked), a reversed, empty or unbounded window, an empty sweep, or a threshold that a
  * magnitude always or never meets. The registry refuses such a check at load. */
-int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why,
-                         size_t n);
+int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why, size_t n);
 /* The bound the number of check x is judged against (docs/claims.md#screen reads how far
  * a run is from it): 1, a magnitude's threshold (*lo = *hi = X, or resolvable's N); 2, a
  * window [*lo, *hi] (a CI must lie inside it, or the number: critical's h, a growth
@@ -120,9 +119,8 @@ void slpi_audit_figure_name(const slpi_audit_check *c, char *out, size_t n);
 /* Write figures/<name>.gp and run gnuplot on it (SVG and PNG): title from the claim,
  * size "W,H" (NULL: the default page-width size), axis labels, a logscale/format
  * preamble and the plot body. Failures are reported on stderr (the figure is absent). */
-void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char *name,
-                     const char *size, const char *xlabel, const char *ylabel,
-                     const char *preamble, const char *body);
+void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char *name, const char *size,
+                     const char *xlabel, const char *ylabel, const char *preamble, const char *body);
 
 /* The converge studies run in this process, by their reproducing command
  * (reports/audit-studies.c): a study read by several claims runs once. A ring of
@@ -130,7 +128,10 @@ void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char 
 enum { SLPI_AUDIT_MEMO = 4 };
 typedef struct {
     int n;
-    struct { char cmd[1280]; slpi_conv_result res; } e[SLPI_AUDIT_MEMO];
+    struct {
+        char cmd[1280];
+        slpi_conv_result res;
+    } e[SLPI_AUDIT_MEMO];
 } slpi_audit_memo;
 /* The study of cmd, or NULL if none is kept. */
 const slpi_conv_result *slpi_audit_memo_find(const slpi_audit_memo *m, const char *cmd);

@@ -34,14 +34,16 @@ void slpi_audit_check_moments(const slpi_audit *a, slpi_audit_check *c, const sl
     (void)ck;
     double h = 0.01, D = slpi_noise_threshold(h, 2), A = D / sqrt(h);
     double phiA = exp(-0.5 * A * A) / sqrt(2 * 3.14159265358979323846), tail = 0.5 * erfc(A / sqrt(2.0));
-    double m2 = 2 * h * ((1 + A * A) * tail - A * phiA);  /* E (dW - clip dW)^2 */
+    double m2 = 2 * h * ((1 + A * A) * tail - A * phiA); /* E (dW - clip dW)^2 */
     double m4 = slpi_weak_clipped_mean(pow4, NULL, h, D);
     int pass = m2 <= h * h * h && fabs(m2 - 1.5e-8) < 0.05e-8 && m4 <= 3 * h * h;
     slpi_audit_outcome(c, pass, m2);
-    snprintf(c->evidence, sizeof c->evidence, "h = 0.01, D = %.6f: E(dW - clip dW)^2 = %.4e (closed form; "
+    snprintf(c->evidence, sizeof c->evidence,
+             "h = 0.01, D = %.6f: E(dW - clip dW)^2 = %.4e (closed form; "
              "<= h^3 = 1e-6 as Lemma 10.3 states, and within 5e-10 of its known value 1.5e-8 at this h), "
              "E clip(dW)^4 = %.6e <= 3h^2 = %.1e (quadrature); odd moments vanish by symmetry of "
-             "the clipped law", D, m2, m4, 3 * h * h);
+             "the clipped law",
+             D, m2, m4, 3 * h * h);
     snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
 }
 
@@ -57,20 +59,21 @@ static void gap_outcome(slpi_audit_check *c, const slpi_audit_arg *op, const slp
  * that the noise source clips at; met iff they agree to rounding (ELL = 2). */
 void slpi_audit_check_thresholds(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    static const double hs[6] = {0.125, 0.0078125, 0.01, 0.00390625, 0.000244140625, 0.0000152587890625};
+    static const double hs[6] = { 0.125, 0.0078125, 0.01, 0.00390625, 0.000244140625, 0.0000152587890625 };
     (void)a;
     double ell = slpi_audit_get(ck, "ELL")->r, worst = 0;
     for (int i = 0; i < 6; i++) {
         double D = slpi_noise_threshold(hs[i], ell);
-        double iso = sqrt(4 * fabs(log(hs[i]))) * sqrt(hs[i]);  /* A_h sqrt h, ISO */
-        double svi = sqrt(4 * fabs(log(hs[i])) * hs[i]);         /* D_dt, SVI */
+        double iso = sqrt(4 * fabs(log(hs[i]))) * sqrt(hs[i]); /* A_h sqrt h, ISO */
+        double svi = sqrt(4 * fabs(log(hs[i])) * hs[i]);       /* D_dt, SVI */
         worst = fmax(worst, fmax(fabs(iso - D), fabs(svi - D)) / D);
     }
     slpi_audit_outcome(c, worst < 4e-16, worst);
-    snprintf(c->evidence, sizeof c->evidence, "ISO's A_h sqrt(h) and SVI's D_dt against the library's "
+    snprintf(c->evidence, sizeof c->evidence,
+             "ISO's A_h sqrt(h) and SVI's D_dt against the library's "
              "clipping threshold D(h, ell = %g) at h = 2^-3, 2^-7, 0.01, 2^-8, 2^-12, 2^-16: largest "
-             "relative difference %.1e (%s < 4e-16, i.e. equal to rounding)", ell, worst,
-             slpi_audit_meets(c));
+             "relative difference %.1e (%s < 4e-16, i.e. equal to rounding)",
+             ell, worst, slpi_audit_meets(c));
     snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
 }
 
@@ -82,12 +85,12 @@ void slpi_audit_check_thresholds(const slpi_audit *a, slpi_audit_check *c, const
 void slpi_audit_check_cayleypi(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     (void)a;
-    int is_pi = slpi_audit_get(ck, "ANGLE")->e == 0;   /* the word "pi" (the table) */
+    int is_pi = slpi_audit_get(ck, "ANGLE")->e == 0; /* the word "pi" (the table) */
     double th = is_pi ? 3.14159265358979323846 : slpi_audit_get(ck, "ANGLE")->r;
     double co = is_pi ? -1 : cos(th), si = is_pi ? 0 : sin(th);
-    double R[9] = {co, -si, 0, si, co, 0, 0, 0, 1}, det = 2 + 2 * co, dev = INFINITY;
+    double R[9] = { co, -si, 0, si, co, 0, 0, 0, 1 }, det = 2 + 2 * co, dev = INFINITY;
     if (det != 0) {
-        double x[3] = {0, 0, 2 * si / (1 + co)}, T[9];
+        double x[3] = { 0, 0, 2 * si / (1 + co) }, T[9];
         slpi_fast_cayley3(T, x);
         dev = slpi_vec_maxdiff(T, R, 9);
     }
@@ -102,8 +105,7 @@ void slpi_audit_check_cayleypi(const slpi_audit *a, slpi_audit_check *c, const s
                       : "the preimage x = 2 tan(angle/2) e_3 reproduces R with the fast path's tau");
     if (det != 0) {
         size_t l = strlen(c->evidence);
-        snprintf(c->evidence + l, sizeof c->evidence - l, " Difference %.1e (%s <= 1e-14).", dev,
-                 slpi_audit_meets(c));
+        snprintf(c->evidence + l, sizeof c->evidence - l, " Difference %.1e (%s <= 1e-14).", dev, slpi_audit_meets(c));
     }
     snprintf(c->command, sizeof c->command, "slpi audit --only %s", c->id);
 }
@@ -116,8 +118,10 @@ void slpi_audit_check_mutant(const slpi_audit *a, slpi_audit_check *c, const slp
     (void)a;
     c->outcome = SLPI_CHECK_NOT_RUN;
     c->value = NAN;
-    snprintf(c->evidence, sizeof c->evidence, "demonstrated by `make mutants`: the deliberate bug "
-             "tests/mutants/%s.patch must make the unit tests above fail", slpi_audit_get(ck, "NAME")->s);
+    snprintf(c->evidence, sizeof c->evidence,
+             "demonstrated by `make mutants`: the deliberate bug "
+             "tests/mutants/%s.patch must make the unit tests above fail",
+             slpi_audit_get(ck, "NAME")->s);
     snprintf(c->command, sizeof c->command, "make mutants");
 }
 
@@ -133,9 +137,9 @@ void slpi_audit_check_unable(const slpi_audit *a, slpi_audit_check *c, const slp
 void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p = c->problem[0];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     char args[512];
-    int ctl = slpi_audit_get(ck, "CONTROL")->e;   /* case x1x2 x1sq: 0, 1, 2 (the table) */
+    int ctl = slpi_audit_get(ck, "CONTROL")->e; /* case x1x2 x1sq: 0, 1, 2 (the table) */
     if (slpi_audit_case(a, c, p, args, sizeof args, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
         return;
@@ -163,9 +167,9 @@ void slpi_audit_check_drift(const slpi_audit *a, slpi_audit_check *c, const slpi
  * of log gap on log h must lie in [LO, HI] (about 1 when consistent, 0 when not). */
 void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     (void)a;
-    int ctl = 1 + slpi_audit_get(ck, "CONTROL")->e;   /* x1x2 x1sq: 1, 2 (the table) */
+    int ctl = 1 + slpi_audit_get(ck, "CONTROL")->e; /* x1x2 x1sq: 1, 2 (the table) */
     int k0 = (int)slpi_audit_get(ck, "KMIN")->i, k1 = (int)slpi_audit_get(ck, "KMAX")->i;
     if (k1 - k0 < 2 || k1 - k0 > 12) {
         slpi_audit_unable(c, "legap: %s", "KMIN..KMAX must span 3..13 levels");
@@ -187,7 +191,8 @@ void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, const slpi
     slpi_stats_wls(nl, h, e, se, use, &slope, &ic);
     double lo = slpi_audit_get(ck, "LO")->r, hi = slpi_audit_get(ck, "HI")->r;
     slpi_audit_outcome(c, slope >= lo && slope <= hi, slope);
-    snprintf(c->evidence, sizeof c->evidence, "rigid body + control noise %s, %s paths, T = 1: rms gap "
+    snprintf(c->evidence, sizeof c->evidence,
+             "rigid body + control noise %s, %s paths, T = 1: rms gap "
              "|x_LE - x_Heun| = %.3e at h = 2^-%d, %.3e at h = 2^-%d; slope %.3f (%s [%.2f, %.2f])",
              ctl == 1 ? "H_1 = a x_1 x_2 (missed drift != 0)" : "H_1 = a x_1^2/2 (missed drift 0)",
              slpi_audit_get(ck, "PATHS")->s, g[0], k0, g[nl - 1], k1, slope, slpi_audit_meets(c), lo, hi);
@@ -200,11 +205,15 @@ void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, const slpi
     fprintf(f, "# h\tgap\n");
     for (int i = 0; i < nl; i++) fprintf(f, "%.17g\t%.17g\n", h[i], g[i]);
     fclose(f);
-    snprintf(body, sizeof body, "plot '%s' using 1:2 with linespoints pt 7 lw 2 title 'rms gap LE - Heun', "
+    snprintf(body, sizeof body,
+             "plot '%s' using 1:2 with linespoints pt 7 lw 2 title 'rms gap LE - Heun', "
              "%.17g*(x/%.17g) with lines dt 2 title 'reference slope 1', %.17g with lines dt 3 title "
-             "'reference slope 0'", data, g[0], h[0], g[0]);
-    slpi_audit_plot(a, c, name, NULL, "h", "rms gap at T = 1", "set logscale xy\nset format y '%.0e'\n"
-                    "set key bottom right", body);
+             "'reference slope 0'",
+             data, g[0], h[0], g[0]);
+    slpi_audit_plot(a, c, name, NULL, "h", "rms gap at T = 1",
+                    "set logscale xy\nset format y '%.0e'\n"
+                    "set key bottom right",
+                    body);
     strcpy(c->figure, name);
 }
 
@@ -215,10 +224,10 @@ void slpi_audit_check_legap(const slpi_audit *a, slpi_audit_check *c, const slpi
 void slpi_audit_check_dexpinv(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     (void)a;
-    slpi_system_id sys = (slpi_system_id)slpi_audit_get(ck, "SYSTEM")->e;   /* a system (the table) */
-    slpi_error err = {0, ""};
+    slpi_system_id sys = (slpi_system_id)slpi_audit_get(ck, "SYSTEM")->e; /* a system (the table) */
+    slpi_error err = { 0, "" };
     double d;
-    int printed = slpi_audit_get(ck, "FORM")->e == 1;   /* sigma printed */
+    int printed = slpi_audit_get(ck, "FORM")->e == 1; /* sigma printed */
     if (slpi_gaps_dexpinv(sys, printed, 50, 1, &d, &err)) {
         slpi_audit_unable(c, "dexpinv: %s", err.msg);
         return;
@@ -231,48 +240,49 @@ void slpi_audit_check_dexpinv(const slpi_audit *a, slpi_audit_check *c, const sl
              "= %.3e (4th-order central differences at 1e-3) %s %s %s",
              printed ? "printed eq. (34) v + [v,sigma]/2 + [[v,sigma],sigma]/12 + ..."
                      : "Sigma form B_j+/j! ad^j_sigma v, B1+ = +1/2 (docs/schemes.md#rkmk)",
-             slpi_audit_get(ck, "SYSTEM")->s,
-             printed ? "the printed expansion" : "the Bernoulli series to order 30", d, slpi_audit_meets(c),
-             slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
+             slpi_audit_get(ck, "SYSTEM")->s, printed ? "the printed expansion" : "the Bernoulli series to order 30", d,
+             slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
 }
 
 /* adstar so3 <= X | adstar son N +|- <= X (V18) */
 void slpi_audit_check_adstar(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     (void)a;
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     double d;
     const slpi_audit_arg *op = slpi_audit_get(ck, "OP"), *x = slpi_audit_get(ck, "X");
     if (!strcmp(slpi_audit_get(ck, "ALGEBRA")->s, "so3")) {
         d = slpi_gaps_cayley_ad_so3(200, 1);
         gap_outcome(c, op, x, d);
-        snprintf(c->evidence, sizeof c->evidence, "SO(3) vector form, c = +1/4 and -1/4, 200 random "
+        snprintf(c->evidence, sizeof c->evidence,
+                 "SO(3) vector form, c = +1/4 and -1/4, 200 random "
                  "x (|x| ~ 0.2..15) and Pi: max |A_c(-x) Pi - tau(x)^T A_c(x) Pi| / (|Pi| (1 + "
-                 "|x|^2)) = %.3e with the fast path's Cayley tau (%s %s %s)", d,
-                 slpi_audit_meets(c), op->s, x->s);
+                 "|x|^2)) = %.3e with the fast path's Cayley tau (%s %s %s)",
+                 d, slpi_audit_meets(c), op->s, x->s);
         return;
     }
-    int sg = slpi_audit_get(ck, "SIGN")->e == 0 ? 1 : -1, dim = (int)slpi_audit_get(ck, "N")->i;   /* + - */
+    int sg = slpi_audit_get(ck, "SIGN")->e == 0 ? 1 : -1, dim = (int)slpi_audit_get(ck, "N")->i; /* + - */
     if (slpi_gaps_cayley_ad_son(dim, sg, 100, 1, &d, &err)) {
         slpi_audit_unable(c, "adstar: %s", err.msg);
         return;
     }
     gap_outcome(c, op, x, d);
-    snprintf(c->evidence, sizeof c->evidence, "so(%d) matrix form, A(x) mu = mu + [x,mu]/2 %s x mu x/4 "
+    snprintf(c->evidence, sizeof c->evidence,
+             "so(%d) matrix form, A(x) mu = mu + [x,mu]/2 %s x mu x/4 "
              "(%s), Ad*_g mu = g^-1 mu g, tau = (I - x/2)^-1 (I + x/2): max over 100 random skew x, "
              "mu of |tau^-1 A(x) mu tau - A(-x) mu|_max / (|mu|_max (1 + |x|_max^2)) = %.3e (%s %s %s)",
-             dim, sg > 0 ? "-" : "+", sg > 0 ? "the dual of d tau^-1, c = +1/4" :
-             "the c = -1/4 analogue", d, slpi_audit_meets(c), op->s, x->s);
+             dim, sg > 0 ? "-" : "+", sg > 0 ? "the dual of d tau^-1, c = +1/4" : "the c = -1/4 analogue", d,
+             slpi_audit_meets(c), op->s, x->s);
 }
 
 /* sviident STEPS xi|ident|mid <= X (V20) */
 void slpi_audit_check_sviident(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p = c->problem[0];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     slpi_gaps_svi_result r;
     if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, p)) return;
-    int k = slpi_audit_get(ck, "QTY")->e;   /* xi ident mid (the table) */
+    int k = slpi_audit_get(ck, "QTY")->e; /* xi ident mid (the table) */
     if (slpi_gaps_svi_identities(p, slpi_view_grid(p)->steps, &r, &err)) {
         slpi_audit_unable(c, "sviident: %s", err.msg);
         return;
@@ -310,9 +320,11 @@ static void orbit_figure(const slpi_audit *a, slpi_audit_check *c, int g, double
     }
     fclose(f);
     char body[2 * SLPI_PATH_MAX];
-    snprintf(body, sizeof body, "set xrange [0:360]\nset yrange [-90:90]\nset cblabel "
+    snprintf(body, sizeof body,
+             "set xrange [0:360]\nset yrange [-90:90]\nset cblabel "
              "'max |(A,B)| - sqrt(2)|Pi|'\nset format cb '%%.1e'\nplot '%s' using 1:2:3 with image "
-             "notitle", data);
+             "notitle",
+             data);
     slpi_audit_plot(a, c, name, NULL, "longitude of Pi (degrees)", "latitude of Pi (degrees)", "", body);
     strcpy(c->figure, name);
 }
@@ -324,11 +336,11 @@ static void orbit_figure(const slpi_audit *a, slpi_audit_check *c, int g, double
 void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p = c->problem[0];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     slpi_gaps_svi_orbit_result r;
     if (slpi_audit_steps_case(a, c, 1, p)) return;
-    int band = slpi_audit_get(ck, "QTY")->e == 1;   /* ratio band (the table) */
-    int g = (int)slpi_audit_get(ck, "GRID")->i;      /* 2..512 (the table) */
+    int band = slpi_audit_get(ck, "QTY")->e == 1; /* ratio band (the table) */
+    int g = (int)slpi_audit_get(ck, "GRID")->i;   /* 2..512 (the table) */
     double *map = malloc((size_t)g * (size_t)(2 * g) * sizeof *map);
     if (slpi_gaps_svi_orbit(p, g, &r, map, &err)) {
         slpi_audit_unable(c, "sviorbit: %s", err.msg);
@@ -352,8 +364,8 @@ void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, const s
                  "the fixed point of (64) was not "
                  "found within the solver's iteration cap at %ld of the %ld (point, increment) pairs, "
                  "so no bound on (A, B) is measured (value +inf); %s %s %s %s",
-                 r.failed, r.points, slpi_audit_meets(c), slpi_audit_get(ck, "QTY")->s,
-                 slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
+                 r.failed, r.points, slpi_audit_meets(c), slpi_audit_get(ck, "QTY")->s, slpi_audit_get(ck, "OP")->s,
+                 slpi_audit_get(ck, "X")->s);
     else
         snprintf(c->evidence + l, sizeof c->evidence - (size_t)l,
                  "the fixed point of (64) was found "
@@ -368,7 +380,7 @@ void slpi_audit_check_sviorbit(const slpi_audit *a, slpi_audit_check *c, const s
 /* svivs det|quad <= X (V16) */
 void slpi_audit_check_svivs(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     double det, quad;
     (void)a;
     if (slpi_gaps_svivs(1.0, 0.1, 200, 1, &det, &quad, &err)) {
@@ -377,7 +389,8 @@ void slpi_audit_check_svivs(const slpi_audit *a, slpi_audit_check *c, const slpi
     }
     gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"),
                 slpi_audit_get(ck, "QTY")->e == 0 ? det : quad); /* det quad */
-    snprintf(c->evidence, sizeof c->evidence, "SVI-VS (eq. (14)) on the Kubo oscillator, sigma = 1, "
+    snprintf(c->evidence, sizeof c->evidence,
+             "SVI-VS (eq. (14)) on the Kubo oscillator, sigma = 1, "
              "dt = 0.1, 200 random states and dW ~ N(0, dt): max |det D - 1| = %.3e (central "
              "differences), max |q1^2 + p1^2 - q0^2 - p0^2| / (q0^2 + p0^2) = %.3e; checked: %s %s %s",
              det, quad, slpi_audit_get(ck, "QTY")->s, slpi_audit_get(ck, "OP")->s, slpi_audit_get(ck, "X")->s);
@@ -387,16 +400,16 @@ void slpi_audit_check_svivs(const slpi_audit *a, slpi_audit_check *c, const slpi
 void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p = c->problem[0];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     slpi_gaps_lifted_result r;
     if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, p)) return;
-    int k = slpi_audit_get(ck, "QTY")->e;   /* group proj half equiv (the table) */
+    int k = slpi_audit_get(ck, "QTY")->e; /* group proj half equiv (the table) */
     double aw = slpi_audit_get(ck, "A")->r;
     if (slpi_gaps_lifted(p, aw, slpi_view_grid(p)->steps, 1, &r, &err)) {
         slpi_audit_unable(c, "lifted: %s", err.msg);
         return;
     }
-    double v[4] = {r.group, r.proj, r.half, r.equiv};
+    double v[4] = { r.group, r.proj, r.half, r.equiv };
     gap_outcome(c, slpi_audit_get(ck, "OP"), slpi_audit_get(ck, "X"), v[k]);
     snprintf(c->evidence, sizeof c->evidence,
              "lifted midpoint on T*SO(3), half-weight a = %g (%s), "
@@ -415,8 +428,7 @@ void slpi_audit_check_lifted(const slpi_audit *a, slpi_audit_check *c, const slp
 /* ---- test NAME...: the results of the project's unit-test programs, as recorded by the
  * build in the file a->tests (reports/unit-tests.sh: "NAME<TAB>EXIT<TAB>summary" lines).
  * The library never runs a program itself; without the file the check is UNABLE. */
-static int test_result(const char *path, const char *name, int *exitcode, char *summary,
-                       size_t n)
+static int test_result(const char *path, const char *name, int *exitcode, char *summary, size_t n)
 {
     FILE *f = path ? fopen(path, "r") : NULL;
     char line[512];
@@ -440,19 +452,21 @@ void slpi_audit_check_tests(const slpi_audit *a, slpi_audit_check *c, const slpi
     int pass = 1;
     c->evidence[0] = 0;
     snprintf(c->command, sizeof c->command, "make audit (runs");
-    const slpi_audit_arg *prog = slpi_audit_get(ck, "PROGRAM");   /* to the end of the check */
+    const slpi_audit_arg *prog = slpi_audit_get(ck, "PROGRAM"); /* to the end of the check */
     for (int i = 0; i < ck->n - 1; i++) {
         char summary[256];
         int code;
         if (!test_result(a->tests, prog[i].s, &code, summary, sizeof summary)) {
-            slpi_audit_unable(c, "no recorded result of unit test %s (make audit records them; "
-                              "slpi audit --tests FILE)", prog[i].s);
+            slpi_audit_unable(c,
+                              "no recorded result of unit test %s (make audit records them; "
+                              "slpi audit --tests FILE)",
+                              prog[i].s);
             return;
         }
         pass &= code == 0;
         size_t l = strlen(c->evidence);
-        snprintf(c->evidence + l, sizeof c->evidence - l, "%s%s: exit %d (%s)", l ? "; " : "",
-                 prog[i].s, code, summary);
+        snprintf(c->evidence + l, sizeof c->evidence - l, "%s%s: exit %d (%s)", l ? "; " : "", prog[i].s, code,
+                 summary);
         l = strlen(c->command);
         snprintf(c->command + l, sizeof c->command - l, " build/tests/%s", prog[i].s);
     }

@@ -19,9 +19,12 @@ static void md_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
         if (*s == '|' || *s == '*' || *s == '_' || *s == '`') fputc('\\', f);
-        if (*s == '<') fputs("&lt;", f);
-        else if (*s == '>') fputs("&gt;", f);
-        else fputc(*s, f);
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else
+            fputc(*s, f);
     }
 }
 
@@ -34,8 +37,8 @@ static void claim_entry(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl
     fprintf(f, "<a id=\"%s\"></a>\n#### %s — ", anchor, cl->id);
     md_text(f, cl->source);
     if (strcmp(cl->expected, cl->expected_full))
-        fprintf(f, " · expected **%s** (reduced), **%s** (FULL=1, the papers' sizes)\n\n",
-                cl->expected, cl->expected_full);
+        fprintf(f, " · expected **%s** (reduced), **%s** (FULL=1, the papers' sizes)\n\n", cl->expected,
+                cl->expected_full);
     else
         fprintf(f, " · expected **%s**\n\n", cl->expected);
     md_text(f, cl->statement);
@@ -67,8 +70,8 @@ static void claim_entry(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl
     fprintf(f, "\n- checks:");
     for (int k = cl->first; k < cl->first + cl->count; k++) {
         const slpi_audit_check *c = &a->checks[k];
-        fprintf(f, "%s %s%s%s `", k > cl->first ? ";" : "", slpi_audit_role_words(c->role),
-                c->vlabel[0] ? " @" : "", c->vlabel);
+        fprintf(f, "%s %s%s%s `", k > cl->first ? ";" : "", slpi_audit_role_words(c->role), c->vlabel[0] ? " @" : "",
+                c->vlabel);
         fputs(c->check, f);
         fprintf(f, "` on `%s`", c->kase);
         if (strcmp(c->full, "-")) fprintf(f, " (FULL: `%s`)", c->full);
@@ -78,11 +81,14 @@ static void claim_entry(FILE *f, const slpi_audit *a, const slpi_audit_claim *cl
 
 int slpi_audit_docs(const slpi_audit *a, FILE *f)
 {
-    static const struct { char key; const char *title; } part[] = {
-        {'R', "[RKMK] — TMK on the heavy top and sine-Euler"},
-        {'I', "[ISO] — the isospectral midpoint method"},
-        {'V', "[SVI] — variational integrators with the Cayley map"},
-        {'X', "Across the papers"},
+    static const struct {
+        char key;
+        const char *title;
+    } part[] = {
+        { 'R', "[RKMK] — TMK on the heavy top and sine-Euler" },
+        { 'I', "[ISO] — the isospectral midpoint method" },
+        { 'V', "[SVI] — variational integrators with the Cayley map" },
+        { 'X', "Across the papers" },
     };
     for (int p = 0; p < 4; p++) {
         fprintf(f, "### %s\n\n", part[p].title);

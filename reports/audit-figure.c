@@ -16,9 +16,8 @@
 #include "slpi/limits.h"
 #include "reports/audit-checks.h"
 
-void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char *name,
-                     const char *size, const char *xlabel, const char *ylabel,
-                     const char *preamble, const char *body)
+void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char *name, const char *size,
+                     const char *xlabel, const char *ylabel, const char *preamble, const char *body)
 {
     char path[SLPI_PATH_MAX + 64], title[600];
     /* which check this is (a control's figure must not pass for the claim's): id, role,
@@ -32,12 +31,13 @@ void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char 
         return;
     }
     for (int t = 0; t < 2; t++) {
-        fprintf(f, "set terminal %s size %s font 'sans,%d'%s\nset output '%s/figures/%s.%s'\n",
-                t ? "pngcairo" : "svg", size ? size : "820,540", t ? 13 : 15, t ? "" : " dynamic",
-                a->outdir, name, t ? "png" : "svg");
-        fprintf(f, "set termoption noenhanced\nset title \"%s\"\nset xlabel \"%s\"\nset ylabel \"%s\"\n"
+        fprintf(f, "set terminal %s size %s font 'sans,%d'%s\nset output '%s/figures/%s.%s'\n", t ? "pngcairo" : "svg",
+                size ? size : "820,540", t ? 13 : 15, t ? "" : " dynamic", a->outdir, name, t ? "png" : "svg");
+        fprintf(f,
+                "set termoption noenhanced\nset title \"%s\"\nset xlabel \"%s\"\nset ylabel \"%s\"\n"
                 "set key left top\n%s\nset datafile separator '\\t'\nset datafile commentschars '#'\n"
-                "set grid\n%s\n", title, xlabel, ylabel, preamble, body);
+                "set grid\n%s\n",
+                title, xlabel, ylabel, preamble, body);
     }
     fclose(f);
     extern char **environ;
@@ -46,8 +46,8 @@ void slpi_audit_plot(const slpi_audit *a, const slpi_audit_check *c, const char 
     pid_t pid;
     int status = -1, ok = 0;
     if (posix_spawn_file_actions_init(&fa) == 0) {
-        ok = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0) == 0
-             && posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ) == 0;
+        ok = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0) == 0 &&
+            posix_spawnp(&pid, "gnuplot", &fa, NULL, argv, environ) == 0;
         posix_spawn_file_actions_destroy(&fa);
     }
     if (ok)

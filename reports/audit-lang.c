@@ -24,12 +24,14 @@ typedef enum { T_END, T_REAL, T_INT, T_ENUM, T_NAME, T_DIAG, T_SCHEME, T_SYSTEM,
 
 typedef struct {
     arg_type t;
-    const char *name;   /* in the usage (an enumeration shows its words) */
-    const char *words;  /* T_ENUM: the words, space-separated; T_REAL: words allowed besides numbers */
-    const char *key;    /* optional, written key=VALUE (NULL: positional and required) */
-    long lo, hi;        /* T_INT: the range */
+    const char *name;  /* in the usage (an enumeration shows its words) */
+    const char *words; /* T_ENUM: the words, space-separated; T_REAL: words allowed besides numbers */
+    const char *key;   /* optional, written key=VALUE (NULL: positional and required) */
+    long lo, hi;       /* T_INT: the range */
 } arg_spec;
 
+/* the table's shorthands, one a line */
+/* clang-format off */
 #define OP          {T_ENUM, "OP", "<= >=", NULL, 0, 0}
 #define REAL(n)     {T_REAL, n, NULL, NULL, 0, 0}
 #define INT(n, l, h) {T_INT, n, NULL, NULL, l, h}
@@ -40,6 +42,7 @@ typedef struct {
 #define OPT(t, n, w, key) {t, n, w, key, 0, 0}   /* key=VALUE, may be left out */
 #define ARG(t, n, w) {t, n, w, NULL, 0, 0}
 #define NONE        {T_END, NULL, NULL, NULL, 0, 0}
+/* clang-format on */
 #define BIG 1000000000L
 
 typedef void (*evaluator)(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *x);
@@ -54,16 +57,18 @@ typedef void (*evaluator)(const slpi_audit *a, slpi_audit_check *c, const slpi_a
 typedef struct {
     const char *word;
     evaluator eval;
-    int kind;                              /* MAG, WIN or 0 */
-    const char *says;                      /* the result in words (slpi_audit_measured_words):
+    int kind;                            /* MAG, WIN or 0 */
+    const char *says;                    /* the result in words (slpi_audit_measured_words):
                                               {1} the first argument as written, {v%FMT},
                                               {lo%FMT}, {hi%FMT} the value and CI in printf's FMT */
-    arg_spec arg[SLPI_AUDIT_MAXARG - 1];   /* up to the first T_END */
+    arg_spec arg[SLPI_AUDIT_MAXARG - 1]; /* up to the first T_END */
 } check_form;
 
 /* The language. A word with two rows has two forms (the first that reads the string wins).
  * Every argument has a name, unique in its row: evaluators read it by that name
  * (slpi_audit_get), an optional key=VALUE by its key. */
+/* one form a row */
+/* clang-format off */
 static const check_form forms[] = {
     {"max", slpi_audit_check_run, MAG, "largest change of {1}: {v%.2g}", {DIAG, OP, REAL("X")}},
     {"fails", slpi_audit_check_run, 0, NULL, {NONE}},
@@ -109,6 +114,7 @@ static const check_form forms[] = {
     {"test", slpi_audit_check_tests, 0, NULL, {ARG(T_NAMES, "PROGRAM", NULL)}},
     {"unable", slpi_audit_check_unable, 0, NULL, {ARG(T_TEXT, "REASON", NULL)}},
 };
+/* clang-format on */
 #define NFORMS ((int)(sizeof forms / sizeof forms[0]))
 
 /* ---- the nearest valid word (Levenshtein distance; the first of equals).
@@ -158,8 +164,7 @@ static void words_of(word_list *l, const arg_spec *sp, int with_key)
         words_add(l, w, strlen(w), "");
     }
     const char *name, *sys, *help;
-    for (int k = 0; sp->t == T_KV && slpi_problem_key(k, &name, &sys, &help); k++)
-        words_add(l, name, strlen(name), "");
+    for (int k = 0; sp->t == T_KV && slpi_problem_key(k, &name, &sys, &help); k++) words_add(l, name, strlen(name), "");
 }
 
 int slpi_audit_distance(const char *a, const char *b)
@@ -217,11 +222,15 @@ static int usage(const check_form *f, char *out, size_t n)
         char w[80];
         if (sp->t == T_ENUM) {
             snprintf(w, sizeof w, "%s", sp->words);
-            for (char *s = w; *s; s++) if (*s == ' ') *s = '|';
+            for (char *s = w; *s; s++)
+                if (*s == ' ') *s = '|';
         } else {
             snprintf(w, sizeof w, "%s%s%s", sp->name, sp->words ? "|" : "", sp->words ? sp->words : "");
         }
-        l += snprintf(out + l, n - (size_t)l, sp->key ? " [%s=%s]" : sp->t == T_NAMES ? " %s..." : " %s",
+        l += snprintf(out + l, n - (size_t)l,
+                      sp->key                ? " [%s=%s]"
+                          : sp->t == T_NAMES ? " %s..."
+                                             : " %s",
                       sp->key ? sp->key : w, w);
     }
     return l;
@@ -243,9 +252,10 @@ static int read_arg(const arg_spec *sp, const char *s, int at, slpi_audit_arg *v
     switch (sp->t) {
     case T_REAL:
         if (sp->words) {
-            word_list l = {0};
+            word_list l = { 0 };
             words_split(&l, sp->words);
-            for (int k = 0; k < l.n; k++) if (!strcmp(s, WORD_AT(&l, k))) v->e = k;
+            for (int k = 0; k < l.n; k++)
+                if (!strcmp(s, WORD_AT(&l, k))) v->e = k;
             if (v->e >= 0) return 0;
         }
         errno = 0;
@@ -260,8 +270,7 @@ static int read_arg(const arg_spec *sp, const char *s, int at, slpi_audit_arg *v
         errno = 0;
         v->i = strtol(s, &end, 10);
         if (end == s || *end || errno || v->i < sp->lo || v->i > sp->hi) {
-            snprintf(st->msg, sizeof st->msg, "'%s' is not an integer in %ld..%ld (%s)", s, sp->lo,
-                     sp->hi, sp->name);
+            snprintf(st->msg, sizeof st->msg, "'%s' is not an integer in %ld..%ld (%s)", s, sp->lo, sp->hi, sp->name);
             return -1;
         }
         v->r = (double)v->i;
@@ -276,18 +285,23 @@ static int read_arg(const arg_spec *sp, const char *s, int at, slpi_audit_arg *v
         if (!eq || !eq[1] || !known) {
             snprintf(st->msg, sizeof st->msg, "'%s' is not KEY=VALUE with a problem key", s);
             words_of(&st->near, sp, 0);
-            snprintf(v->s, sizeof v->s, "%s", key);   /* the nearest is sought for the key */
+            snprintf(v->s, sizeof v->s, "%s", key); /* the nearest is sought for the key */
             return -1;
         }
         return 0;
     }
-    case T_ENUM: case T_SCHEME: case T_SYSTEM: {
-        word_list l = {0};
+    case T_ENUM:
+    case T_SCHEME:
+    case T_SYSTEM: {
+        word_list l = { 0 };
         words_of(&l, sp, 0);
-        for (int k = 0; k < l.n; k++) if (!strcmp(s, WORD_AT(&l, k))) v->e = k;
+        for (int k = 0; k < l.n; k++)
+            if (!strcmp(s, WORD_AT(&l, k))) v->e = k;
         if (v->e >= 0) return 0;
-        snprintf(st->msg, sizeof st->msg, "'%s' is not %s", s, sp->t == T_SCHEME ? "a scheme" :
-                 sp->t == T_SYSTEM ? "a system" : "one of");
+        snprintf(st->msg, sizeof st->msg, "'%s' is not %s", s,
+                 sp->t == T_SCHEME       ? "a scheme"
+                     : sp->t == T_SYSTEM ? "a system"
+                                         : "one of");
         if (sp->t == T_ENUM) {
             size_t m = strlen(st->msg);
             snprintf(st->msg + m, sizeof st->msg - m, " %s", sp->words);
@@ -295,7 +309,7 @@ static int read_arg(const arg_spec *sp, const char *s, int at, slpi_audit_arg *v
         st->near = l;
         return -1;
     }
-    default:   /* T_NAME, T_DIAG (checked against the case: slpi_audit_decidable), T_NAMES */
+    default: /* T_NAME, T_DIAG (checked against the case: slpi_audit_decidable), T_NAMES */
         return 0;
     }
 }
@@ -304,7 +318,7 @@ static int read_arg(const arg_spec *sp, const char *s, int at, slpi_audit_arg *v
 static int read_form(const check_form *f, char **tok, const int *at, int n, slpi_audit_args *x, stop *st)
 {
     int i = 1, k = 1;
-    const arg_spec *opt0 = NULL;   /* the optional arguments just skipped start here */
+    const arg_spec *opt0 = NULL; /* the optional arguments just skipped start here */
     memset(x, 0, sizeof *x);
     x->arg[0].present = 1;
     snprintf(x->arg[0].s, sizeof x->arg[0].s, "%s", tok[0]);
@@ -339,7 +353,7 @@ static int read_form(const check_form *f, char **tok, const int *at, int n, slpi
             continue;
         }
         if (read_arg(sp, tok[i], at[i], &x->arg[k], st)) {
-            if (opt0 && strchr(tok[i], '=')) {   /* a misspelt optional key=VALUE */
+            if (opt0 && strchr(tok[i], '=')) { /* a misspelt optional key=VALUE */
                 snprintf(st->msg, sizeof st->msg, "'%s' is not an optional key=VALUE here", tok[i]);
                 memset(&st->near, 0, sizeof st->near);
                 for (const arg_spec *o = opt0; o < sp; o++) words_of(&st->near, o, 1);
@@ -375,7 +389,7 @@ int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nw
     char buf[256], *tok[24];
     int at[24], n = 0;
     snprintf(buf, sizeof buf, "%s", check);
-    for (char *s = buf; n < 24; ) {
+    for (char *s = buf; n < 24;) {
         s += strspn(s, " \t");
         if (!*s) break;
         at[n] = (int)(s - buf);
@@ -387,7 +401,7 @@ int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nw
         snprintf(why, nwhy, "empty check");
         return -1;
     }
-    stop best = {-1, "", {0}}, st;
+    stop best = { -1, "", { 0 } }, st;
     int nf = 0;
     char use[512] = "";
     for (int f = 0; f < NFORMS; f++) {
@@ -404,7 +418,7 @@ int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nw
         usage(&forms[f], use + l, sizeof use - l);
         if (st.at > best.at) {
             best = st;
-        } else if (st.at == best.at && st.near.n && best.near.n) {   /* two forms stop at one word */
+        } else if (st.at == best.at && st.near.n && best.near.n) { /* two forms stop at one word */
             for (int k = 0; k < st.near.n; k++)
                 words_add(&best.near, WORD_AT(&st.near, k), strlen(WORD_AT(&st.near, k)), "");
             int m = snprintf(best.msg, sizeof best.msg, "'%s' is not one of", tok[st.at]);
@@ -413,7 +427,7 @@ int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nw
         }
     }
     if (!nf) {
-        word_list l = {0};
+        word_list l = { 0 };
         for (int f = 0; f < NFORMS; f++)
             if (!f || strcmp(forms[f].word, forms[f - 1].word)) words_add(&l, forms[f].word, strlen(forms[f].word), "");
         snprintf(why, nwhy, "unknown check word '%s' (nearest: %s)", tok[0], nearest(&l, tok[0]));
@@ -423,7 +437,7 @@ int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nw
     if (best.near.n && l < (int)nwhy) {
         const char *w = best.at < n ? tok[best.at] : "";
         char key[48];
-        if (strchr(w, '=')) {   /* a key=value: the nearest of the key */
+        if (strchr(w, '=')) { /* a key=value: the nearest of the key */
             snprintf(key, sizeof key, "%.*s", (int)(strchr(w, '=') - w), w);
             w = key;
         }

@@ -25,7 +25,7 @@
 void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p = c->problem[0];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     double dw = slpi_audit_get(ck, "dW")->present ? slpi_audit_get(ck, "dW")->r
                                                   : 0; /* dW=V: a fixed increment on every noise */
     int certified = !strcmp(slpi_audit_get(ck, "WORD")->s, "refpoisson");
@@ -102,4 +102,3 @@ void slpi_audit_check_poisson(const slpi_audit *a, slpi_audit_check *c, const sl
     arb_clear(d1);
     arb_clear(d2);
 }
-

@@ -20,14 +20,13 @@
 
 const char *slpi_claim_verdict_name(slpi_claim_verdict v)
 {
-    static const char *n[] = {"CONFIRMED", "CONDITIONAL", "DISCREPANCY", "UNABLE",
-                              "CRITERION-DEPENDENT"};
+    static const char *n[] = { "CONFIRMED", "CONDITIONAL", "DISCREPANCY", "UNABLE", "CRITERION-DEPENDENT" };
     return (unsigned)v < SLPI_CLAIM_NVERDICTS ? n[v] : "?";
 }
 
 const char *slpi_audit_role_name(slpi_audit_role r)
 {
-    static const char *n[] = {"claim", "cond", "ev", "fails", "passes"};
+    static const char *n[] = { "claim", "cond", "ev", "fails", "passes" };
     return (unsigned)r < 5 ? n[r] : "?";
 }
 
@@ -40,12 +39,11 @@ static char *trim(char *s)
     return s;
 }
 
-static int copy_field(char *dst, size_t n, const char *src, const char *what, const char *path,
-                      int line, slpi_error *err)
+static int copy_field(char *dst, size_t n, const char *src, const char *what, const char *path, int line,
+                      slpi_error *err)
 {
     if (strlen(src) >= n)
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s longer than %zu characters", path, line,
-                              what, n - 1);
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s longer than %zu characters", path, line, what, n - 1);
     strcpy(dst, src);
     return SLPI_OK;
 }
@@ -82,7 +80,7 @@ static int case_diags(const slpi_audit_check *c, int full, const char **names)
         slpi_problem *p = slpi_problem_alloc();
         slpi_stepper *st = NULL;
         char args[512];
-        slpi_error e = {0, ""};
+        slpi_error e = { 0, "" };
         memset(&probe, 0, sizeof probe);
         probe.full = full;
         nlast = -1;
@@ -103,14 +101,15 @@ static int case_diags(const slpi_audit_check *c, int full, const char **names)
 /* The expected field: one verdict, or "REDUCED/FULL" when the papers' sizes (FULL=1) are
  * expected to decide otherwise; expected is the verdict of the audit's mode, expected_full
  * the papers' sizes' (the docs and the archive column show both). */
-static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path, int line,
-                      slpi_error *err)
+static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path, int line, slpi_error *err)
 {
     char *f[7];
     int nf = split_fields(buf, f, 7);
     if (nf != 7)
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected 7 (id | source | "
-                              "expected | role | case | check | full)", path, line, nf);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%d: %d fields, expected 7 (id | source | "
+                              "expected | role | case | check | full)",
+                              path, line, nf);
     memset(c, 0, sizeof *c);
     c->line = line;
     c->variant = -1;
@@ -119,35 +118,38 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
     if (at) {
         *at = 0;
         if (!at[1] || strlen(at + 1) >= sizeof c->vlabel)
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant label after '@' empty or longer "
-                                  "than %zu characters", path, line, sizeof c->vlabel - 1);
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "%s:%d: variant label after '@' empty or longer "
+                                  "than %zu characters",
+                                  path, line, sizeof c->vlabel - 1);
         strcpy(c->vlabel, at + 1);
     }
     for (int i = 0; i < 5; i++)
         if (!strcmp(f[3], slpi_audit_role_name((slpi_audit_role)i))) r = i;
     if (r < 0 || (at && r != SLPI_ROLE_CLAIM && r != SLPI_ROLE_COND))
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: role '%s%s%s': claim | cond | ev | fails | "
-                              "passes (claim@LABEL, cond@LABEL: a variant)", path, line, f[3],
-                              at ? "@" : "", at ? at + 1 : "");
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%d: role '%s%s%s': claim | cond | ev | fails | "
+                              "passes (claim@LABEL, cond@LABEL: a variant)",
+                              path, line, f[3], at ? "@" : "", at ? at + 1 : "");
     c->role = (slpi_audit_role)r;
     char *slash = strchr(f[2], '/');
-    const char *mode[2] = {f[2], slash ? slash + 1 : f[2]};
+    const char *mode[2] = { f[2], slash ? slash + 1 : f[2] };
     if (slash) *slash = 0;
     for (int m = 0; m < 2; m++) {
         int v = -1;
         for (int i = 0; i < SLPI_CLAIM_NVERDICTS; i++)
             if (!strcmp(mode[m], slpi_claim_verdict_name((slpi_claim_verdict)i))) v = i;
         if (v < 0)
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: expected verdict '%s' is not one of "
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "%s:%d: expected verdict '%s' is not one of "
                                   "CONFIRMED CONDITIONAL DISCREPANCY UNABLE CRITERION-DEPENDENT (or "
-                                  "REDUCED/FULL)", path, line, mode[m]);
+                                  "REDUCED/FULL)",
+                                  path, line, mode[m]);
     }
     int rc = copy_field(c->id, sizeof c->id, f[0], "id", path, line, err);
     if (!rc) rc = copy_field(c->source, sizeof c->source, f[1], "source", path, line, err);
-    if (!rc) rc = copy_field(c->expected, sizeof c->expected, mode[full != 0], "expected", path,
-                             line, err);
-    if (!rc) rc = copy_field(c->expected_full, sizeof c->expected_full, mode[1], "expected", path,
-                             line, err);
+    if (!rc) rc = copy_field(c->expected, sizeof c->expected, mode[full != 0], "expected", path, line, err);
+    if (!rc) rc = copy_field(c->expected_full, sizeof c->expected_full, mode[1], "expected", path, line, err);
     if (!rc) rc = copy_field(c->kase, sizeof c->kase, f[4], "case", path, line, err);
     if (!rc) rc = copy_field(c->check, sizeof c->check, f[5], "check", path, line, err);
     if (!rc) rc = copy_field(c->full, sizeof c->full, f[6], "full", path, line, err);
@@ -159,8 +161,10 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
         snprintf(c->full_case, sizeof c->full_case, "%.*s", (int)(sep - c->full), c->full);
         snprintf(c->full_check, sizeof c->full_check, "%s", sep + 4);
     } else if (!rc && strcmp(c->full, "-")) {
-        if (memchr(c->full, '=', w)) snprintf(c->full_case, sizeof c->full_case, "%s", c->full);
-        else snprintf(c->full_check, sizeof c->full_check, "%s", c->full);
+        if (memchr(c->full, '=', w))
+            snprintf(c->full_case, sizeof c->full_case, "%s", c->full);
+        else
+            snprintf(c->full_check, sizeof c->full_check, "%s", c->full);
     }
     /* the check language's table reads both checks once, here: a typo is an input error,
      * not an UNABLE after hours of running */
@@ -168,8 +172,7 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
     if (!rc && slpi_audit_parse(c->check, &c->args, why, sizeof why))
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: check '%s': %s", path, line, c->check, why);
     if (!rc && c->full_check[0] && slpi_audit_parse(c->full_check, &c->full_args, why, sizeof why))
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL check '%s': %s", path, line,
-                            c->full_check, why);
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL check '%s': %s", path, line, c->full_check, why);
     for (int m = 0; !rc && m < 2 && strcmp(c->kase, "-"); m++) {
         slpi_audit probe;
         slpi_problem *p = slpi_problem_alloc();
@@ -180,12 +183,11 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
         int ok = (m && !c->full_case[0]) || (p && !slpi_audit_case(&probe, c, p, args, sizeof args, &e2));
         slpi_problem_free(p);
         if (ok) continue;
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %scase '%s%s%s': %s", path, line,
-                            m ? "FULL " : "", c->kase, m ? " " : "", m ? c->full_case : "", e2.msg);
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %scase '%s%s%s': %s", path, line, m ? "FULL " : "", c->kase,
+                            m ? " " : "", m ? c->full_case : "", e2.msg);
     }
     if (!rc && !strcmp(c->kase, "-") && c->full_case[0])
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL overrides '%s' without a case", path,
-                            line, c->full_case);
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL overrides '%s' without a case", path, line, c->full_case);
     /* a check whose outcome cannot differ between runs (a diagnostic the case's run does
      * not have, a reversed or empty window, a threshold a magnitude always meets) */
     for (int m = 0; !rc && m < 2; m++) {
@@ -205,13 +207,17 @@ static int parse_desc(slpi_audit_desc *d, char *buf, const char *path, int line,
     char *f[5];
     int nf = split_fields(buf + 1, f, 5);
     if (nf != 5)
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected 5 (= id | statement | "
-                              "magnitude | paper size | why)", path, line, nf);
-    static const char *what[] = {"id", "statement", "what the paper reports", "the paper's size"};
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%d: %d fields, expected 5 (= id | statement | "
+                              "magnitude | paper size | why)",
+                              path, line, nf);
+    static const char *what[] = { "id", "statement", "what the paper reports", "the paper's size" };
     for (int i = 0; i < 4; i++)
         if (!f[i][0] || !strcmp(f[i], "-"))
-            return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s is empty (a claim without an "
-                                  "experiment says so in words)", path, line, what[i]);
+            return slpi_error_set(err, SLPI_EINPUT,
+                                  "%s:%d: %s is empty (a claim without an "
+                                  "experiment says so in words)",
+                                  path, line, what[i]);
     memset(d, 0, sizeof *d);
     d->line = line;
     int rc = copy_field(d->id, sizeof d->id, f[0], "id", path, line, err);
@@ -227,7 +233,7 @@ static int parse_desc(slpi_audit_desc *d, char *buf, const char *path, int line,
  * no value twice; an error names the line and the nearest valid word. */
 static int check_dimension(const slpi_audit_extra *x, const char *path, slpi_error *err)
 {
-    static const char *dims[] = {"seeds", "blas", "libm", "fit", "levels"};
+    static const char *dims[] = { "seeds", "blas", "libm", "fit", "levels" };
     static const char *vals[] = { NULL, "Prescott Nehalem Sandybridge Haswell SkylakeX Cooperlake",
                                   "glibc mpfr mpfr-up mpfr-down", "wls ols", "all drop-coarsest" };
     int d = -1;
@@ -246,16 +252,16 @@ static int check_dimension(const slpi_audit_extra *x, const char *path, slpi_err
         if (d == 0) {
             strtoull(tok[i], &end, 10);
             if (*end || tok[i][0] == '-')
-                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: seed offset '%s' is not an unsigned integer",
-                                      path, x->line, tok[i]);
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: seed offset '%s' is not an unsigned integer", path,
+                                      x->line, tok[i]);
         } else {
             char w[96];
             snprintf(w, sizeof w, " %s ", tok[i]);
             char all[96];
             snprintf(all, sizeof all, " %s ", vals[d]);
             if (!strstr(all, w))
-                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s value '%s' is not one of %s", path, x->line,
-                                      x->a, tok[i], vals[d]);
+                return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %s value '%s' is not one of %s", path, x->line, x->a,
+                                      tok[i], vals[d]);
         }
         for (int j = 0; j < i; j++)
             if (!strcmp(tok[i], tok[j]))
@@ -269,8 +275,8 @@ static int check_dimension(const slpi_audit_extra *x, const char *path, slpi_err
 
 static int parse_extra(slpi_audit_extra *x, char *buf, const char *path, int line, slpi_error *err)
 {
-    static const char *what[] = {"\" ID | where | words", "~ ID | rule", "! ID | values | reason",
-                                 "@ ID | LABEL | what the variant reads", "% ID | DIMENSION | VALUES | why"};
+    static const char *what[] = { "\" ID | where | words", "~ ID | rule", "! ID | values | reason",
+                                  "@ ID | LABEL | what the variant reads", "% ID | DIMENSION | VALUES | why" };
     const char *kinds = "\"~!@%";
     int k = (int)(strchr(kinds, buf[0]) - kinds), want = k == 1 ? 2 : k == 4 ? 4 : 3;
     char *f[4];
@@ -287,8 +293,8 @@ static int parse_extra(slpi_audit_extra *x, char *buf, const char *path, int lin
     int empty = nf != want;
     for (int i = 0; !empty && i < nf; i++) empty = !f[i][0] || !strcmp(f[i], "-");
     if (empty)
-        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected %d non-empty (%s)", path,
-                              line, nf, want, what[k]);
+        return slpi_error_set(err, SLPI_EINPUT, "%s:%d: %d fields, expected %d non-empty (%s)", path, line, nf, want,
+                              what[k]);
     memset(x, 0, sizeof *x);
     x->kind = buf[0];
     x->line = line;
@@ -297,11 +303,13 @@ static int parse_extra(slpi_audit_extra *x, char *buf, const char *path, int lin
     if (!rc && want == 4) rc = copy_field(x->v, sizeof x->v, f[2], "values", path, line, err);
     if (!rc && x->kind == '%') rc = check_dimension(x, path, err);
     if (!rc) rc = copy_field(x->b, sizeof x->b, f[want - 1], "text", path, line, err);
-    if (!rc && x->kind == '@' && strlen(x->a) >= sizeof ((slpi_audit_variant *)0)->label)
+    if (!rc && x->kind == '@' && strlen(x->a) >= sizeof((slpi_audit_variant *)0)->label)
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant label '%s' too long", path, line, x->a);
-    if (!rc && x->kind == '@' && strlen(x->b) >= sizeof ((slpi_audit_variant *)0)->what)
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: variant %s: its description is longer than %zu "
-                            "characters", path, line, x->a, sizeof ((slpi_audit_variant *)0)->what - 1);
+    if (!rc && x->kind == '@' && strlen(x->b) >= sizeof((slpi_audit_variant *)0)->what)
+        rc = slpi_error_set(err, SLPI_EINPUT,
+                            "%s:%d: variant %s: its description is longer than %zu "
+                            "characters",
+                            path, line, x->a, sizeof((slpi_audit_variant *)0)->what - 1);
     return rc;
 }
 
@@ -356,8 +364,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
     while (rc == SLPI_OK && fgets(buf, sizeof buf, f)) {
         line++;
         if (!strchr(buf, '\n') && !feof(f)) {
-            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: line longer than %zu characters", path,
-                                line, sizeof buf - 2);
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: line longer than %zu characters", path, line, sizeof buf - 2);
             break;
         }
         char *s = trim(buf);
@@ -373,7 +380,10 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
             if (nd == dcap) {
                 dcap = dcap ? 2 * dcap : 64;
                 slpi_audit_desc *n = realloc(d, (size_t)dcap * sizeof *n);
-                if (!n) { rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory"); break; }
+                if (!n) {
+                    rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory");
+                    break;
+                }
                 d = n;
             }
             rc = parse_desc(&d[nd], s, path, line, err);
@@ -384,7 +394,10 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
             if (nx == xcap) {
                 xcap = xcap ? 2 * xcap : 256;
                 slpi_audit_extra *n = realloc(xs, (size_t)xcap * sizeof *n);
-                if (!n) { rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory"); break; }
+                if (!n) {
+                    rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory");
+                    break;
+                }
                 xs = n;
             }
             rc = parse_extra(&xs[nx], s, path, line, err);
@@ -394,7 +407,10 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
         if (a->nchecks == cap) {
             cap = cap ? 2 * cap : 64;
             slpi_audit_check *n = realloc(a->checks, (size_t)cap * sizeof *n);
-            if (!n) { rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory"); break; }
+            if (!n) {
+                rc = slpi_error_set(err, SLPI_EINPUT, "audit: out of memory");
+                break;
+            }
             a->checks = n;
         }
         slpi_audit_check *c = &a->checks[a->nchecks];
@@ -407,8 +423,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err)
     free(seen);
     free(seen_at);
     if (rc == SLPI_OK && !a->nchecks)
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: no claim%s%s", path, a->only ? " " : "",
-                            a->only ? a->only : "");
+        rc = slpi_error_set(err, SLPI_EINPUT, "%s: no claim%s%s", path, a->only ? " " : "", a->only ? a->only : "");
     if (rc == SLPI_OK) rc = slpi_audit_group(a, d, nd, xs, nx, path, err);
     free(d);
     free(xs);

@@ -19,7 +19,7 @@
 
 static const char *outcome_name(slpi_check_outcome o)
 {
-    static const char *n[] = {"met", "not met", "unable", "not run"};
+    static const char *n[] = { "met", "not met", "unable", "not run" };
     return (unsigned)o < 4 ? n[o] : "?";
 }
 
@@ -29,22 +29,33 @@ static int differs(const slpi_audit_claim *cl)
 }
 
 /* The papers: authors, title (italic in the HTML) and where; plain text in claims.json. */
-static const struct { char key; const char *tag, *authors, *title, *where; } papers[] = {
-    {'R', "RKMK", "E. Luesink, S. Ephrati, P. Cifani, B. Geurts", "Casimir preserving stochastic "
-     "Lie–Poisson integrators", "arXiv:2111.13143 (Adv. Contin. Discrete Models 2024:1)"},
-    {'I', "ISO", "S. Ephrati, E. Jansson, A. Lang, E. Luesink", "An exponential map free implicit "
-     "midpoint method for stochastic Lie–Poisson systems", "arXiv:2408.16701"},
-    {'V', "SVI", "F. Gay-Balmaz, M. Wu", "Variational integrators for stochastic Hamiltonian "
-     "systems on Lie groups: properties and convergence", "arXiv:2412.19368"},
-    {'X', "cross-cutting", "", "", "claims derived by this project across the three papers"},
+static const struct {
+    char key;
+    const char *tag, *authors, *title, *where;
+} papers[] = {
+    { 'R', "RKMK", "E. Luesink, S. Ephrati, P. Cifani, B. Geurts",
+      "Casimir preserving stochastic "
+      "Lie–Poisson integrators",
+      "arXiv:2111.13143 (Adv. Contin. Discrete Models 2024:1)" },
+    { 'I', "ISO", "S. Ephrati, E. Jansson, A. Lang, E. Luesink",
+      "An exponential map free implicit "
+      "midpoint method for stochastic Lie–Poisson systems",
+      "arXiv:2408.16701" },
+    { 'V', "SVI", "F. Gay-Balmaz, M. Wu",
+      "Variational integrators for stochastic Hamiltonian "
+      "systems on Lie groups: properties and convergence",
+      "arXiv:2412.19368" },
+    { 'X', "cross-cutting", "", "", "claims derived by this project across the three papers" },
 };
 
 /* The citation of paper p: HTML (title in italics) or plain text. */
 static void paper_cite(int p, int html, char *out, size_t n)
 {
-    if (!papers[p].title[0]) snprintf(out, n, "%s", papers[p].where);
-    else snprintf(out, n, "%s, %s%s%s, %s", papers[p].authors, html ? "<i>" : "", papers[p].title,
-                  html ? "</i>" : "", papers[p].where);
+    if (!papers[p].title[0])
+        snprintf(out, n, "%s", papers[p].where);
+    else
+        snprintf(out, n, "%s, %s%s%s, %s", papers[p].authors, html ? "<i>" : "", papers[p].title, html ? "</i>" : "",
+                 papers[p].where);
 }
 
 static int paper_of(const slpi_audit_claim *cl)
@@ -166,8 +177,7 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
             json_object_set_new(k, "command", json_string(c->command));
             if (c->figure[0]) json_object_set_new(k, "figure", json_string(c->figure));
             json_object_set_new(k, "seconds", json_real(c->seconds));
-            if (c->role == SLPI_ROLE_CTL_FAIL || c->role == SLPI_ROLE_CTL_PASS)
-                json_array_append(demo, k);
+            if (c->role == SLPI_ROLE_CTL_FAIL || c->role == SLPI_ROLE_CTL_PASS) json_array_append(demo, k);
             json_array_append_new(checks, k);
         }
         json_object_set_new(o, "failure_demonstration", demo);
@@ -183,10 +193,14 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
 static void html_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
-        if (*s == '<') fputs("&lt;", f);
-        else if (*s == '>') fputs("&gt;", f);
-        else if (*s == '&') fputs("&amp;", f);
-        else fputc(*s, f);
+        if (*s == '<')
+            fputs("&lt;", f);
+        else if (*s == '>')
+            fputs("&gt;", f);
+        else if (*s == '&')
+            fputs("&amp;", f);
+        else
+            fputc(*s, f);
     }
 }
 
@@ -245,7 +259,8 @@ static void archive_cell(FILE *f, const slpi_audit *a, json_t *arch, const slpi_
 static void variant_table(FILE *f, const slpi_audit_claim *cl)
 {
     if (!cl->nvar) return;
-    fprintf(f, "<table class='kv var'><tr><th>variant</th><th>what it reads in the paper</th>"
+    fprintf(f,
+            "<table class='kv var'><tr><th>variant</th><th>what it reads in the paper</th>"
             "<th>verdict</th><th>measured</th></tr>\n");
     for (int v = 0; v < cl->nvar; v++) {
         const char *vn = slpi_claim_verdict_name(cl->var[v].verdict);
@@ -324,9 +339,8 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
     fprintf(f, "<ul class='checks'>");
     for (int i = cl->first; i < cl->first + cl->count; i++) {
         const slpi_audit_check *c = &a->checks[i];
-        fprintf(f, "<li><span class='o o%d'>%s</span> <i>%s%s%s</i>: <code>", (int)c->outcome,
-                outcome_name(c->outcome), slpi_audit_role_words(c->role),
-                c->vlabel[0] ? ", variant " : "", c->vlabel);
+        fprintf(f, "<li><span class='o o%d'>%s</span> <i>%s%s%s</i>: <code>", (int)c->outcome, outcome_name(c->outcome),
+                slpi_audit_role_words(c->role), c->vlabel[0] ? ", variant " : "", c->vlabel);
         html_text(f, c->check);
         fprintf(f, "</code> on <code>");
         html_text(f, c->kase);
@@ -337,8 +351,7 @@ static void claim_section(FILE *f, const slpi_audit *a, const slpi_audit_claim *
             html_text(f, c->command);
             fprintf(f, "</code>");
         }
-        if (c->figure[0])
-            fprintf(f, " &middot; data: <a href='data/%s.tsv'>%s.tsv</a>", c->figure, c->figure);
+        if (c->figure[0]) fprintf(f, " &middot; data: <a href='data/%s.tsv'>%s.tsv</a>", c->figure, c->figure);
         fprintf(f, "</li>\n");
     }
     fprintf(f, "</ul>\n");
@@ -385,7 +398,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
 {
     FILE *f = fopen(path, "w");
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write", path);
-    int count[SLPI_CLAIM_NVERDICTS] = {0};
+    int count[SLPI_CLAIM_NVERDICTS] = { 0 };
     for (int j = 0; j < a->nclaims; j++) count[a->claims[j].verdict]++;
     fprintf(f,
             "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>slpi claims audit"
@@ -417,7 +430,8 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     for (int v = 0; v < SLPI_CLAIM_NVERDICTS; v++)
         fprintf(f, "<span class='v %s'>%s %d</span> ", slpi_claim_verdict_name((slpi_claim_verdict)v),
                 slpi_claim_verdict_name((slpi_claim_verdict)v), count[v]);
-    fprintf(f, "</p>\n<p><b>Verdicts.</b> Every claim has decisive checks (a number computed by slpi "
+    fprintf(f,
+            "</p>\n<p><b>Verdicts.</b> Every claim has decisive checks (a number computed by slpi "
             "against a threshold fixed from the paper's words or marked as our choice) and at least "
             "one control, the same check on a case where it must come out the other way. "
             "<span class='v CONFIRMED'>CONFIRMED</span>: every decisive check is met and every control "

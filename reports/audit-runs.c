@@ -36,15 +36,15 @@
  * diagnostic's largest change is taken over the written rows, as by `slpi run`): -1 with
  * the check UNABLE on a bad case or a path that does not fit in data, else the run's
  * return code (err set). */
-static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
-                    slpi_run_result *res, char *name, char *data, size_t ndata, slpi_error *err)
+static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p, slpi_run_result *res, char *name,
+                    char *data, size_t ndata, slpi_error *err)
 {
     char args[512];
     if (slpi_audit_case(a, c, p, args, sizeof args, err) || slpi_problem_finish(p, err)) {
         slpi_audit_unable(c, "case: %s", err->msg);
         return -1;
     }
-    long row_bytes = 25L * (slpi_problem_state_dim(p) + 16);   /* %.17g columns and diagnostics */
+    long row_bytes = 25L * (slpi_problem_state_dim(p) + 16); /* %.17g columns and diagnostics */
     long rows = 64L * 1000 * 1000 / row_bytes;
     if (rows > 20000) rows = 20000;
     if (rows < 2) rows = 2;
@@ -56,8 +56,8 @@ static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
         return -1;
     }
     const char *fo = slpi_audit_full_overrides(a, c);
-    snprintf(c->command, sizeof c->command, "slpi run --preset %s%s%s -o %s.tsv", c->kase,
-             fo ? " " : "", fo ? fo : "", name);
+    snprintf(c->command, sizeof c->command, "slpi run --preset %s%s%s -o %s.tsv", c->kase, fo ? " " : "", fo ? fo : "",
+             name);
     FILE *out = fopen(data, "w");
     if (!out) return slpi_error_set(err, SLPI_EINPUT, "%s: cannot write", data);
     int rc = slpi_run(p, slpi_fast_path(), out, 0, NULL, res, err);
@@ -69,7 +69,7 @@ static int run_case(const slpi_audit *a, slpi_audit_check *c, slpi_problem *p,
 void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p = c->problem[0];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     int want_fail = !strcmp(slpi_audit_get(ck, "WORD")->s, "fails");
     char name[64], data[SLPI_PATH_MAX + 96];
     slpi_run_result res;
@@ -77,15 +77,19 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     if (rc < 0) return;
     if (want_fail) {
         slpi_audit_outcome(c, rc == SLPI_ENUMERIC, (double)res.failed_step);
-        snprintf(c->evidence, sizeof c->evidence, "%s", rc == SLPI_ENUMERIC ? err.msg :
-                 rc == SLPI_OK ? "the run completed without a solver failure" : err.msg);
+        snprintf(c->evidence, sizeof c->evidence, "%s",
+                 rc == SLPI_ENUMERIC ? err.msg
+                     : rc == SLPI_OK ? "the run completed without a solver failure"
+                                     : err.msg);
         return;
     }
-    if (rc == SLPI_ENUMERIC) {   /* the scheme stopped: a numerical outcome, not an audit error */
+    if (rc == SLPI_ENUMERIC) { /* the scheme stopped: a numerical outcome, not an audit error */
         c->outcome = SLPI_CHECK_FAIL;
         c->value = NAN;
-        snprintf(c->evidence, sizeof c->evidence, "not met: the scheme stopped before the end of "
-                 "the run, so %s has no value over it (%s)", slpi_audit_get(ck, "DIAG")->s, err.msg);
+        snprintf(c->evidence, sizeof c->evidence,
+                 "not met: the scheme stopped before the end of "
+                 "the run, so %s has no value over it (%s)",
+                 slpi_audit_get(ck, "DIAG")->s, err.msg);
         return;
     }
     if (rc != SLPI_OK) {
@@ -116,10 +120,11 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_a
              slpi_audit_meets(c), slpi_audit_get(ck, "OP")->s, thr, res.mean_iters, res.max_iters);
     strcpy(c->figure, name);
     char body[3 * SLPI_PATH_MAX];
-    snprintf(body, sizeof body, "set datafile columnheaders\nstats '%s' using (column('%s')) every "
+    snprintf(body, sizeof body,
+             "set datafile columnheaders\nstats '%s' using (column('%s')) every "
              "::0::0 nooutput\nv0 = STATS_min\nplot '%s' using 2:(abs(column('%s') - v0)) with lines "
-             "title '|%s - %s(0)|', %g with lines dt 2 title 'threshold'", data, diag, data, diag,
-             diag, diag, thr);
+             "title '|%s - %s(0)|', %g with lines dt 2 title 'threshold'",
+             data, diag, data, diag, diag, diag, thr);
     slpi_audit_plot(a, c, name, NULL, "t", diag, v > 0 ? "set logscale y\nset format y '%.0e'" : "", body);
 }
 
@@ -129,11 +134,11 @@ void slpi_audit_check_run(const slpi_audit *a, slpi_audit_check *c, const slpi_a
 void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p = c->problem[0], *q = c->problem[1];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     char name[64], data[SLPI_PATH_MAX + 96], kv[96];
     const char *diag = slpi_audit_get(ck, "DIAG")->s, *other = slpi_audit_get(ck, "KEY=VALUE")->s;
     const slpi_audit_arg *op = slpi_audit_get(ck, "OP"), *thr = slpi_audit_get(ck, "X");
-    snprintf(kv, sizeof kv, "%s", other);   /* KEY=VALUE, the key known (the table) */
+    snprintf(kv, sizeof kv, "%s", other); /* KEY=VALUE, the key known (the table) */
     char *eq = strchr(kv, '=');
     *eq = 0;
     slpi_run_result res, res2;
@@ -160,15 +165,14 @@ void slpi_audit_check_versus(const slpi_audit *a, slpi_audit_check *c, const slp
              "max_t |%s(t) - %s(0)| over %ld steps of h = %g: %.3e on "
              "the case, %.3e with %s: ratio %.3g %s %s %s",
              diag, diag, res.steps_done, slpi_view_grid(p)->h, v, w, other, ratio, slpi_audit_meets(c), op->s, thr->s);
-    snprintf(c->command, sizeof c->command, "slpi run --preset %s -o %s.tsv; the same with %s",
-             c->kase, name, other);
+    snprintf(c->command, sizeof c->command, "slpi run --preset %s -o %s.tsv; the same with %s", c->kase, name, other);
 }
 
 /* ---- sphere A: the trajectory of state coordinates A..A+2 on its sphere (figure) */
 void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p = c->problem[0];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     char name[64], data[SLPI_PATH_MAX + 96];
     int col = (int)slpi_audit_get(ck, "A")->i;
     slpi_run_result res;
@@ -197,11 +201,13 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, const slp
              slpi_view_grid(p)->output_every, slpi_view_grid(p)->output_every > 1 ? "s" : "", r0, dev,
              slpi_audit_meets(c));
     char body[3 * SLPI_PATH_MAX];
-    snprintf(body, sizeof body, "set parametric\nset isosamples 24,12\nset urange [0:2*pi]\n"
+    snprintf(body, sizeof body,
+             "set parametric\nset isosamples 24,12\nset urange [0:2*pi]\n"
              "set vrange [-pi/2:pi/2]\nset view equal xyz\nset view 60,30\nunset tics\nunset border\n"
              "set datafile columnheaders\nr = %.17g\nsplot r*cos(u)*cos(v), r*sin(u)*cos(v), r*sin(v) "
              "with lines lc rgb '#cccccc' notitle, '%s' using %d:%d:%d with lines lw 1.2 title "
-             "'trajectory'", r0, data, col + 3, col + 4, col + 5);
+             "'trajectory'",
+             r0, data, col + 3, col + 4, col + 5);
     slpi_audit_plot(a, c, name, NULL, "", "", "", body);
     strcpy(c->figure, name);
 }
@@ -212,7 +218,7 @@ void slpi_audit_check_sphere(const slpi_audit *a, slpi_audit_check *c, const slp
 void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p = c->problem[0];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     char name[64], data[SLPI_PATH_MAX + 96];
     if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, p)) return;
     enum { NLAT = 64, NLON = 128 };
@@ -264,7 +270,7 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
     if (rc) {
         slpi_audit_unable(c, "snapshots: %s", err.msg);
     } else {
-        slpi_diag d = {0};
+        slpi_diag d = { 0 };
         slpi_fast_diagnostics(f, x, x0, &d);
         double c2 = NAN, eig = NAN;
         for (int i = 0; i < d.n; i++) {
@@ -312,7 +318,7 @@ void slpi_audit_check_snapshots(const slpi_audit *a, slpi_audit_check *c, const 
 void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p = c->problem[0];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     if (slpi_audit_steps_case(a, c, slpi_audit_get(ck, "STEPS")->i, p)) return;
     if (slpi_problem_validate(p, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
@@ -343,9 +349,9 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_a
             rc = -1;
         }
     }
-    snprintf(c->command, sizeof c->command, "slpi run --ref --preset %s%s%s", c->kase,
-             strstr(c->kase, "steps=") ? "" : " steps=",
-             strstr(c->kase, "steps=") ? "" : slpi_audit_get(ck, "STEPS")->s);
+    snprintf(
+        c->command, sizeof c->command, "slpi run --ref --preset %s%s%s", c->kase,
+        strstr(c->kase, "steps=") ? "" : " steps=", strstr(c->kase, "steps=") ? "" : slpi_audit_get(ck, "STEPS")->s);
     if (rc > 0) slpi_audit_unable(c, "certified run: %s", err.msg);
     if (!rc) {
         slpi_ref_diagnostics(r, x, xi, &d);
@@ -380,7 +386,7 @@ void slpi_audit_check_ref(const slpi_audit *a, slpi_audit_check *c, const slpi_a
 void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p = c->problem[0];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     char name[64], data[SLPI_PATH_MAX + 96];
     const char *diag = slpi_audit_get(ck, "DIAG")->s;
     slpi_run_result res;
@@ -419,18 +425,21 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, const slp
     slpi_audit_num(c, "steps", (double)res.steps_done);
     slpi_audit_num(c, "at_end", es[nb - 1]);
     slpi_audit_num(c, "extrap", exp(ic) * pow(1e10, slope));
-    snprintf(c->evidence, sizeof c->evidence, "running max |%s - %s(0)| over %ld steps: %.2e at n = %g, "
+    snprintf(c->evidence, sizeof c->evidence,
+             "running max |%s - %s(0)| over %ld steps: %.2e at n = %g, "
              "%.2e at n = %g; log-log slope %.3f over n = 16..%g (%s [%.2f, %.2f]; 1 = linear, 1/2 = "
-             "random walk); extrapolated to 1e10 steps: %.1e", diag, diag, res.steps_done,
-             es[0], hs[0], es[nb - 1], hs[nb - 1], slope, hs[nb - 1], slpi_audit_meets(c), lo, hi,
-             exp(ic) * pow(1e10, slope));
+             "random walk); extrapolated to 1e10 steps: %.1e",
+             diag, diag, res.steps_done, es[0], hs[0], es[nb - 1], hs[nb - 1], slope, hs[nb - 1], slpi_audit_meets(c),
+             lo, hi, exp(ic) * pow(1e10, slope));
     char body[3 * SLPI_PATH_MAX];
-    snprintf(body, sizeof body, "set datafile columnheaders\nstats '%s' using (column('%s')) every "
+    snprintf(body, sizeof body,
+             "set datafile columnheaders\nstats '%s' using (column('%s')) every "
              "::0::0 nooutput\nv0 = STATS_min\nplot '%s' using 1:(abs(column('%s') - v0)) with lines "
              "title '|%s - %s(0)|', exp(%.17g)*x**%.17g with lines lw 2 title 'fit: slope %.2f', "
              "exp(%.17g)*x with lines dt 2 title 'reference slope 1 (linear)', exp(%.17g)*x**0.5 "
-             "with lines dt 3 title 'reference slope 1/2'", data, diag, data, diag, diag,
-             diag, ic, slope, slope, log(es[nb - 1] / hs[nb - 1]), log(es[nb - 1] / sqrt(hs[nb - 1])));
+             "with lines dt 3 title 'reference slope 1/2'",
+             data, diag, data, diag, diag, diag, ic, slope, slope, log(es[nb - 1] / hs[nb - 1]),
+             log(es[nb - 1] / sqrt(hs[nb - 1])));
     slpi_audit_plot(a, c, name, NULL, "step n", diag, "set logscale xy\nset format y '%.0e'", body);
     strcpy(c->figure, name);
 }
@@ -442,7 +451,7 @@ void slpi_audit_check_growth(const slpi_audit *a, slpi_audit_check *c, const slp
 void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
     slpi_problem *p0 = c->problem[0], *p = c->problem[1];
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     char args[512];
     if (slpi_audit_case(a, c, p0, args, sizeof args, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
@@ -451,7 +460,7 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
     double h0 = slpi_audit_get(ck, "H0")->r, h1 = slpi_audit_get(ck, "H1")->r;
     double dh = slpi_audit_get(ck, "DH")->r, lo = slpi_audit_get(ck, "LO")->r, hi = slpi_audit_get(ck, "HI")->r;
     long seeds = slpi_audit_get(ck, "SEEDS")->i;
-    uint64_t seed0 = 1 + a->seed_offset;   /* seeds seed0 .. seed0 + seeds - 1 */
+    uint64_t seed0 = 1 + a->seed_offset; /* seeds seed0 .. seed0 + seeds - 1 */
     double T = slpi_view_grid(p0)->T > 0 ? slpi_view_grid(p0)->T
                                          : slpi_view_grid(p0)->h * (double)slpi_view_grid(p0)->steps,
            hc = INFINITY;
@@ -485,13 +494,13 @@ void slpi_audit_check_critical(const slpi_audit *a, slpi_audit_check *c, const s
         if (failed) hc = h;
     }
     slpi_audit_outcome(c, hc >= lo && hc <= hi, hc);
-    snprintf(c->evidence, sizeof c->evidence, "critical step (first h with a solver failure, seeds "
-             "%llu..%llu, T = %g): %s%.3g (%s [%g, %g]); %s", (unsigned long long)seed0,
-             (unsigned long long)(seed0 + (uint64_t)(seeds - 1)), T, isinf(hc) ? "none up to h = " : "h = ",
-             isinf(hc) ? h1 : hc, slpi_audit_meets(c), lo, hi, list);
+    snprintf(c->evidence, sizeof c->evidence,
+             "critical step (first h with a solver failure, seeds "
+             "%llu..%llu, T = %g): %s%.3g (%s [%g, %g]); %s",
+             (unsigned long long)seed0, (unsigned long long)(seed0 + (uint64_t)(seeds - 1)), T,
+             isinf(hc) ? "none up to h = " : "h = ", isinf(hc) ? h1 : hc, slpi_audit_meets(c), lo, hi, list);
     snprintf(c->command, sizeof c->command,
              "slpi audit --only %s  (slpi run --preset %s h=H seed=S "
              "for H = %s..%s step %s)",
-             c->id, c->kase, slpi_audit_get(ck, "H0")->s, slpi_audit_get(ck, "H1")->s,
-             slpi_audit_get(ck, "DH")->s);
+             c->id, c->kase, slpi_audit_get(ck, "H0")->s, slpi_audit_get(ck, "H1")->s, slpi_audit_get(ck, "DH")->s);
 }

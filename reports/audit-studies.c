@@ -77,12 +77,12 @@ static int run_stored(const slpi_audit *a, const slpi_audit_check *c, slpi_conv_
 /* The study of c's case (indep: the independent reference scheme, phi: the weak
  * functional x1; either NULL or not present: none; exact: the so(3) oracle's functional
  * x1 against its exact value, with each level's quadrature in res->quad). */
-static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg *indep,
-                 const slpi_audit_arg *phi, int exact, slpi_conv_kind kind, int kmin, int kmax, int L, long R,
-                 slpi_conv_cfg *cfg, slpi_conv_result *res, char *cmd, size_t ncmd)
+static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg *indep, const slpi_audit_arg *phi,
+                 int exact, slpi_conv_kind kind, int kmin, int kmax, int L, long R, slpi_conv_cfg *cfg,
+                 slpi_conv_result *res, char *cmd, size_t ncmd)
 {
     slpi_problem *p = c->problem[0]; /* lives while the check runs: cfg->base after return */
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     char args[512];
     if (slpi_audit_case(a, c, p, args, sizeof args, &err)) {
         slpi_audit_unable(c, "case: %s", err.msg);
@@ -101,7 +101,7 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
     char fit[64] = "", extra[128] = "";
     if (a->fit_ols) snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --fit ols");
     if (a->drop_coarse) snprintf(fit + strlen(fit), sizeof fit - strlen(fit), " --drop-coarse 1");
-    if (indep && indep->present) {   /* a scheme name (the table) */
+    if (indep && indep->present) { /* a scheme name (the table) */
         cfg->indep = 1;
         cfg->indep_scheme = (slpi_scheme_id)indep->e;
         snprintf(extra + strlen(extra), sizeof extra - strlen(extra), " --indep %s", indep->s);
@@ -143,10 +143,12 @@ static int study(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_arg 
             slpi_audit_unable(c, "the study could not be run: %s", err.msg);
             return -1;
         }
-        c->outcome = SLPI_CHECK_FAIL;   /* the scheme stopped: a numerical outcome */
+        c->outcome = SLPI_CHECK_FAIL; /* the scheme stopped: a numerical outcome */
         c->value = NAN;
-        snprintf(c->evidence, sizeof c->evidence, "not met: the scheme stopped on a path of the "
-                 "study, so no slope is measured (%s)", err.msg);
+        snprintf(c->evidence, sizeof c->evidence,
+                 "not met: the scheme stopped on a path of the "
+                 "study, so no slope is measured (%s)",
+                 err.msg);
         return -1;
     }
     slpi_audit_memo_put(&memo, cmd, res);
@@ -162,7 +164,7 @@ const slpi_conv_result *slpi_audit_memo_find(const slpi_audit_memo *m, const cha
 
 void slpi_audit_memo_put(slpi_audit_memo *m, const char *cmd, const slpi_conv_result *res)
 {
-    int i = m->n % SLPI_AUDIT_MEMO;   /* a ring: the oldest study makes room */
+    int i = m->n % SLPI_AUDIT_MEMO; /* a ring: the oldest study makes room */
     snprintf(m->e[i].cmd, sizeof m->e[i].cmd, "%s", cmd);
     m->e[i].res = *res;
     m->n++;
@@ -170,8 +172,8 @@ void slpi_audit_memo_put(slpi_audit_memo *m, const char *cmd, const slpi_conv_re
 
 /* The study's errors with SE bars, the fit, and a reference line of slope ref through the
  * first fitted point (ref <= 0: none). */
-static void slope_figure(const slpi_audit *a, slpi_audit_check *c, const slpi_conv_result *r,
-                         int col, const char *what, double ref)
+static void slope_figure(const slpi_audit *a, slpi_audit_check *c, const slpi_conv_result *r, int col, const char *what,
+                         double ref)
 {
     char name[64], data[SLPI_PATH_MAX + 96], body[3 * SLPI_PATH_MAX], refline[256] = "";
     slpi_audit_figure_name(c, name, sizeof name);
@@ -181,30 +183,37 @@ static void slope_figure(const slpi_audit *a, slpi_audit_check *c, const slpi_co
     fprintf(f, "# h\te\tSE\tfitted\n");
     int first = -1;
     for (int i = 0; i < r->nlev; i++) {
-        fprintf(f, "%.17g\t%.17g\t%.17g\t%d\n", r->h[i], r->cell[col][i].e, r->cell[col][i].se,
-                r->cell[col][i].fitted);
+        fprintf(f, "%.17g\t%.17g\t%.17g\t%d\n", r->h[i], r->cell[col][i].e, r->cell[col][i].se, r->cell[col][i].fitted);
         if (first < 0 && r->cell[col][i].fitted) first = i;
     }
     fclose(f);
     const slpi_conv_fit *ft = &r->fit[col];
     if (ref > 0 && first >= 0)
-        snprintf(refline, sizeof refline, ", %.17g*(x/%.17g)**%.17g with lines dt 2 lw 2 title "
-                 "'reference slope %.2g'", r->cell[col][first].e, r->h[first], ref, ref);
+        snprintf(refline, sizeof refline,
+                 ", %.17g*(x/%.17g)**%.17g with lines dt 2 lw 2 title "
+                 "'reference slope %.2g'",
+                 r->cell[col][first].e, r->h[first], ref, ref);
     char fit[512] = "";
     if (isfinite(ft->slope) && isfinite(ft->intercept) && ft->nfit >= 2) {
         if (isfinite(ft->lo) && isfinite(ft->hi))
-            snprintf(fit, sizeof fit, ", exp(%.17g)*x**%.17g with lines lw 2 title 'WLS slope %.3f, "
-                     "95%% CI [%.3f, %.3f] (%d levels)'", ft->intercept, ft->slope, ft->slope, ft->lo,
-                     ft->hi, ft->nfit);
+            snprintf(fit, sizeof fit,
+                     ", exp(%.17g)*x**%.17g with lines lw 2 title 'WLS slope %.3f, "
+                     "95%% CI [%.3f, %.3f] (%d levels)'",
+                     ft->intercept, ft->slope, ft->slope, ft->lo, ft->hi, ft->nfit);
         else
-            snprintf(fit, sizeof fit, ", exp(%.17g)*x**%.17g with lines lw 2 title 'WLS slope %.3f "
-                     "(%d levels, no CI)'", ft->intercept, ft->slope, ft->slope, ft->nfit);
+            snprintf(fit, sizeof fit,
+                     ", exp(%.17g)*x**%.17g with lines lw 2 title 'WLS slope %.3f "
+                     "(%d levels, no CI)'",
+                     ft->intercept, ft->slope, ft->slope, ft->nfit);
     }
-    snprintf(body, sizeof body, "plot '%s' using 1:2:3 with yerrorbars pt 7 ps 1.3 title '%s error "
-             "+- SE%s'%s%s", data, what, fit[0] ? "" : " (fewer than 3 resolved levels: no slope)", fit,
-             refline);
-    slpi_audit_plot(a, c, name, NULL, "h", "error", "set logscale xy\nset format y '%.0e'\n"
-                    "set format x '%.0e'", body);
+    snprintf(body, sizeof body,
+             "plot '%s' using 1:2:3 with yerrorbars pt 7 ps 1.3 title '%s error "
+             "+- SE%s'%s%s",
+             data, what, fit[0] ? "" : " (fewer than 3 resolved levels: no slope)", fit, refline);
+    slpi_audit_plot(a, c, name, NULL, "h", "error",
+                    "set logscale xy\nset format y '%.0e'\n"
+                    "set format x '%.0e'",
+                    body);
     strcpy(c->figure, name);
 }
 
@@ -230,20 +239,19 @@ static const char *slope_words(const slpi_audit_check *c, const slpi_conv_fit *f
 {
     if (c->outcome == SLPI_CHECK_PASS) return "the CI lies inside the window";
     if (c->outcome == SLPI_CHECK_FAIL) return "the CI lies outside the window";
-    return f->nfit < 3 ? "undecided: fewer than 3 resolved levels" :
-           "undecided: the CI straddles the window (more paths needed)";
+    return f->nfit < 3 ? "undecided: fewer than 3 resolved levels"
+                       : "undecided: the CI straddles the window (more paths needed)";
 }
 
 void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    static const slpi_conv_kind kinds[] = {SLPI_CONV_STRONG, SLPI_CONV_WEAK, SLPI_CONV_SUP};
-    slpi_conv_kind kind = kinds[slpi_audit_get(ck, "KIND")->e];   /* strong weak sup (the table) */
+    static const slpi_conv_kind kinds[] = { SLPI_CONV_STRONG, SLPI_CONV_WEAK, SLPI_CONV_SUP };
+    slpi_conv_kind kind = kinds[slpi_audit_get(ck, "KIND")->e]; /* strong weak sup (the table) */
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    if (study(a, c, slpi_audit_get(ck, "indep"), slpi_audit_get(ck, "phi"), 0, kind,
-              (int)slpi_audit_get(ck, "A")->i, (int)slpi_audit_get(ck, "B")->i,
-              (int)slpi_audit_get(ck, "L")->i, slpi_audit_get(ck, "R")->i, &cfg, &r, c->command,
-              sizeof c->command))
+    if (study(a, c, slpi_audit_get(ck, "indep"), slpi_audit_get(ck, "phi"), 0, kind, (int)slpi_audit_get(ck, "A")->i,
+              (int)slpi_audit_get(ck, "B")->i, (int)slpi_audit_get(ck, "L")->i, slpi_audit_get(ck, "R")->i, &cfg, &r,
+              c->command, sizeof c->command))
         return;
     int col = cfg.indep ? SLPI_CONV_INDEP : SLPI_CONV_SELF;
     const slpi_conv_fit *f = &r.fit[col];
@@ -260,18 +268,20 @@ void slpi_audit_check_slope(const slpi_audit *a, slpi_audit_check *c, const slpi
         snprintf(fit, sizeof fit, "%s slope %.3f, 95%% batch-bootstrap CI [%.3f, %.3f] (%d levels fitted)",
                  slpi_conv_kind_name(kind), f->slope, f->lo, f->hi, f->nfit);
     else
-        snprintf(fit, sizeof fit, "no %s slope: %d of %d levels resolved (3 needed)",
-                 slpi_conv_kind_name(kind), f->nfit, r.nlev);
-    snprintf(c->evidence, sizeof c->evidence, "%s against the %s reference, window [%.2f, %.2f]: %s; "
-             "e = %.3e +- %.1e at h = %.4g, %.3e at h = %.4g; %ld paths", fit,
-             col == SLPI_CONV_INDEP ? slpi_scheme_name(cfg.indep_scheme) : "same-scheme",
-             lo, hi, slope_words(c, f), r.cell[col][last].e, r.cell[col][last].se, r.h[last],
-             r.cell[col][0].e, r.h[0], r.paths);
+        snprintf(fit, sizeof fit, "no %s slope: %d of %d levels resolved (3 needed)", slpi_conv_kind_name(kind),
+                 f->nfit, r.nlev);
+    snprintf(c->evidence, sizeof c->evidence,
+             "%s against the %s reference, window [%.2f, %.2f]: %s; "
+             "e = %.3e +- %.1e at h = %.4g, %.3e at h = %.4g; %ld paths",
+             fit, col == SLPI_CONV_INDEP ? slpi_scheme_name(cfg.indep_scheme) : "same-scheme", lo, hi,
+             slope_words(c, f), r.cell[col][last].e, r.cell[col][last].se, r.h[last], r.cell[col][0].e, r.h[0],
+             r.paths);
     if (cfg.indep) {
         size_t l = strlen(c->evidence);
-        snprintf(c->evidence + l, sizeof c->evidence - l, "; self slope %.3f; reference gap to %s at "
-                 "level %d: %.3e", r.fit[SLPI_CONV_SELF].slope, slpi_scheme_name(cfg.indep_scheme),
-                 cfg.L, r.refgap);
+        snprintf(c->evidence + l, sizeof c->evidence - l,
+                 "; self slope %.3f; reference gap to %s at "
+                 "level %d: %.3e",
+                 r.fit[SLPI_CONV_SELF].slope, slpi_scheme_name(cfg.indep_scheme), cfg.L, r.refgap);
     }
     /* the order the window tests: its middle, or lo / 0.7 for an open window [lo, inf) */
     double mid = isfinite(hi) ? 0.5 * (lo + hi) : lo / 0.7, ref = mid < 0.75 ? 0.5 : mid < 1.5 ? 1 : 2;
@@ -283,8 +293,8 @@ void slpi_audit_check_gap(const slpi_audit *a, slpi_audit_check *c, const slpi_a
     slpi_conv_cfg cfg;
     slpi_conv_result r;
     int L = (int)slpi_audit_get(ck, "L")->i;
-    if (study(a, c, slpi_audit_get(ck, "SCHEME"), NULL, 0, SLPI_CONV_STRONG, 3, 4, L,
-              slpi_audit_get(ck, "R")->i, &cfg, &r, c->command, sizeof c->command))
+    if (study(a, c, slpi_audit_get(ck, "SCHEME"), NULL, 0, SLPI_CONV_STRONG, 3, 4, L, slpi_audit_get(ck, "R")->i, &cfg,
+              &r, c->command, sizeof c->command))
         return;
     double thr = slpi_audit_get(ck, "X")->r;
     slpi_audit_outcome(c, slpi_audit_compare(slpi_audit_get(ck, "OP")->e, r.refgap, thr), r.refgap);
@@ -307,8 +317,8 @@ void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, const
     slpi_conv_cfg cfg;
     slpi_conv_result r;
     if (study(a, c, NULL, slpi_audit_get(ck, "phi"), 0, SLPI_CONV_WEAK, (int)slpi_audit_get(ck, "A")->i,
-              (int)slpi_audit_get(ck, "B")->i, (int)slpi_audit_get(ck, "L")->i, slpi_audit_get(ck, "R")->i,
-              &cfg, &r, c->command, sizeof c->command))
+              (int)slpi_audit_get(ck, "B")->i, (int)slpi_audit_get(ck, "L")->i, slpi_audit_get(ck, "R")->i, &cfg, &r,
+              c->command, sizeof c->command))
         return;
     double rp = slpi_audit_get(ck, "RPAPER")->r;
     int sure = 0, und = 0, need = (int)slpi_audit_get(ck, "N")->i;
@@ -320,17 +330,25 @@ void slpi_audit_check_resolvable(const slpi_audit *a, slpi_audit_check *c, const
         sure += yes;
         und += !yes && !no;
         size_t l = strlen(list);
-        snprintf(list + l, sizeof list - l, "%sh=%.3g: e %.2e +- %.1e, 3 SE_u %.1e", l ? "; " : "",
-                 r.h[i], e->e, 3 * e->se, 3 * se_u);
+        snprintf(list + l, sizeof list - l, "%sh=%.3g: e %.2e +- %.1e, 3 SE_u %.1e", l ? "; " : "", r.h[i], e->e,
+                 3 * e->se, 3 * se_u);
     }
     int le = slpi_audit_get(ck, "OP")->e == SLPI_AUDIT_LE;
-    if (le ? sure + und <= need : sure >= need) slpi_audit_outcome(c, 1, sure);
-    else if (le ? sure > need : sure + und < need) slpi_audit_outcome(c, 0, sure);
-    else c->outcome = SLPI_CHECK_UNABLE, c->value = sure;
-    snprintf(c->evidence, sizeof c->evidence, "an uncoupled estimator with %.3g paths per step size "
+    if (le ? sure + und <= need : sure >= need)
+        slpi_audit_outcome(c, 1, sure);
+    else if (le ? sure > need : sure + und < need)
+        slpi_audit_outcome(c, 0, sure);
+    else
+        c->outcome = SLPI_CHECK_UNABLE, c->value = sure;
+    snprintf(c->evidence, sizeof c->evidence,
+             "an uncoupled estimator with %.3g paths per step size "
              "resolves %d of %d levels for sure, %d undecided (bounds from %ld coupled paths) -- %s %s "
-             "%d: %s", rp, sure, r.nlev, und, r.paths, c->outcome == SLPI_CHECK_PASS ? "met" :
-             c->outcome == SLPI_CHECK_FAIL ? "not met" : "undecided", slpi_audit_get(ck, "OP")->s, need, list);
+             "%d: %s",
+             rp, sure, r.nlev, und, r.paths,
+             c->outcome == SLPI_CHECK_PASS       ? "met"
+                 : c->outcome == SLPI_CHECK_FAIL ? "not met"
+                                                 : "undecided",
+             slpi_audit_get(ck, "OP")->s, need, list);
     slope_figure(a, c, &r, SLPI_CONV_SELF, "coupled weak", 1);
 }
 
@@ -348,11 +366,10 @@ int slpi_audit_weakexact_mc(const slpi_conv_result *r, double *zmax)
 
 void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const slpi_audit_args *ck)
 {
-    slpi_scheme_id k = (slpi_scheme_id)slpi_audit_get(ck, "SCHEME")->e;   /* a scheme (the table) */
+    slpi_scheme_id k = (slpi_scheme_id)slpi_audit_get(ck, "SCHEME")->e; /* a scheme (the table) */
     slpi_conv_cfg cfg;
     slpi_conv_result r;
-    if (study(a, c, NULL, NULL, 1, SLPI_CONV_WEAK, 3, 5, 7, 400, &cfg, &r, c->command, sizeof c->command))
-        return;
+    if (study(a, c, NULL, NULL, 1, SLPI_CONV_WEAK, 3, 5, 7, 400, &cfg, &r, c->command, sizeof c->command)) return;
     const slpi_problem *p = cfg.base;
     if (slpi_view_scheme(p)->scheme != k) {
         char why[96];
@@ -401,10 +418,11 @@ void slpi_audit_check_weakexact(const slpi_audit *a, slpi_audit_check *c, const 
     if (f) {
         for (int i = 0; i < 6; i++) fprintf(f, "%.17g\t%.17g\n", h[i], e[i]);
         fclose(f);
-        snprintf(body, sizeof body, "plot '%s' using 1:2 with linespoints pt 7 title 'quadrature weak "
-                 "error', exp(%.17g)*x**%.17g title 'slope %.3f'", data, ic, s, s);
+        snprintf(body, sizeof body,
+                 "plot '%s' using 1:2 with linespoints pt 7 title 'quadrature weak "
+                 "error', exp(%.17g)*x**%.17g title 'slope %.3f'",
+                 data, ic, s, s);
         slpi_audit_plot(a, c, name, NULL, "h", "|E x_1(T) - exp(-T/2)|", "set logscale xy", body);
         strcpy(c->figure, name);
     }
 }
-

@@ -89,17 +89,16 @@ void slpi_audit_archive_words(json_t *o, const slpi_audit_claim *cl, char *out, 
         json_t *nums = json_object_get(k, "numbers"), *val = json_object_get(k, "value");
         char w[160];
         slpi_audit_measured_words(json_string_value(json_object_get(k, "check")),
-                       json_is_number(val) ? json_number_value(val) : NAN,
-                       json_number_value(json_object_get(nums, "lo")),
-                       json_number_value(json_object_get(nums, "hi")), w, sizeof w);
+                                  json_is_number(val) ? json_number_value(val) : NAN,
+                                  json_number_value(json_object_get(nums, "lo")),
+                                  json_number_value(json_object_get(nums, "hi")), w, sizeof w);
         snprintf(out, n, "%s: %s", v ? v : "?", w);
         break;
     }
     run_words(o, out, n);
     size_t len = strlen(out);
     if (archive_differs(o, cl) && len < n)
-        snprintf(out + len, n - len, "; the registry expects %s at the papers' size",
-                 cl->expected_full);
+        snprintf(out + len, n - len, "; the registry expects %s at the papers' size", cl->expected_full);
 }
 
 json_t *slpi_audit_archive_load(const slpi_audit *a)
@@ -120,8 +119,8 @@ int slpi_audit_archive_differences(const slpi_audit *a, FILE *out)
         const slpi_audit_claim *cl = &a->claims[j];
         json_t *o = slpi_audit_archive_claim(arch, cl->id);
         if (!o || !archive_differs(o, cl)) continue;
-        fprintf(out, "  %-4s archived %-12s expected %s\n", cl->id,
-                json_string_value(json_object_get(o, "verdict")), cl->expected_full);
+        fprintf(out, "  %-4s archived %-12s expected %s\n", cl->id, json_string_value(json_object_get(o, "verdict")),
+                cl->expected_full);
         nd++;
     }
     json_decref(arch);

@@ -64,8 +64,8 @@ int slpi_audit_controls_wrong(const slpi_audit *a)
 
 /* The verdict of claim cl from its checks common to every variant and those of variant
  * var (-1: no variants): the rules of the header. */
-static slpi_claim_verdict decide(const slpi_audit *a, const slpi_audit_claim *cl, int var,
-                                 char *reason, size_t nreason, char *condition, size_t ncond_max)
+static slpi_claim_verdict decide(const slpi_audit *a, const slpi_audit_claim *cl, int var, char *reason, size_t nreason,
+                                 char *condition, size_t ncond_max)
 {
     int nclaim = 0, fail = 0, unable = 0, ncond = 0, condfail = 0, ctlwrong = 0;
     const slpi_audit_check *first_fail = NULL, *first_unable = NULL, *first_ctl = NULL, *first_claim = NULL,
@@ -77,8 +77,7 @@ static slpi_claim_verdict decide(const slpi_audit *a, const slpi_audit_claim *cl
         if (c->role == SLPI_ROLE_CLAIM) {
             if (!nclaim++) first_claim = c;
             if (c->outcome == SLPI_CHECK_FAIL && !fail++) first_fail = c;
-            if ((c->outcome == SLPI_CHECK_UNABLE || c->outcome == SLPI_CHECK_NOT_RUN) && !unable++)
-                first_unable = c;
+            if ((c->outcome == SLPI_CHECK_UNABLE || c->outcome == SLPI_CHECK_NOT_RUN) && !unable++) first_unable = c;
         } else if (c->role == SLPI_ROLE_COND) {
             ncond++;
             condfail += c->outcome != SLPI_CHECK_PASS;
@@ -92,8 +91,10 @@ static slpi_claim_verdict decide(const slpi_audit *a, const slpi_audit_claim *cl
     slpi_claim_verdict v;
     if (ctlwrong) {
         v = SLPI_CLAIM_UNABLE;
-        snprintf(reason, nreason, "the control (%s on %s) should %s but did not: the decisive "
-                 "check is not shown to discriminate", first_ctl->check, first_ctl->kase,
+        snprintf(reason, nreason,
+                 "the control (%s on %s) should %s but did not: the decisive "
+                 "check is not shown to discriminate",
+                 first_ctl->check, first_ctl->kase,
                  first_ctl->role == SLPI_ROLE_CTL_FAIL ? "fall outside the threshold" : "meet it");
     } else if (unable || !nclaim) {
         v = SLPI_CLAIM_UNABLE;
@@ -109,8 +110,7 @@ static slpi_claim_verdict decide(const slpi_audit *a, const slpi_audit_claim *cl
                  nclaim, nclaim > 1 ? "s" : "", unrun->check, first_claim->evidence);
     } else if (!fail) {
         v = SLPI_CLAIM_CONFIRMED;
-        snprintf(reason, nreason, "all %d claim check%s met; %s", nclaim, nclaim > 1 ? "s" : "",
-                 first_claim->evidence);
+        snprintf(reason, nreason, "all %d claim check%s met; %s", nclaim, nclaim > 1 ? "s" : "", first_claim->evidence);
     } else if (ncond && !condfail) {
         v = SLPI_CLAIM_CONDITIONAL;
         snprintf(reason, nreason, "%s", first_fail->evidence);
@@ -128,8 +128,7 @@ static slpi_claim_verdict decide(const slpi_audit *a, const slpi_audit_claim *cl
 static void verdict(const slpi_audit *a, slpi_audit_claim *cl)
 {
     if (!cl->nvar) {
-        cl->verdict = decide(a, cl, -1, cl->reason, sizeof cl->reason, cl->condition,
-                             sizeof cl->condition);
+        cl->verdict = decide(a, cl, -1, cl->reason, sizeof cl->reason, cl->condition, sizeof cl->condition);
         return;
     }
     int nunable = 0, differ = 0;
@@ -151,21 +150,22 @@ static void verdict(const slpi_audit *a, slpi_audit_claim *cl)
     char list[512] = "";
     for (int v = 0; v < cl->nvar; v++) {
         char item[96];
-        snprintf(item, sizeof item, "%s: %s", cl->var[v].label,
-                 slpi_claim_verdict_name(cl->var[v].verdict));
+        snprintf(item, sizeof item, "%s: %s", cl->var[v].label, slpi_claim_verdict_name(cl->var[v].verdict));
         slpi_audit_append(list, sizeof list, "; ", item);
     }
     if (differ) {
         cl->verdict = SLPI_CLAIM_CRITERION;
-        snprintf(cl->reason, sizeof cl->reason, "the variants disagree (%s): the verdict depends on "
-                 "a choice the paper leaves open", list);
+        snprintf(cl->reason, sizeof cl->reason,
+                 "the variants disagree (%s): the verdict depends on "
+                 "a choice the paper leaves open",
+                 list);
     } else if (nunable) {
         cl->verdict = SLPI_CLAIM_UNABLE;
         snprintf(cl->reason, sizeof cl->reason, "not decided on every variant (%s)", list);
     } else {
         cl->verdict = first;
-        snprintf(cl->reason, sizeof cl->reason, "the same on all %d variants (%s); %s", cl->nvar,
-                 list, cl->var[0].reason);
+        snprintf(cl->reason, sizeof cl->reason, "the same on all %d variants (%s); %s", cl->nvar, list,
+                 cl->var[0].reason);
     }
     if (cl->verdict != SLPI_CLAIM_CONDITIONAL) cl->condition[0] = 0;
 }
@@ -182,8 +182,8 @@ static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint6
     h = slpi_fnv1a(h, &a->full, sizeof a->full);
     h = slpi_fnv1a(h, &a->controls, sizeof a->controls);
     if (a->seed_offset) h = slpi_fnv1a(h, &a->seed_offset, sizeof a->seed_offset);
-    if (a->fit_ols || a->drop_coarse) {   /* a multiverse member's fit */
-        int m[2] = {a->fit_ols, a->drop_coarse};
+    if (a->fit_ols || a->drop_coarse) { /* a multiverse member's fit */
+        int m[2] = { a->fit_ols, a->drop_coarse };
         h = slpi_fnv1a(h, m, sizeof m);
     }
     for (int i = cl->first; i < cl->first + cl->count; i++) {
@@ -191,8 +191,7 @@ static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint6
         /* what the measurement depends on in this mode: the case, the FULL overrides in
          * force, the check in force, role and variant (not the expectation, not the
          * other mode's check: a reduced size can change without redoing a FULL run) */
-        const char *f[4] = {c->kase, a->full ? c->full_case : "", slpi_audit_check_string(a, c),
-                            c->vlabel};
+        const char *f[4] = { c->kase, a->full ? c->full_case : "", slpi_audit_check_string(a, c), c->vlabel };
         for (int k = 0; k < 4; k++) h = slpi_fnv1a(h, f[k], strlen(f[k]) + 1);
         h = slpi_fnv1a(h, &c->role, sizeof c->role);
     }
@@ -202,8 +201,7 @@ static uint64_t claim_key(const slpi_audit *a, const slpi_audit_claim *cl, uint6
 /* The entry's path in out (n > SLPI_PATH_MAX); 0 when it, with the ".tmp" of its temporary
  * file, does not fit in SLPI_PATH_MAX bytes: such a claim is not cached (never read or
  * written at a path cut short) */
-static int cache_path(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t key, char *out,
-                      size_t n)
+static int cache_path(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t key, char *out, size_t n)
 {
     int len = snprintf(out, n, "%s/%s-%016llx.json", a->cache, cl->id, (unsigned long long)key);
     return len >= 0 && len + 4 < SLPI_PATH_MAX;
@@ -232,7 +230,9 @@ static int cache_load(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t 
     if (arr) cache_digest(key, arr, want);
     if (!root || !arr || !digest || strcmp(digest, want) != 0) {
         fprintf(stderr, "audit: cache entry %s: %s: recomputed\n", path,
-                !root ? "not JSON" : !digest ? "no digest" : "digest mismatch (edited or torn)");
+                !root         ? "not JSON"
+                    : !digest ? "no digest"
+                              : "digest mismatch (edited or torn)");
         json_decref(root);
         return 0;
     }
@@ -245,10 +245,10 @@ static int cache_load(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t 
         const char *fig = json_string_value(json_object_get(k, "figure"));
         json_t *o = json_object_get(k, "outcome");
         ok = ev && cmd && fig && json_is_integer(o) && json_integer_value(o) >= SLPI_CHECK_PASS &&
-             json_integer_value(o) <= SLPI_CHECK_NOT_RUN && (json_is_number(v) || json_is_null(v));
+            json_integer_value(o) <= SLPI_CHECK_NOT_RUN && (json_is_number(v) || json_is_null(v));
         if (!ok) {
-            fprintf(stderr, "audit: cache entry %s: check %d: a field missing or out of its range: recomputed\n",
-                    path, i + 1);
+            fprintf(stderr, "audit: cache entry %s: check %d: a field missing or out of its range: recomputed\n", path,
+                    i + 1);
             break;
         }
         c->outcome = (slpi_check_outcome)json_integer_value(o);
@@ -261,9 +261,8 @@ static int cache_load(const slpi_audit *a, const slpi_audit_claim *cl, uint64_t 
         const char *key;
         json_t *val;
         c->nnum = 0;
-        json_object_foreach(nums, key, val)   /* a non-finite number is stored as its word */
-            slpi_audit_num(c, key, json_is_string(val) ? strtod(json_string_value(val), NULL)
-                                                       : json_number_value(val));
+        json_object_foreach(nums, key, val) /* a non-finite number is stored as its word */
+            slpi_audit_num(c, key, json_is_string(val) ? strtod(json_string_value(val), NULL) : json_number_value(val));
         if (a->full && strcmp(c->full, "-")) {
             char buf[sizeof c->check];
             snprintf(buf, sizeof buf, "%s", json_string_value(json_object_get(k, "check")));
@@ -278,8 +277,10 @@ static void cache_store(const slpi_audit *a, const slpi_audit_claim *cl, uint64_
 {
     char path[SLPI_PATH_MAX + 64], tmp[SLPI_PATH_MAX + 80];
     if (!cache_path(a, cl, key, path, sizeof path)) {
-        fprintf(stderr, "audit: claim %s: its cache entry's path (%zu bytes of folder) does not fit in %d "
-                "bytes: not cached\n", cl->id, strlen(a->cache), SLPI_PATH_MAX);
+        fprintf(stderr,
+                "audit: claim %s: its cache entry's path (%zu bytes of folder) does not fit in %d "
+                "bytes: not cached\n",
+                cl->id, strlen(a->cache), SLPI_PATH_MAX);
         return;
     }
     json_t *root = json_object(), *arr = json_array();
@@ -294,9 +295,12 @@ static void cache_store(const slpi_audit *a, const slpi_audit_claim *cl, uint64_
         json_object_set_new(k, "command", json_string(c->command));
         json_object_set_new(k, "figure", json_string(c->figure));
         json_t *nums = json_object();
-        for (int j = 0; j < c->nnum; j++)   /* inf (no critical step, a failed fixed point) kept as a word */
-            json_object_set_new(nums, c->num_name[j], isfinite(c->num[j]) ? json_real(c->num[j]) :
-                                json_string(isnan(c->num[j]) ? "nan" : c->num[j] > 0 ? "inf" : "-inf"));
+        for (int j = 0; j < c->nnum; j++) /* inf (no critical step, a failed fixed point) kept as a word */
+            json_object_set_new(nums, c->num_name[j],
+                                isfinite(c->num[j]) ? json_real(c->num[j])
+                                                    : json_string(isnan(c->num[j])    ? "nan"
+                                                                      : c->num[j] > 0 ? "inf"
+                                                                                      : "-inf"));
         json_object_set_new(k, "numbers", nums);
         json_array_append_new(arr, k);
     }
@@ -305,8 +309,10 @@ static void cache_store(const slpi_audit *a, const slpi_audit_claim *cl, uint64_
     json_object_set_new(root, "checks", arr);
     json_object_set_new(root, "digest", json_string(digest));
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (json_dump_file(root, tmp, JSON_REAL_PRECISION(17)) == 0) rename(tmp, path);
-    else fprintf(stderr, "audit: cannot write the cache entry %s\n", tmp);
+    if (json_dump_file(root, tmp, JSON_REAL_PRECISION(17)) == 0)
+        rename(tmp, path);
+    else
+        fprintf(stderr, "audit: cannot write the cache entry %s\n", tmp);
     json_decref(root);
 }
 
@@ -326,12 +332,13 @@ int slpi_audit_run(slpi_audit *a, FILE *log, slpi_error *err)
         slpi_audit_claim *cl = &a->claims[j];
         uint64_t key = a->cache ? claim_key(a, cl, build) : 0;
         int cached = a->cache && cache_load(a, cl, key);
-        if (!cached && a->cached_only) {   /* archive what a long run finished, no more */
+        if (!cached && a->cached_only) { /* archive what a long run finished, no more */
             for (int i = cl->first; i < cl->first + cl->count; i++) {
                 slpi_audit_check *c = &a->checks[i];
                 c->outcome = SLPI_CHECK_NOT_RUN;
                 c->value = NAN;
-                snprintf(c->evidence, sizeof c->evidence, "not run: no finished result of this "
+                snprintf(c->evidence, sizeof c->evidence,
+                         "not run: no finished result of this "
                          "claim in the cache (--cached-only)");
             }
         }
@@ -360,22 +367,23 @@ int slpi_audit_run(slpi_audit *a, FILE *log, slpi_error *err)
         verdict(a, cl);
         cl->unfilled = 0;
         if (slpi_audit_fill(a, cl, cl->why, cl->why_text, sizeof cl->why_text) && !a->controls) {
-            cl->unfilled = !(a->cached_only && !cached);   /* a claim not run measured nothing */
+            cl->unfilled = !(a->cached_only && !cached); /* a claim not run measured nothing */
             char bad[64];
             snprintf(bad, sizeof bad, "%.60s", cl->why_text);
-            snprintf(cl->why_text, sizeof cl->why_text, "[the registry's text of %s names %s, a "
-                     "number this run did not measure]", cl->id, bad);
+            snprintf(cl->why_text, sizeof cl->why_text,
+                     "[the registry's text of %s names %s, a "
+                     "number this run did not measure]",
+                     cl->id, bad);
         }
         slpi_progress_add(pg, 1);
         if (log) {
-            fprintf(log, "%-4s %-12s %s\n", cl->id, a->controls ? "" :
-                    slpi_claim_verdict_name(cl->verdict), cached ? "(cached)" : "");
+            fprintf(log, "%-4s %-12s %s\n", cl->id, a->controls ? "" : slpi_claim_verdict_name(cl->verdict),
+                    cached ? "(cached)" : "");
             for (int i = cl->first; i < cl->first + cl->count; i++) {
                 const slpi_audit_check *c = &a->checks[i];
                 if (a->controls && !slpi_audit_is_control(c)) continue;
-                fprintf(log, "     %-25s %-8s%s %6.1fs  %s\n", slpi_audit_role_words(c->role),
-                        outcome_word(c), control_wrong(c) ? " (CONTROL WRONG)" : "", c->seconds,
-                        c->check);
+                fprintf(log, "     %-25s %-8s%s %6.1fs  %s\n", slpi_audit_role_words(c->role), outcome_word(c),
+                        control_wrong(c) ? " (CONTROL WRONG)" : "", c->seconds, c->check);
             }
             fflush(log);
         }

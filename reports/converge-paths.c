@@ -65,8 +65,7 @@ static double *noise_at(const slpi_conv_worker *w, const slpi_conv_cfg *c, const
 }
 
 /* The problem of level l (h = T 2^-l), validated, and its fast-path object. */
-static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast **out,
-                      slpi_error *err)
+static int make_level(const slpi_conv_cfg *c, slpi_scheme_id k, int l, slpi_fast **out, slpi_error *err)
 {
     slpi_problem *p = slpi_problem_dup(c->base), *q = NULL;
     int rc = p ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "converge: out of memory");
@@ -115,8 +114,7 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
         if ((rc = make_level(c, slpi_view_scheme(c->base)->scheme, c->kmin + i, &w->f[i], err)) == SLPI_OK) w->nf++;
     if (rc == SLPI_OK && (rc = make_level(c, slpi_view_scheme(c->base)->scheme, c->L, &w->f[ly->nlev], err)) == SLPI_OK)
         w->nf++;
-    if (rc == SLPI_OK && c->indep
-        && (rc = make_level(c, c->indep_scheme, c->L, &w->f[ly->nlev + 1], err)) == SLPI_OK)
+    if (rc == SLPI_OK && c->indep && (rc = make_level(c, c->indep_scheme, c->L, &w->f[ly->nlev + 1], err)) == SLPI_OK)
         w->nf++;
     if (rc != SLPI_OK) {
         slpi_conv_worker_free(w);
@@ -130,14 +128,14 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
     }
     size_t d = (size_t)ly->dim, M = (size_t)(ly->M > 0 ? ly->M : 1), nf = (size_t)w->nf;
     w->S = 1L << (c->L - c->kmin);
-    size_t seg = 0;                      /* increments of one segment and lane, all levels */
+    size_t seg = 0; /* increments of one segment and lane, all levels */
     for (int i = 0; i <= ly->nlev; i++) seg += (size_t)1 << (level_of(c, ly, i) - c->kmin);
     seg *= M;
-    size_t grid = ((size_t)1 << (c->kmax - c->kmin)) + 1, per_lane = seg + nf * d
-                  + (ly->sup ? 2 * grid * d + 2 * (size_t)ly->nlev : 0) + (size_t)ly->nq;
+    size_t grid = ((size_t)1 << (c->kmax - c->kmin)) + 1,
+           per_lane = seg + nf * d + (ly->sup ? 2 * grid * d + 2 * (size_t)ly->nlev : 0) + (size_t)ly->nq;
     size_t B = BLOCK_BYTES / (per_lane * sizeof(double));
     w->B = B >= BLOCK_MAX ? BLOCK_MAX : B >= 8 ? (int)(B & ~(size_t)7) : B >= 1 ? (int)B : 1;
-    size_t n = (size_t)w->B + 1;         /* + the lone-path buffers (lane, dW) */
+    size_t n = (size_t)w->B + 1; /* + the lone-path buffers (lane, dW) */
     w->tile = w->B < TILE ? w->B : TILE;
     w->x0 = malloc((d + 2 * (size_t)w->tile * (size_t)w->S + 4 * d + M) * sizeof *w->x0);
     w->noise = malloc(per_lane * n * sizeof *w->noise);
@@ -169,8 +167,10 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
     w->sup = w->traj + (ly->sup ? 2 * grid * d * (size_t)w->B : 0);
     w->val = w->sup + (ly->sup ? 2 * (size_t)ly->nlev * (size_t)w->B : 0);
     int given = slpi_problem_explicit_x0(c->base, w->x0, err);
-    if (given < 0) rc = SLPI_EINPUT;
-    else if (!given) rc = slpi_fast_initial_state(w->f[0], w->x0, err);
+    if (given < 0)
+        rc = SLPI_EINPUT;
+    else if (!given)
+        rc = slpi_fast_initial_state(w->f[0], w->x0, err);
     if (rc != SLPI_OK) slpi_conv_worker_free(w);
     return rc;
 }
@@ -182,7 +182,7 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
 static void block_noise(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, uint64_t path0, int n,
                         long seg)
 {
-#define LEV(q, l) w->lev[(q) * (nup + 1) + c->L - (l)]   /* path r0 + q's level l */
+#define LEV(q, l) w->lev[(q) * (nup + 1) + c->L - (l)] /* path r0 + q's level l */
     int M = ly->M, nup = c->L - c->kmin;
     for (int r0 = 0; r0 < n; r0 += w->tile) {
         int nt = n - r0 < w->tile ? n - r0 : w->tile;
@@ -236,7 +236,8 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
     const unsigned char *dead = w->dead + (size_t)i * (size_t)w->B;
     long bad = 0;
     if (slpi_interrupt_pending())
-        return slpi_error_set(err, SLPI_EINTR, "converge: interrupted on the paths from %llu", (unsigned long long)path0);
+        return slpi_error_set(err, SLPI_EINTR, "converge: interrupted on the paths from %llu",
+                              (unsigned long long)path0);
     if (w->kind[i] != SLPI_FAST_SOA_NONE) {
         bad = w->kind[i] == SLPI_FAST_SOA_ISOMP
             ? slpi_fast_rb_isomp_soa(&w->soa[i], n, slpi_view_grid(slpi_fast_problem(f))->h, x, dW, &w->iters,
@@ -246,7 +247,8 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
         if (!bad) return SLPI_OK;
     }
     for (int r = 0; r < n; r++) {
-        if (bad && (!slpi_step_failed(w->lane_out[r].status) || dead[r])) continue;   /* SoA: a lane's first failure, for its report */
+        if (bad && (!slpi_step_failed(w->lane_out[r].status) || dead[r]))
+            continue; /* SoA: a lane's first failure, for its report */
         for (int j = 0; j < ly->dim; j++) w->lane[j] = x[(size_t)j * (size_t)n + (size_t)r];
         for (int k = 0; k < ly->M; k++) w->dW[k] = dW[(size_t)k * (size_t)n + (size_t)r];
         /* the path's own warm start (its carry), so that its steps are those of the path
@@ -254,11 +256,11 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
         double *carry = w->carry + ((size_t)i * (size_t)w->B + (size_t)r) * (size_t)w->cmax;
         if (w->ncarry[i] && SLPI_NEVER(slpi_fast_carry_set(f, w->lane, carry, w->ncarry[i]) != SLPI_OK))
             return slpi_error_set(err, SLPI_EINPUT, "converge: a path's carry refused");
-        slpi_step_info info = {0};
-        slpi_fast_set_step_index(f, step);   /* the lanes share f: each lane's step is `step` of the grid */
+        slpi_step_info info = { 0 };
+        slpi_fast_set_step_index(f, step); /* the lanes share f: each lane's step is `step` of the grid */
         slpi_step_status st = slpi_fast_step(f, w->lane, w->dW, &info);
         if (w->ncarry[i]) slpi_fast_carry_get(f, carry);
-        if (!bad) w->iters += info.iterations;   /* the SoA kernel counted its lanes' */
+        if (!bad) w->iters += info.iterations; /* the SoA kernel counted its lanes' */
         if (slpi_step_failed(st)) {
             note_failure(w, c, ly, i, r, path0 + (uint64_t)r, step, st, &info);
             continue;
@@ -277,7 +279,7 @@ static void traj_put(double *traj, int j, const double *x, size_t dn)
 /* The n paths from path0 through every level; path r's values go to w->val + r nq
  * (col * nl1 + level). */
 int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, uint64_t path0, int n,
-                     slpi_error *err)
+                        slpi_error *err)
 {
     int d = ly->dim, nl = ly->nlev, nl1 = ly->nl1;
     size_t dn = (size_t)d * (size_t)n, grid = ((size_t)1 << (c->kmax - c->kmin)) + 1;
@@ -287,7 +289,7 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
     /* every path starts cold (a carry of zeros: no step behind it), and alive */
     memset(w->carry, 0, (size_t)w->nf * (size_t)w->B * (size_t)w->cmax * sizeof *w->carry);
     memset(w->dead, 0, ((size_t)w->nf + 1) * (size_t)w->B);
-    double *supv = w->sup;                        /* (level, column) x lane */
+    double *supv = w->sup; /* (level, column) x lane */
     if (ly->sup) memset(supv, 0, 2 * (size_t)nl * (size_t)n * sizeof *supv);
     int rc = SLPI_OK;
     for (long seg = 0; seg < 1L << c->kmin && rc == SLPI_OK; seg++) {
@@ -302,8 +304,8 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
             long ts = 1L << (c->L - c->kmax);
             if (ly->sup && i >= nl) traj_put(traj, 0, x, dn);
             for (long t = 0; t < cnt && rc == SLPI_OK; t++) {
-                rc = step_block(w, c, ly, i, x, noise + (size_t)t * (size_t)ly->M * (size_t)n, n, path0,
-                                seg * cnt + t, err);
+                rc = step_block(w, c, ly, i, x, noise + (size_t)t * (size_t)ly->M * (size_t)n, n, path0, seg * cnt + t,
+                                err);
                 if (!ly->sup) continue;
                 if (i >= nl) {
                     if ((t + 1) % ts == 0) traj_put(traj, (int)((t + 1) / ts), x, dn);
@@ -328,8 +330,8 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
         double *v = w->val + (size_t)r * (size_t)ly->nq;
         memset(v, 0, (size_t)ly->nq * sizeof *v);
         /* lane r of object i as a plain vector */
-#define LANE(i, buf)                                                                           \
-    for (int j = 0; j < d; j++) (buf)[j] = w->x[(size_t)(i) * dn + (size_t)j * (size_t)n + (size_t)r]
+#define LANE(i, buf)                                                                                                   \
+    for (int j = 0; j < d; j++) (buf)[j] = w->x[(size_t)(i)*dn + (size_t)j * (size_t)n + (size_t)r]
         double *xref = w->lane, *xi = w->scratch, *xind = w->scratch + 2 * d;
         LANE(nl, xref);
         if (c->indep) LANE(nl + 1, xind);
@@ -357,7 +359,8 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
             } else if (c->kind == SLPI_CONV_WEAK) {
                 double pi = ph[i];
                 v[SLPI_CONV_SELF * nl1 + i] = pi - pref;
-                if (c->exact) v[SLPI_CONV_INDEP * nl1 + i] = pi - c->exact_value;
+                if (c->exact)
+                    v[SLPI_CONV_INDEP * nl1 + i] = pi - c->exact_value;
                 else if (c->indep)
                     v[SLPI_CONV_INDEP * nl1 + i] = pi - ph[nl + 1];
                 v[SLPI_CONV_MLMC * nl1 + i] = pi - ph[i + 1];

@@ -42,7 +42,7 @@ void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
     if (c->exact) fprintf(f, " and the exact value %.17g", c->exact_value);
     fprintf(f, "\n# truncation %s; solver iterations %ld; clipped increments %ld\n",
             slpi_problem_truncates(p) ? "per level after summation" : "off", r->iters, r->clipped);
-    if (r->failed > 0) {   /* docs/noise.md#failed-paths */
+    if (r->failed > 0) { /* docs/noise.md#failed-paths */
         char why[400];
         slpi_conv_failure_text(c, &r->first_failure, why, sizeof why);
         fprintf(f, "# failed paths %ld of %ld, left out of every estimate (docs/noise.md#failed-paths); per level:",
@@ -57,9 +57,9 @@ void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
                 c->phi == SLPI_PHI_X1           ? "x_1"
                     : c->phi == SLPI_PHI_SIN2PI ? "sum_i sin(2 pi x_i)"
                                                 : slpi_conv_phi_name(c));
-    if (c->ols || c->drop_coarse)   /* the default fit (WLS over every level) is not named */
-        fprintf(f, "# slope fit: %s, the %d coarsest level(s) left out\n", c->ols ? "equal weights (OLS)" :
-                "weights (e/se)^2 (WLS)", c->drop_coarse);
+    if (c->ols || c->drop_coarse) /* the default fit (WLS over every level) is not named */
+        fprintf(f, "# slope fit: %s, the %d coarsest level(s) left out\n",
+                c->ols ? "equal weights (OLS)" : "weights (e/se)^2 (WLS)", c->drop_coarse);
     fprintf(f, "%-6s %-24s", "level", "h");
     for (int col = 0; col < SLPI_CONV_NCOL; col++)
         if (r->have[col]) fprintf(f, " %-13s %-10s", slpi_conv_col_name(col), "SE");
@@ -70,8 +70,7 @@ void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
         fprintf(f, "%-6d %-24.17g", r->level[i], r->h[i]);
         for (int col = 0; col < SLPI_CONV_NCOL; col++)
             if (r->have[col]) fprintf(f, " %-13.6e %-10.3e", r->cell[col][i].e, r->cell[col][i].se);
-        if (c->kind == SLPI_CONV_WEAK)
-            fprintf(f, " %-10.3e %-10.3f", r->cell[SLPI_CONV_MLMC][i].var, r->mlmc_check[i]);
+        if (c->kind == SLPI_CONV_WEAK) fprintf(f, " %-10.3e %-10.3f", r->cell[SLPI_CONV_MLMC][i].var, r->mlmc_check[i]);
         if (c->exact) {
             const slpi_conv_cell *ph = &r->cell[SLPI_CONV_PHI][i];
             fprintf(f, " %-20.15f %-8.2f", r->quad[i], ph->se > 0 ? (ph->mean - r->quad[i]) / ph->se : 0.0);
@@ -81,13 +80,12 @@ void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
     for (int col = 0; col < SLPI_CONV_NCOL; col++) {
         if (!r->have[col] || col == SLPI_CONV_PHI) continue;
         const slpi_conv_fit *ft = &r->fit[col];
-        fprintf(f, "slope %-5s %8.4f  95%% CI [%.4f, %.4f]  (%d levels fitted%s)\n",
-                slpi_conv_col_name(col), ft->slope, ft->lo, ft->hi, ft->nfit,
-                c->kind == SLPI_CONV_WEAK ? ", e > 3 SE" : "");
+        fprintf(f, "slope %-5s %8.4f  95%% CI [%.4f, %.4f]  (%d levels fitted%s)\n", slpi_conv_col_name(col), ft->slope,
+                ft->lo, ft->hi, ft->nfit, c->kind == SLPI_CONV_WEAK ? ", e > 3 SE" : "");
     }
     if (c->indep)
-        fprintf(f, "reference gap (self vs %s at level %d): %.6e +- %.3e\n",
-                slpi_scheme_name(c->indep_scheme), c->L, r->refgap, r->refgap_se);
+        fprintf(f, "reference gap (self vs %s at level %d): %.6e +- %.3e\n", slpi_scheme_name(c->indep_scheme), c->L,
+                r->refgap, r->refgap_se);
 }
 
 /* "key=value" lines (as slpi_provenance_write and slpi_problem_write print them) as
@@ -111,8 +109,10 @@ static json_t *object_of(const slpi_problem *p)
     size_t len = 0;
     FILE *m = open_memstream(&buf, &len);
     if (!m) return json_object();
-    if (p) slpi_problem_write(p, m, "");
-    else slpi_provenance_write(m, "");
+    if (p)
+        slpi_problem_write(p, m, "");
+    else
+        slpi_provenance_write(m, "");
     fclose(m);
     json_t *o = object_of_lines(buf);
     free(buf);
@@ -138,17 +138,17 @@ int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE
         if (!r->have[col] || col == SLPI_CONV_PHI) continue;
         const slpi_conv_fit *ft = &r->fit[col];
         json_object_set_new(slopes, slpi_conv_col_name(col),
-                            json_pack("{s:f, s:f, s:f, s:i}", "slope", ft->slope, "ci_lo", ft->lo, "ci_hi",
-                                      ft->hi, "levels_fitted", ft->nfit));
+                            json_pack("{s:f, s:f, s:f, s:i}", "slope", ft->slope, "ci_lo", ft->lo, "ci_hi", ft->hi,
+                                      "levels_fitted", ft->nfit));
     }
-    json_t *study = json_pack("{s:s, s:i, s:i, s:i, s:I, s:I, s:i, s:I, s:s}", "kind",
-                              slpi_conv_kind_name(c->kind), "level_min", c->kmin, "level_max", c->kmax,
-                              "reference_level", c->L, "paths", (json_int_t)c->paths, "path0",
-                              (json_int_t)c->path0, "boot", c->boot, "boot_seed", (json_int_t)c->boot_seed,
-                              "independent", c->indep ? slpi_scheme_name(c->indep_scheme) : "none");
+    json_t *study =
+        json_pack("{s:s, s:i, s:i, s:i, s:I, s:I, s:i, s:I, s:s}", "kind", slpi_conv_kind_name(c->kind), "level_min",
+                  c->kmin, "level_max", c->kmax, "reference_level", c->L, "paths", (json_int_t)c->paths, "path0",
+                  (json_int_t)c->path0, "boot", c->boot, "boot_seed", (json_int_t)c->boot_seed, "independent",
+                  c->indep ? slpi_scheme_name(c->indep_scheme) : "none");
     json_object_set_new(study, "fit", json_string(c->ols ? "ols" : "wls")); /* --fit, --drop-coarse */
     json_object_set_new(study, "drop_coarse", json_integer(c->drop_coarse));
-    if (c->kind == SLPI_CONV_WEAK)   /* the functional: --phi's names */
+    if (c->kind == SLPI_CONV_WEAK) /* the functional: --phi's names */
         json_object_set_new(study, "phi", json_string(slpi_conv_phi_name(c)));
     json_t *doc = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:I}", "slpi_converge", 1, "provenance",
                             object_of(NULL), "problem", object_of(c->base), "study", study, "levels", levels, "slopes",
@@ -157,12 +157,13 @@ int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE
     if (c->indep)
         json_object_set_new(doc, "reference_gap", json_pack("{s:f, s:f}", "gap", r->refgap, "se", r->refgap_se));
     json_object_set_new(doc, "failed_paths", json_integer(r->failed));
-    if (r->failed > 0) {   /* docs/noise.md#failed-paths */
+    if (r->failed > 0) { /* docs/noise.md#failed-paths */
         const slpi_conv_failure *ff = &r->first_failure;
         json_t *per = json_array();
         for (int i = 0; i < r->nlev + 1 + (c->indep != 0); i++)
-            json_array_append_new(per, json_pack("{s:i, s:b, s:I}", "level", i < r->nlev ? r->level[i] : c->L,
-                                                 "independent", i == r->nlev + 1, "failed", (json_int_t)r->failed_at[i]));
+            json_array_append_new(per,
+                                  json_pack("{s:i, s:b, s:I}", "level", i < r->nlev ? r->level[i] : c->L, "independent",
+                                            i == r->nlev + 1, "failed", (json_int_t)r->failed_at[i]));
         json_object_set_new(doc, "failed_per_level", per);
         json_object_set_new(doc, "first_failure",
                             json_pack("{s:I, s:i, s:f, s:I, s:s, s:i, s:f}", "path", (json_int_t)ff->path, "level",

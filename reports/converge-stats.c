@@ -10,8 +10,7 @@
 #include "reports/converge.h"
 
 /* Error estimate of one cell from path sums s1, s2 over n paths. */
-static void cell_from_sums(slpi_conv_kind kind, int col, double s1, double s2, double n,
-                           slpi_conv_cell *cell)
+static void cell_from_sums(slpi_conv_kind kind, int col, double s1, double s2, double n, slpi_conv_cell *cell)
 {
     cell->mean = s1 / n;
     cell->var = n > 1 ? fmax(0, (s2 - s1 * s1 / n) / (n - 1)) : 0;
@@ -29,8 +28,8 @@ static void cell_from_sums(slpi_conv_kind kind, int col, double s1, double s2, d
 }
 
 /* Cells of column col from batch sums, with batch multiplicities cnt (NULL: all once). */
-void slpi_conv_cells(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb,
-                  const int *cnt, int col, slpi_conv_cell *out)
+void slpi_conv_cells(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb, const int *cnt,
+                     int col, slpi_conv_cell *out)
 {
     for (int i = 0; i < ly->nl1; i++) {
         double s1 = 0, s2 = 0, n = 0;
@@ -48,10 +47,10 @@ void slpi_conv_cells(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const d
 }
 
 void slpi_conv_fit_col(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb, int col,
-                    slpi_conv_result *r)
+                       slpi_conv_result *r)
 {
     slpi_conv_cell *cl = r->cell[col];
-    int use[SLPI_CONV_MAXLEV] = {0};
+    int use[SLPI_CONV_MAXLEV] = { 0 };
     double e[SLPI_CONV_MAXLEV], se[SLPI_CONV_MAXLEV];
     for (int i = 0; i < ly->nlev; i++) {
         use[i] = (c->kind == SLPI_CONV_WEAK ? cl[i].e > 3 * cl[i].se : cl[i].e > 0) && i >= c->drop_coarse;
@@ -95,7 +94,7 @@ void slpi_conv_fit_col(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const
  * 3 (sd_a/sqrt(n_a) + sd_b/sqrt(n_b) + sd_c/sqrt(n_c)), the difference from the even
  * batches and the two levels from the odd ones (independent samples); < 1 passes. */
 void slpi_conv_mlmc_check(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb,
-                       slpi_conv_result *r)
+                          slpi_conv_result *r)
 {
     int *even = calloc((size_t)nb, sizeof *even), *odd = calloc((size_t)nb, sizeof *odd);
     for (int b = 0; even && odd && b < nb; b++) (b % 2 ? odd : even)[b] = 1;
@@ -106,8 +105,10 @@ void slpi_conv_mlmc_check(const slpi_conv_cfg *c, const slpi_conv_layout *ly, co
         double ne = 0, no = 0;
         for (int b = 0; b < nb; b++) {
             double m = buf[(size_t)b * (size_t)ly->stride + 2 * (size_t)ly->nq + Q_PATHS];
-            if (b % 2) no += m;
-            else ne += m;
+            if (b % 2)
+                no += m;
+            else
+                ne += m;
         }
         for (int i = 0; i < ly->nlev; i++) {
             double num = fabs(a[i].mean - (p[i].mean - p[i + 1].mean));

@@ -72,7 +72,7 @@
 
 const char *slpi_conv_col_name(int col)
 {
-    static const char *n[] = {"self", "indep", "mlmc", "phi"};
+    static const char *n[] = { "self", "indep", "mlmc", "phi" };
     return col >= 0 && col < SLPI_CONV_NCOL ? n[col] : "?";
 }
 
@@ -101,26 +101,33 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
 {
     if (!(slpi_view_grid(c->base)->T > 0))
         return slpi_error_set(err, SLPI_EINPUT, "converge: T must be given and positive");
-    if (c->kmin < 0 || c->kmax < c->kmin || c->L <= c->kmax || c->L > 30
-        || c->kmax - c->kmin + 1 > SLPI_CONV_MAXLEV - 1)
-        return slpi_error_set(err, SLPI_EINPUT, "converge: levels %d..%d with reference %d: need "
+    if (c->kmin < 0 || c->kmax < c->kmin || c->L <= c->kmax || c->L > 30 ||
+        c->kmax - c->kmin + 1 > SLPI_CONV_MAXLEV - 1)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "converge: levels %d..%d with reference %d: need "
                               "0 <= kmin <= kmax < L <= 30 and at most %d levels",
                               c->kmin, c->kmax, c->L, SLPI_CONV_MAXLEV - 1);
     if (c->paths < 2 || c->path0 + (uint64_t)c->paths > (UINT64_C(1) << 32))
-        return slpi_error_set(err, SLPI_EINPUT, "converge: paths=%ld: need 2..2^32 paths "
-                              "(indices below 2^32)", c->paths);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "converge: paths=%ld: need 2..2^32 paths "
+                              "(indices below 2^32)",
+                              c->paths);
     if (c->batches < 0 || c->batches > c->paths)
         return slpi_error_set(err, SLPI_EINPUT, "converge: batches=%d: need 1..paths", c->batches);
     if (c->nranks < 1 || c->rank < 0 || c->rank >= c->nranks)
         return slpi_error_set(err, SLPI_EINPUT, "converge: rank %d of %d", c->rank, c->nranks);
     if (c->checkpoint && c->checkpoint_every < 1)
-        return slpi_error_set(err, SLPI_EINPUT, "converge: checkpoint-every=%d: must be a positive "
-                              "number of batches", c->checkpoint_every);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "converge: checkpoint-every=%d: must be a positive "
+                              "number of batches",
+                              c->checkpoint_every);
     if (c->checkpoint && c->nranks > 1)
-        return slpi_error_set(err, SLPI_EINPUT, "converge: checkpoints are written by one MPI rank "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "converge: checkpoints are written by one MPI rank "
                               "only (use threads; a checkpoint resumes under any rank count)");
     if (slpi_view_noise(c->base)->noise_file[0])
-        return slpi_error_set(err, SLPI_EINPUT, "converge: runs on the canonical noise, not a "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "converge: runs on the canonical noise, not a "
                               "noise file");
     if (c->exact && c->kind != SLPI_CONV_WEAK)
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs a weak study");
@@ -130,10 +137,12 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
           slpi_view_system(c->base)->rb.noise == SLPI_RB_NOISE_CONST_E3 &&
           slpi_view_system(c->base)->rb.h0_scale == 0 && slpi_view_system(c->base)->n_x0 >= 3 && x0[0] == 1 &&
           x0[1] == 0 && x0[2] == 0))
-        return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs the so(3) oracle (rigid-body, "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "converge: an exact reference needs the so(3) oracle (rigid-body, "
                               "noise=const-e3, h0_scale=0, x0=1,0,0; presets iso/so3/weak-exact, svi/so3/weak-exact)");
-    if (c->exact && c->phi != SLPI_PHI_X1)   /* exp(-amp^2 T/2) and the quadrature are E x_1(T) */
-        return slpi_error_set(err, SLPI_EINPUT, "converge: the exact reference is E x_1(T): it needs the "
+    if (c->exact && c->phi != SLPI_PHI_X1) /* exp(-amp^2 T/2) and the quadrature are E x_1(T) */
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "converge: the exact reference is E x_1(T): it needs the "
                               "functional x1 (--phi x1)");
     if ((c->phi == SLPI_PHI_EXPR && !c->phi_text) || (c->phi == SLPI_PHI_FN && !c->phi_fn))
         return slpi_error_set(err, SLPI_EINPUT, "converge: phi: no expression or function given");
@@ -142,15 +151,19 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
                               "converge: a checkpoint names its functional: give phi as an "
                               "expression of the state, not as code, to checkpoint or resume");
     if (c->boot < 0 || c->boot > 1000000 || c->threads < 0 || c->threads > SLPI_MAX_THREADS)
-        return slpi_error_set(err, SLPI_EINPUT, "converge: boot=%d, threads=%d: need 0..10^6 replicates and "
-                              "0..%d threads", c->boot, c->threads, SLPI_MAX_THREADS);
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "converge: boot=%d, threads=%d: need 0..10^6 replicates and "
+                              "0..%d threads",
+                              c->boot, c->threads, SLPI_MAX_THREADS);
     /* per thread the noise hierarchy, M x 2^(L+1) doubles, and for a sup study 3 grids of
      * 2^kmax + 1 states: a study that cannot fit is refused before it starts */
     int M = slpi_problem_noise_count(c->base), d = slpi_problem_state_dim(c->base);
-    double bytes = 8.0 * ((M > 0 ? M : 1) * ldexp(1.0, c->L + 1)
-                          + (c->kind == SLPI_CONV_SUP ? 3.0 * (ldexp(1.0, c->kmax) + 1) * d : 0.0));
+    double bytes = 8.0 *
+        ((M > 0 ? M : 1) * ldexp(1.0, c->L + 1) +
+         (c->kind == SLPI_CONV_SUP ? 3.0 * (ldexp(1.0, c->kmax) + 1) * d : 0.0));
     if (bytes > ldexp(1.0, 31))
-        return slpi_error_set(err, SLPI_EINPUT, "--ref %d: the noise hierarchy of M = %d noises over 2^%d fine steps "
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "--ref %d: the noise hierarchy of M = %d noises over 2^%d fine steps "
                               "needs %.3g GiB per thread, more than the 2 GiB limit (lower --ref or the levels)",
                               c->L, M, c->L + 1, bytes / ldexp(1.0, 30));
     return SLPI_OK;
@@ -167,12 +180,12 @@ static char *study_text(const slpi_conv_cfg *c, const slpi_conv_layout *ly, int 
     FILE *m = open_memstream(&buf, &len);
     if (!m) return NULL;
     fprintf(m, "kind=%s\nphi=%d\nkmin=%d\nkmax=%d\nref=%d\npaths=%ld\npath0=%llu\nbatches=%d\nstride=%d\n",
-            slpi_conv_kind_name(c->kind), (int)c->phi, c->kmin, c->kmax, c->L, c->paths,
-            (unsigned long long)c->path0, nb, ly->stride);
+            slpi_conv_kind_name(c->kind), (int)c->phi, c->kmin, c->kmax, c->L, c->paths, (unsigned long long)c->path0,
+            nb, ly->stride);
     if (c->phi == SLPI_PHI_EXPR) fprintf(m, "phi_expr=%s\n", c->phi_text);
     fprintf(m, "indep=%s\nexact=%d\nexact_value=%a\ngeneral=%d\nboot=%d\nboot_seed=%llu\n",
-            c->indep ? slpi_scheme_name(c->indep_scheme) : "none", c->exact, c->exact_value,
-            c->general, c->boot, (unsigned long long)c->boot_seed);
+            c->indep ? slpi_scheme_name(c->indep_scheme) : "none", c->exact, c->exact_value, c->general, c->boot,
+            (unsigned long long)c->boot_seed);
     slpi_problem_write(c->base, m, "problem.");
     fclose(m);
     return buf;
@@ -256,7 +269,7 @@ static int read_ckpt(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const c
 {
     const void *arg[3] = { c, ly, &nb };
     int rc = slpi_checkpoint_batches_read(c->resume, study, buf, done, nb, ly->stride, row_check, (void *)arg, err);
-    if (rc == SLPI_OK && c->rank != 0)   /* rank 0 alone contributes the reloaded rows to the sum */
+    if (rc == SLPI_OK && c->rank != 0) /* rank 0 alone contributes the reloaded rows to the sum */
         for (int b = 0; b < nb; b++)
             if (done[b]) memset(buf + (size_t)b * (size_t)ly->stride, 0, (size_t)ly->stride * sizeof *buf);
     return rc;
@@ -280,11 +293,13 @@ static int estimates(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const d
         res->paths += (long)q[Q_PATHS];
     }
     get_failures(c, ly, buf, nb, res);
-    if (res->paths < 2) {   /* docs/noise.md#failed-paths: nothing left to estimate */
+    if (res->paths < 2) { /* docs/noise.md#failed-paths: nothing left to estimate */
         char why[400];
         slpi_conv_failure_text(c, &res->first_failure, why, sizeof why);
-        return slpi_error_set(err, SLPI_ENUMERIC, "converge: %ld of %ld paths failed, %ld survive (at least 2 "
-                              "needed); the first: %s", res->failed, c->paths, res->paths, why);
+        return slpi_error_set(err, SLPI_ENUMERIC,
+                              "converge: %ld of %ld paths failed, %ld survive (at least 2 "
+                              "needed); the first: %s",
+                              res->failed, c->paths, res->paths, why);
     }
     res->have[SLPI_CONV_SELF] = 1;
     res->have[SLPI_CONV_INDEP] = c->indep || c->exact;
@@ -333,19 +348,20 @@ static int run_study(const slpi_conv_cfg *c, const slpi_expr *phi, slpi_conv_com
     /* the thread count, then the first checkpoint (the reloaded batches, or none) before
      * any work: an unwritable path fails at once */
     int nt = 1;
-    if ((rc = slpi_threads_resolve(c->threads, "converge", &nt, err)) != SLPI_OK
-        || (c->resume && (rc = read_ckpt(c, &ly, study, buf, done, nb, err)) != SLPI_OK)
-        || (c->checkpoint && (rc = slpi_checkpoint_batches_write(c->checkpoint, study, buf, done, nb, ly.stride, err)) != SLPI_OK)) {
+    if ((rc = slpi_threads_resolve(c->threads, "converge", &nt, err)) != SLPI_OK ||
+        (c->resume && (rc = read_ckpt(c, &ly, study, buf, done, nb, err)) != SLPI_OK) ||
+        (c->checkpoint &&
+         (rc = slpi_checkpoint_batches_write(c->checkpoint, study, buf, done, nb, ly.stride, err)) != SLPI_OK)) {
         free(buf);
         free(done);
         free(study);
         return rc;
     }
     int since_ckpt = 0, ckrc = SLPI_OK;
-    slpi_error ckerr = {0};
+    slpi_error ckerr = { 0 };
 
     int bad_batch = nb;
-    slpi_error first = {0};
+    slpi_error first = { 0 };
     long mine = 0; /* the paths this rank computes now (progress on rank 0 only) */
     for (int b = 0; b < nb; b++) {
         if (done[b])
@@ -357,7 +373,7 @@ static int run_study(const slpi_conv_cfg *c, const slpi_expr *phi, slpi_conv_com
     OMP(omp parallel num_threads(nt))
     {
         slpi_conv_worker w;
-        slpi_error werr = {0};
+        slpi_error werr = { 0 };
         int wrc = slpi_conv_worker_init(&w, c, &ly, &werr);
         OMP(omp for schedule(dynamic, 1))
         for (int b = 0; b < nb; b++) {
@@ -373,7 +389,7 @@ static int run_study(const slpi_conv_cfg *c, const slpi_expr *phi, slpi_conv_com
                 int n = r1 - r < w.B ? (int)(r1 - r) : w.B;
                 brc = slpi_conv_run_block(&w, c, &ly, c->path0 + (uint64_t)r, n, &werr);
                 slpi_progress_add(pg, n);
-                for (int k = 0; brc == SLPI_OK && k < n; k++) {   /* in path order, the survivors */
+                for (int k = 0; brc == SLPI_OK && k < n; k++) { /* in path order, the survivors */
                     if (w.lost[k]) {
                         lost++;
                         continue;
@@ -385,7 +401,7 @@ static int run_study(const slpi_conv_cfg *c, const slpi_expr *phi, slpi_conv_com
                     }
                 }
             }
-            for (int j = 0; j < 2 * ly.nq; j++) q[j] += 0.0;   /* -0 -> +0: exact rank sums */
+            for (int j = 0; j < 2 * ly.nq; j++) q[j] += 0.0; /* -0 -> +0: exact rank sums */
             q[2 * ly.nq + Q_ITERS] = (double)w.iters;
             q[2 * ly.nq + Q_CLIPPED] = (double)w.clipped;
             q[2 * ly.nq + Q_PATHS] = (double)(r1 - r0 - lost);
@@ -432,8 +448,7 @@ static int run_study(const slpi_conv_cfg *c, const slpi_expr *phi, slpi_conv_com
             *err = first;
             return first.code;
         }
-        return slpi_error_set(err, SLPI_ENUMERIC, "converge: batch %d failed on another rank",
-                              -bad_batch - 1);
+        return slpi_error_set(err, SLPI_ENUMERIC, "converge: batch %d failed on another rank", -bad_batch - 1);
     }
 
     rc = estimates(c, &ly, buf, nb, res, err);

@@ -16,12 +16,24 @@ typedef struct slpi_fast slpi_fast;
  * increments, surviving paths, failed paths (docs/noise.md#failed-paths), the batch's first
  * failure (path + 1, 0: none; object, step, status, iterations, residual), and the failed
  * paths per fast object (SLPI_CONV_MAXLEV + 1 slots). */
-enum { Q_ITERS, Q_CLIPPED, Q_PATHS, Q_FAILED, Q_F_PATH, Q_F_OBJECT, Q_F_STEP, Q_F_STATUS, Q_F_ITERS,
-       Q_F_RESIDUAL, Q_F_COUNT, Q_EXTRA = Q_F_COUNT + SLPI_CONV_MAXLEV + 1 };
+enum {
+    Q_ITERS,
+    Q_CLIPPED,
+    Q_PATHS,
+    Q_FAILED,
+    Q_F_PATH,
+    Q_F_OBJECT,
+    Q_F_STEP,
+    Q_F_STATUS,
+    Q_F_ITERS,
+    Q_F_RESIDUAL,
+    Q_F_COUNT,
+    Q_EXTRA = Q_F_COUNT + SLPI_CONV_MAXLEV + 1
+};
 
 /* The shape of a study's rows. */
 typedef struct {
-    int nlev, nl1, nq, stride;   /* levels, nlev + 1, values per path, doubles per batch */
+    int nlev, nl1, nq, stride; /* levels, nlev + 1, values per path, doubles per batch */
     int dim, M, trunc, sup;
     const slpi_expr *phi; /* the parsed functional (SLPI_PHI_EXPR), else empty */
 } slpi_conv_layout;
@@ -45,33 +57,34 @@ enum { BLOCK_MAX = 64, TILE = 8 };
 #define BLOCK_BYTES ((size_t)8 << 20)
 
 typedef struct {
-    slpi_fast *f[SLPI_CONV_MAXLEV + 2];   /* coarse levels, then reference, independent */
+    slpi_fast *f[SLPI_CONV_MAXLEV + 2]; /* coarse levels, then reference, independent */
     slpi_fast_rb_soa soa[SLPI_CONV_MAXLEV + 2];
-    slpi_fast_soa_kind kind[SLPI_CONV_MAXLEV + 2];  /* the structure-of-arrays kernel of fast/ensemble.c */
-    int nf, B;                  /* fast objects; lanes per block */
-    long S;                     /* fine steps per segment, 2^(L - kmin) */
-    double *x0;                 /* the initial state */
-    double *x;                  /* states of a block, SoA: object i at x + i dim B */
-    double *noise;              /* one segment's increments of a block, per level (noise_at) */
-    int tile;                   /* paths whose hierarchies are drawn together, min(TILE, B) */
-    double *hier, *lev[TILE * 32];  /* path q of a tile's hierarchy of a segment: level L - i at lev[q (L - kmin + 1) + i] */
-    double D[SLPI_CONV_MAXLEV + 2];  /* truncation threshold of object i's level */
-    double *traj;               /* sup: reference (and independent) states on the kmax grid */
-    double *sup;                /* sup: running maxima, (level, column) x lane */
-    double *lane, *dW;          /* one path's state and increments (general path) */
+    slpi_fast_soa_kind kind[SLPI_CONV_MAXLEV + 2]; /* the structure-of-arrays kernel of fast/ensemble.c */
+    int nf, B;                                     /* fast objects; lanes per block */
+    long S;                                        /* fine steps per segment, 2^(L - kmin) */
+    double *x0;                                    /* the initial state */
+    double *x;                                     /* states of a block, SoA: object i at x + i dim B */
+    double *noise;                                 /* one segment's increments of a block, per level (noise_at) */
+    int tile;                                      /* paths whose hierarchies are drawn together, min(TILE, B) */
+    double *hier,
+        *lev[TILE * 32]; /* path q of a tile's hierarchy of a segment: level L - i at lev[q (L - kmin + 1) + i] */
+    double D[SLPI_CONV_MAXLEV + 2]; /* truncation threshold of object i's level */
+    double *traj;                   /* sup: reference (and independent) states on the kmax grid */
+    double *sup;                    /* sup: running maxima, (level, column) x lane */
+    double *lane, *dW;              /* one path's state and increments (general path) */
     /* what each object carries from step to step for each lane of the block (general path:
      * a warm start, slpi_fast_carry_get), ncarry[i] doubles at carry + (i B + r) cmax */
     double *carry;
     int ncarry[SLPI_CONV_MAXLEV + 2], cmax;
-    double *scratch;            /* three states of one path */
+    double *scratch;                   /* three states of one path */
     double phiv[SLPI_CONV_MAXLEV + 2]; /* weak: phi of each object's state, one lane */
-    double *val;                /* per-path values of the block, lane r at val + r nq */
-    slpi_fast_lane *lane_out;   /* the SoA kernel's report of each lane's step */
+    double *val;                       /* per-path values of the block, lane r at val + r nq */
+    slpi_fast_lane *lane_out;          /* the SoA kernel's report of each lane's step */
     /* failed paths (docs/noise.md#failed-paths): dead[i B + r], lane r failed on object i;
      * lost[r] (after slpi_conv_run_block), lane r failed somewhere: left out of the sums */
     unsigned char *dead, *lost;
-    long nfail[SLPI_CONV_MAXLEV + 1];  /* the batch's failed paths per object */
-    slpi_conv_failure first;           /* the batch's first failure (path -1: none) */
+    long nfail[SLPI_CONV_MAXLEV + 1]; /* the batch's failed paths per object */
+    slpi_conv_failure first;          /* the batch's first failure (path -1: none) */
     long iters, clipped;
 } slpi_conv_worker;
 
@@ -80,11 +93,11 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
 void slpi_conv_worker_free(slpi_conv_worker *w);
 /* The n paths from path0 through every level, their per-path values into w->val; a lane
  * whose step failed is marked in w->lost and counted in w->nfail and w->first. */
-int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, uint64_t path0,
-                        int n, slpi_error *err);
+int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, uint64_t path0, int n,
+                        slpi_error *err);
 /* The estimators of a study from the batch sums buf (nb rows of ly->stride). */
-void slpi_conv_cells(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb,
-                     const int *cnt, int col, slpi_conv_cell *out);
+void slpi_conv_cells(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb, const int *cnt,
+                     int col, slpi_conv_cell *out);
 void slpi_conv_fit_col(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb, int col,
                        slpi_conv_result *r);
 void slpi_conv_mlmc_check(const slpi_conv_cfg *c, const slpi_conv_layout *ly, const double *buf, int nb,

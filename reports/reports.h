@@ -32,38 +32,38 @@ typedef struct {
     const slpi_problem *base; /* system, scheme, T, seed, noise, solver keys: the caller's
                                  * problem, which must outlive the study (slpi_conv_init) */
     slpi_conv_kind kind;
-    slpi_conv_phi phi;          /* weak functional */
-    const char *phi_text;       /* SLPI_PHI_EXPR: the expression (docs/noise.md#functionals) */
-    slpi_conv_phi_fn phi_fn;    /* SLPI_PHI_FN: the function and its data (thread-safe) */
+    slpi_conv_phi phi;       /* weak functional */
+    const char *phi_text;    /* SLPI_PHI_EXPR: the expression (docs/noise.md#functionals) */
+    slpi_conv_phi_fn phi_fn; /* SLPI_PHI_FN: the function and its data (thread-safe) */
     void *phi_data;
-    int kmin, kmax, L;          /* coarse levels h = T 2^-k, k = kmin..kmax; reference L */
-    long paths;                 /* R */
-    uint64_t path0;             /* first path index */
-    int batches;                /* batch count (the unit of work and of the bootstrap) */
-    int indep;                  /* 1: independent reference scheme indep_scheme at level L */
+    int kmin, kmax, L; /* coarse levels h = T 2^-k, k = kmin..kmax; reference L */
+    long paths;        /* R */
+    uint64_t path0;    /* first path index */
+    int batches;       /* batch count (the unit of work and of the bootstrap) */
+    int indep;         /* 1: independent reference scheme indep_scheme at level L */
     slpi_scheme_id indep_scheme;
-    int exact;                  /* 1: weak reference is exact_value (weak-exact oracles) */
+    int exact; /* 1: weak reference is exact_value (weak-exact oracles) */
     double exact_value;
-    int general;                /* 1: never the structure-of-arrays kernels (comparison) */
-    int boot;                   /* bootstrap replicates (0: no CI) */
-    int ols;                    /* 1: the slope fit with equal weights (else (e/se)^2) */
-    int drop_coarse;            /* the coarsest levels left out of the slope fit (0: none) */
+    int general;     /* 1: never the structure-of-arrays kernels (comparison) */
+    int boot;        /* bootstrap replicates (0: no CI) */
+    int ols;         /* 1: the slope fit with equal weights (else (e/se)^2) */
+    int drop_coarse; /* the coarsest levels left out of the slope fit (0: none) */
     uint64_t boot_seed;
-    int threads;                /* OpenMP threads (0: the runtime default) */
-    int rank, nranks;           /* this process computes batches b with b % nranks == rank */
-    const char *checkpoint;     /* write the completed batches' sums here (NULL: none) ... */
-    int checkpoint_every;       /* ... after every this many completed batches (one rank) */
-    const char *resume;         /* skip the batches a checkpoint of the same study holds */
+    int threads;            /* OpenMP threads (0: the runtime default) */
+    int rank, nranks;       /* this process computes batches b with b % nranks == rank */
+    const char *checkpoint; /* write the completed batches' sums here (NULL: none) ... */
+    int checkpoint_every;   /* ... after every this many completed batches (one rank) */
+    const char *resume;     /* skip the batches a checkpoint of the same study holds */
 } slpi_conv_cfg;
 
 typedef struct {
-    double e, se;               /* error estimate and its standard error */
-    double mean, var;           /* mean and variance of the per-path quantity */
-    int fitted;                 /* used in the slope fit */
+    double e, se;     /* error estimate and its standard error */
+    double mean, var; /* mean and variance of the per-path quantity */
+    int fitted;       /* used in the slope fit */
 } slpi_conv_cell;
 
 typedef struct {
-    double slope, lo, hi;       /* WLS slope of log e on log h; bootstrap 95% CI */
+    double slope, lo, hi; /* WLS slope of log e on log h; bootstrap 95% CI */
     double intercept;
     int nfit;
 } slpi_conv_fit;
@@ -72,7 +72,7 @@ typedef struct {
  * levels 0..nlev-1, the reference nlev, the independent reference nlev + 1), its level
  * and h, the step on that level's grid, the status, iterations and residual. */
 typedef struct {
-    long long path;             /* -1: none */
+    long long path; /* -1: none */
     int object, level;
     double h;
     long step;
@@ -88,14 +88,14 @@ typedef struct {
     int have[SLPI_CONV_NCOL];
     slpi_conv_cell cell[SLPI_CONV_NCOL][SLPI_CONV_MAXLEV];
     slpi_conv_fit fit[SLPI_CONV_NCOL];
-    double refgap, refgap_se;   /* self reference vs independent reference at level L */
-    double mlmc_check[SLPI_CONV_MAXLEV];   /* Giles consistency ratio (< 1 passes) */
-    double quad[SLPI_CONV_MAXLEV];         /* weak-exact: quadrature E phi(X_h(T)) */
-    long paths, iters, clipped;  /* paths: the surviving paths, those every estimate uses */
-    long failed;                 /* failed paths, left out of every estimate */
-    long failed_at[SLPI_CONV_MAXLEV + 1];   /* per fast object (slpi_conv_failure.object) */
-    slpi_conv_failure first_failure;        /* lowest path, then lowest object */
-    long resumed;                           /* paths whose batches came from cfg.resume, not computed */
+    double refgap, refgap_se;             /* self reference vs independent reference at level L */
+    double mlmc_check[SLPI_CONV_MAXLEV];  /* Giles consistency ratio (< 1 passes) */
+    double quad[SLPI_CONV_MAXLEV];        /* weak-exact: quadrature E phi(X_h(T)) */
+    long paths, iters, clipped;           /* paths: the surviving paths, those every estimate uses */
+    long failed;                          /* failed paths, left out of every estimate */
+    long failed_at[SLPI_CONV_MAXLEV + 1]; /* per fast object (slpi_conv_failure.object) */
+    slpi_conv_failure first_failure;      /* lowest path, then lowest object */
+    long resumed;                         /* paths whose batches came from cfg.resume, not computed */
     double seconds;
 } slpi_conv_result;
 
@@ -107,8 +107,7 @@ typedef int (*slpi_conv_combine)(double *buf, size_t n, void *arg);
 /* The defaults, over base: c->base points at it (no copy), so base must outlive every
  * slpi_conv_run of c, and a change to base is a change to the study. */
 void slpi_conv_init(slpi_conv_cfg *c, const slpi_problem *base);
-int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg,
-                  slpi_conv_result *res, slpi_error *err);
+int slpi_conv_run(const slpi_conv_cfg *c, slpi_conv_combine combine, void *arg, slpi_conv_result *res, slpi_error *err);
 /* Print the study (reports/converge-report.c): provenance and problem keys as "# " lines,
  * then the table; every digit is a deterministic function of cfg and the build. */
 void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f);
@@ -129,8 +128,8 @@ const char *slpi_conv_phi_name(const slpi_conv_cfg *c);
 
 /* WLS fit of log e on log h with weights (e/se)^2 over the cells marked fitted (se NULL:
  * equal weights, ordinary least squares). */
-int slpi_stats_wls(int n, const double *h, const double *e, const double *se, const int *use,
-                   double *slope, double *intercept);
+int slpi_stats_wls(int n, const double *h, const double *e, const double *se, const int *use, double *slope,
+                   double *intercept);
 /* Deterministic pseudo-random integer in [0, n) (splitmix64 on *state). */
 uint64_t slpi_stats_rand(uint64_t *state, uint64_t n);
 /* q-quantile (0..1) of v[0..n) (sorts v). */
@@ -143,8 +142,7 @@ double slpi_stats_quantile(double *v, int n, double q);
 double slpi_weak_clipped_mean(double (*g)(double w, void *arg), void *arg, double h, double D);
 /* E[first coordinate at T] of the so(3) oracle with H_0 = 0, chi = sigma e_3, x_0 = e_1:
  * (E cos phi(dW))^(T/h) with phi = 2 atan(sigma dW/2) (ISOMP) or 4 atan(sigma dW/4) (SVI). */
-double slpi_weak_exact_scheme(slpi_scheme_id k, double sigma, double T, double h, double ell,
-                              int truncate);
+double slpi_weak_exact_scheme(slpi_scheme_id k, double sigma, double T, double h, double ell, int truncate);
 /* The same for the SDE (h -> 0): exp(-sigma^2 T / 2), the oracle's exact weak reference. */
 double slpi_weak_exact_sde(double sigma, double T);
 
@@ -162,38 +160,39 @@ void slpi_vort_free(slpi_vort *v);
 /* claim: decides the verdict; cond: the condition under which a failed claim holds;
  * ev: evidence only; fails/passes: a control, the decisive check on a case where it must
  * fail (or pass), the demonstration that the check can fail (or pass). */
-typedef enum {
-    SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_CTL_FAIL, SLPI_ROLE_CTL_PASS
-} slpi_audit_role;
+typedef enum { SLPI_ROLE_CLAIM, SLPI_ROLE_COND, SLPI_ROLE_EV, SLPI_ROLE_CTL_FAIL, SLPI_ROLE_CTL_PASS } slpi_audit_role;
 typedef enum { SLPI_CHECK_PASS, SLPI_CHECK_FAIL, SLPI_CHECK_UNABLE, SLPI_CHECK_NOT_RUN } slpi_check_outcome;
 /* CRITERION-DEPENDENT: the claim's variants (readings of a choice the paper leaves open,
  * each declared in the registry) reach different verdicts; the report shows the table. */
 typedef enum {
-    SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_CONDITIONAL, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_UNABLE,
+    SLPI_CLAIM_CONFIRMED,
+    SLPI_CLAIM_CONDITIONAL,
+    SLPI_CLAIM_DISCREPANCY,
+    SLPI_CLAIM_UNABLE,
     SLPI_CLAIM_CRITERION
 } slpi_claim_verdict;
 #define SLPI_CLAIM_NVERDICTS 5
-#define SLPI_AUDIT_MAXVAR 8       /* variants of one claim */
-#define SLPI_AUDIT_MAXNUM 8       /* named numbers of one check */
-#define SLPI_AUDIT_PROBLEMS 3     /* problems one check builds at once */
+#define SLPI_AUDIT_MAXVAR 8   /* variants of one claim */
+#define SLPI_AUDIT_MAXNUM 8   /* named numbers of one check */
+#define SLPI_AUDIT_PROBLEMS 3 /* problems one check builds at once */
 
 /* A check string read through the check language's table (reports/audit-lang.c) at load:
  * the row it matched and its arguments, typed. arg[0] is the check word; an optional
  * argument left out has present = 0. */
 #define SLPI_AUDIT_MAXARG 16
-enum { SLPI_AUDIT_LE, SLPI_AUDIT_GE };   /* an operator's e: "<=", ">=" */
+enum { SLPI_AUDIT_LE, SLPI_AUDIT_GE }; /* an operator's e: "<=", ">=" */
 typedef struct {
     int present;
-    double r;                   /* a number (a real or an integer) */
-    long i;                     /* an integer */
-    int e;                      /* an enumeration's index (an operator: SLPI_AUDIT_LE/GE; a
+    double r;   /* a number (a real or an integer) */
+    long i;     /* an integer */
+    int e;      /* an enumeration's index (an operator: SLPI_AUDIT_LE/GE; a
                                    real's allowed word, as cayleypi's "pi": its index, else -1) */
-    int at;                     /* where it starts in the check string (a text: the rest of it) */
-    char s[48];                 /* as written (a key=value argument: its value) */
+    int at;     /* where it starts in the check string (a text: the rest of it) */
+    char s[48]; /* as written (a key=value argument: its value) */
 } slpi_audit_arg;
 typedef struct {
-    int form;                   /* the table's row */
-    int n;                      /* arguments, the check word included */
+    int form; /* the table's row */
+    int n;    /* arguments, the check word included */
     slpi_audit_arg arg[SLPI_AUDIT_MAXARG];
     const char *name[SLPI_AUDIT_MAXARG]; /* each argument's name in the row ("WORD" the check
                                              word, an optional key=VALUE its key), set by
@@ -203,21 +202,21 @@ typedef struct {
 /* One check of a claim: a registry line (reports/claims.txt) and its outcome. */
 typedef struct {
     char id[8], source[96], expected[24], kase[256], check[160], full[160];
-    char expected_full[24];     /* the expectation at the papers' sizes (FULL=1): the part after
+    char expected_full[24];               /* the expectation at the papers' sizes (FULL=1): the part after
                                    '/' of the expected field, else the same as expected */
-    char vlabel[24];            /* variant label of the role ("claim@LABEL"), "" if none */
-    char full_case[160], full_check[160];  /* full split: "k=v ... [:: CHECK]" or "CHECK" */
-    slpi_audit_args args, full_args;       /* check and full_check, typed at load */
+    char vlabel[24];                      /* variant label of the role ("claim@LABEL"), "" if none */
+    char full_case[160], full_check[160]; /* full split: "k=v ... [:: CHECK]" or "CHECK" */
+    slpi_audit_args args, full_args;      /* check and full_check, typed at load */
     slpi_audit_role role;
     int line;
-    int variant;                /* index into the claim's variants (role "claim@LABEL",
+    int variant; /* index into the claim's variants (role "claim@LABEL",
                                    "cond@LABEL"), -1: common to every variant */
     /* outcome */
     slpi_check_outcome outcome;
-    double value;               /* the measured number the threshold applies to */
-    char evidence[768];         /* what was measured, with numbers */
-    char command[1280];          /* the command that reproduces it */
-    char figure[128];           /* figure base name (figures/<name>.svg/.png), "" if none */
+    double value;       /* the measured number the threshold applies to */
+    char evidence[768]; /* what was measured, with numbers */
+    char command[1280]; /* the command that reproduces it */
+    char figure[128];   /* figure base name (figures/<name>.svg/.png), "" if none */
     double seconds;
     /* named numbers of the measurement (value first), for the generated texts: a
      * registry text's {K.NAME} is number NAME of the claim's K-th line (1-based) */
@@ -239,29 +238,29 @@ typedef struct {
 
 typedef struct {
     char id[8], source[96], expected[24];
-    char expected_full[24];     /* expected at the papers' sizes (see slpi_audit_check) */
+    char expected_full[24]; /* expected at the papers' sizes (see slpi_audit_check) */
     /* the claim's description ("= ID | ..." line of the registry) */
-    char statement[512];        /* the claim in our words */
-    char magnitude[256];        /* what the paper reports (numbers, order) */
-    char paper_size[256];       /* the paper's experiment size */
-    char why[768];              /* what differs and why: a template, {K.NAME} filled from the run */
-    char quote[1024];           /* the paper's words tested, with location ('" ID | where | words') */
-    char rule[768];             /* the rule that decides it ("~ ID | rule") */
-    char choices[1024];         /* the thresholds/windows the paper does not give, and why
+    char statement[512];  /* the claim in our words */
+    char magnitude[256];  /* what the paper reports (numbers, order) */
+    char paper_size[256]; /* the paper's experiment size */
+    char why[768];        /* what differs and why: a template, {K.NAME} filled from the run */
+    char quote[1024];     /* the paper's words tested, with location ('" ID | where | words') */
+    char rule[768];       /* the rule that decides it ("~ ID | rule") */
+    char choices[1024];   /* the thresholds/windows the paper does not give, and why
                                    ("! ID | values | reason" lines, joined by "; ") */
-    char multiverse[512];       /* its declared multiverse ("% ID | DIM | VALUES" lines, as
+    char multiverse[512]; /* its declared multiverse ("% ID | DIM | VALUES" lines, as
                                    "DIM VALUES; ..."; "" for one member) */
     int nvar;
     slpi_audit_variant var[SLPI_AUDIT_MAXVAR];
-    int rule_line;              /* registry line of the rule, for messages */
+    int rule_line; /* registry line of the rule, for messages */
     slpi_claim_verdict verdict;
-    char reason[1100];          /* one line: why this verdict (computed; room for every
+    char reason[1100];   /* one line: why this verdict (computed; room for every
                                    variant's verdict and the first variant's reason) */
-    char why_text[1024];        /* why with its placeholders filled from the run */
-    char condition[256];        /* CONDITIONAL: the condition found */
-    int first, count;           /* its checks in the audit's check array */
-    int cached;                 /* its result came from the cache */
-    int unfilled;               /* its text names a number this run did not measure (the
+    char why_text[1024]; /* why with its placeholders filled from the run */
+    char condition[256]; /* CONDITIONAL: the condition found */
+    int first, count;    /* its checks in the audit's check array */
+    int cached;          /* its result came from the cache */
+    int unfilled;        /* its text names a number this run did not measure (the
                                    report says so in its place; slpi_audit_unfilled) */
 } slpi_audit_claim;
 
@@ -270,23 +269,23 @@ typedef struct {
 #define SLPI_AUDIT_OUTDIR_MAX (SLPI_PATH_MAX - 96)
 
 typedef struct {
-    int full;                   /* the papers' sizes (FULL=1) */
-    char outdir[SLPI_PATH_MAX]; /* report folder (figures/, data/, index.html, claims.json) */
-    const char *only;           /* run only this claim id (NULL: all) */
-    const char *tests;          /* recorded unit-test results (reports/unit-tests.sh) or NULL */
-    int controls;               /* 1: evaluate only the control lines (failure demonstrations) */
-    const char *cache;          /* per-claim result cache folder (NULL: none) */
-    int cached_only;            /* 1: only what the cache holds (claims not in it: not run) */
-    uint64_t seed_offset;       /* added to every case's noise seed and to a critical sweep's
+    int full;                     /* the papers' sizes (FULL=1) */
+    char outdir[SLPI_PATH_MAX];   /* report folder (figures/, data/, index.html, claims.json) */
+    const char *only;             /* run only this claim id (NULL: all) */
+    const char *tests;            /* recorded unit-test results (reports/unit-tests.sh) or NULL */
+    int controls;                 /* 1: evaluate only the control lines (failure demonstrations) */
+    const char *cache;            /* per-claim result cache folder (NULL: none) */
+    int cached_only;              /* 1: only what the cache holds (claims not in it: not run) */
+    uint64_t seed_offset;         /* added to every case's noise seed and to a critical sweep's
                                    seeds (0: the registry's): a confirmatory run on noise the
                                    registry never used (docs/claims.md#confirmatory) */
-    const char *archive;        /* an archived FULL=1 report folder shown beside (NULL: none) */
-    int fit_ols;                /* a multiverse member (docs/claims.md#multiverse): slopes fitted */
-    int drop_coarse;            /* with equal weights; the coarsest level left out */
-    char registry[SLPI_PATH_MAX];   /* the registry's path (slpi_audit_load) */
-    const char *source_digest;      /* the decision path's digest and files, carried in the */
-    const char *source_files;       /* command (mk/rules-digest.sh; NULL: not the command) */
-    int rules_changed;              /* 1: run although the decision digest is not the frozen one
+    const char *archive;          /* an archived FULL=1 report folder shown beside (NULL: none) */
+    int fit_ols;                  /* a multiverse member (docs/claims.md#multiverse): slopes fitted */
+    int drop_coarse;              /* with equal weights; the coarsest level left out */
+    char registry[SLPI_PATH_MAX]; /* the registry's path (slpi_audit_load) */
+    const char *source_digest;    /* the decision path's digest and files, carried in the */
+    const char *source_files;     /* command (mk/rules-digest.sh; NULL: not the command) */
+    int rules_changed;            /* 1: run although the decision digest is not the frozen one
                                    (SLPI_AUDIT_RULES_CHANGED=1; the report flags it) */
     int nchecks, nclaims;
     slpi_audit_check *checks;
@@ -318,8 +317,7 @@ int slpi_audit_load(slpi_audit *a, const char *path, slpi_error *err);
 void slpi_audit_num(slpi_audit_check *c, const char *name, double v);
 /* Fill a registry text's {K.NAME} placeholders from claim cl's checks into out (each number
  * with 3 significant digits); -1 (out names the bad placeholder) if one is unknown. */
-int slpi_audit_fill(const slpi_audit *a, const slpi_audit_claim *cl, const char *tmpl, char *out,
-                    size_t n);
+int slpi_audit_fill(const slpi_audit *a, const slpi_audit_claim *cl, const char *tmpl, char *out, size_t n);
 /* Evaluate one check by its row of the check language (reports/audit-lang.c); writes data and figure files in outdir. */
 void slpi_audit_eval(const slpi_audit *a, slpi_audit_check *c);
 /* Evaluate every check and derive each claim's verdict from the outcomes; log (may be

@@ -8,8 +8,8 @@
 
 #include "reports/reports.h"
 
-int slpi_stats_wls(int n, const double *h, const double *e, const double *se, const int *use,
-                   double *slope, double *intercept)
+int slpi_stats_wls(int n, const double *h, const double *e, const double *se, const int *use, double *slope,
+                   double *intercept)
 {
     double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
     int m = 0;
@@ -17,7 +17,11 @@ int slpi_stats_wls(int n, const double *h, const double *e, const double *se, co
         if (!use[i] || !(e[i] > 0) || !isfinite(e[i])) continue;
         double w = se && se[i] > 0 ? (e[i] / se[i]) * (e[i] / se[i]) : 1.0;
         double x = log(h[i]), y = log(e[i]);
-        sw += w; sx += w * x; sy += w * y; sxx += w * x * x; sxy += w * x * y;
+        sw += w;
+        sx += w * x;
+        sy += w * y;
+        sxx += w * x * x;
+        sxy += w * x * y;
         m++;
     }
     double det = sw * sxx - sx * sx;

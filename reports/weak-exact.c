@@ -12,8 +12,8 @@
 #include "slpi/noise.h"
 #include "reports/reports.h"
 
-#define GL_N 16       /* nodes per panel */
-#define GL_PANELS 96  /* panels on [-A, A] */
+#define GL_N 16      /* nodes per panel */
+#define GL_PANELS 96 /* panels on [-A, A] */
 
 /* Gauss–Legendre nodes and weights on [-1, 1] by Newton on P_n (computed once). */
 static void gl_nodes(double *x, double *w)
@@ -60,7 +60,9 @@ double slpi_weak_clipped_mean(double (*g)(double w, void *arg), void *arg, doubl
     return sum;
 }
 
-typedef struct { double sigma, k; } rot_arg;
+typedef struct {
+    double sigma, k;
+} rot_arg;
 
 /* cos of the rotation angle k atan(sigma dW / k), k = 2 (ISOMP) or 4 (SVI). */
 static double cos_rotation(double dW, void *v)
@@ -69,8 +71,7 @@ static double cos_rotation(double dW, void *v)
     return cos(a->k * atan(a->sigma * dW / a->k));
 }
 
-double slpi_weak_exact_scheme(slpi_scheme_id k, double sigma, double T, double h, double ell,
-                              int truncate)
+double slpi_weak_exact_scheme(slpi_scheme_id k, double sigma, double T, double h, double ell, int truncate)
 {
     rot_arg a = { sigma, k == SLPI_SCHEME_SVI ? 4.0 : 2.0 };
     double D = truncate ? slpi_noise_threshold(h, ell) : 0;

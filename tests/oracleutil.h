@@ -9,8 +9,7 @@
 
 /* The problem of "key=value ..." (a preset first), then the keys of extra (may be
  * NULL), then steps (if > 0); finished. */
-static inline int ou_problem(const char *settings, const char *extra, long steps, slpi_problem *p,
-                             slpi_error *err)
+static inline int ou_problem(const char *settings, const char *extra, long steps, slpi_problem *p, slpi_error *err)
 {
     char buf[2][600], nsteps[32];
     char *key[40], *val[40];

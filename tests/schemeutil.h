@@ -140,15 +140,15 @@ static inline double su_radius(arb_srcptr x, int n)
 static inline int su_casimir(const char *name)
 {
     size_t n = strlen(name);
-    return n > 4 && strcmp(name + n - 4, "_dev") == 0 && strncmp(name, "H0", 2) != 0 && strncmp(name, "p_phi", 5) != 0
-        && strncmp(name, "J_", 2) != 0 && strcmp(name, "pi3_dev") != 0 && strcmp(name, "eig_dev") != 0
-        && strcmp(name, "noether_J_dev") != 0;
+    return n > 4 && strcmp(name + n - 4, "_dev") == 0 && strncmp(name, "H0", 2) != 0 &&
+        strncmp(name, "p_phi", 5) != 0 && strncmp(name, "J_", 2) != 0 && strcmp(name, "pi3_dev") != 0 &&
+        strcmp(name, "eig_dev") != 0 && strcmp(name, "noether_J_dev") != 0;
 }
 
 static inline int su_quadratic(slpi_system_id s, const char *name)
 {
-    return s == SLPI_SYS_RIGID_BODY || s == SLPI_SYS_HEAVY_TOP || s == SLPI_SYS_POINT_VORTICES
-        || strncmp(name, "C2", 2) == 0 || strncmp(name, "trX2", 4) == 0;
+    return s == SLPI_SYS_RIGID_BODY || s == SLPI_SYS_HEAVY_TOP || s == SLPI_SYS_POINT_VORTICES ||
+        strncmp(name, "C2", 2) == 0 || strncmp(name, "trX2", 4) == 0;
 }
 
 static inline void su_ref_structure(slpi_scheme_id k, su_structure kind)

@@ -143,13 +143,21 @@ static inline void test_temp_remove(const char *path)
         }
 }
 
-#define TEST_CHECK(cond) \
-    do { test_checks_++; if (!(cond)) test_fail_(__FILE__, __LINE__, "%s", #cond); } while (0)
-#define TEST_CHECKF(cond, ...) \
-    do { test_checks_++; if (!(cond)) test_fail_(__FILE__, __LINE__, __VA_ARGS__); } while (0)
+#define TEST_CHECK(cond)                                                                                               \
+    do {                                                                                                               \
+        test_checks_++;                                                                                                \
+        if (!(cond)) test_fail_(__FILE__, __LINE__, "%s", #cond);                                                      \
+    } while (0)
+#define TEST_CHECKF(cond, ...)                                                                                         \
+    do {                                                                                                               \
+        test_checks_++;                                                                                                \
+        if (!(cond)) test_fail_(__FILE__, __LINE__, __VA_ARGS__);                                                      \
+    } while (0)
 
-#define TEST_END() \
-    do { printf("%s: %ld checks, %ld failed\n", test_name_, test_checks_, test_failures_); \
-         return test_failures_ ? 1 : 0; } while (0)
+#define TEST_END()                                                                                                     \
+    do {                                                                                                               \
+        printf("%s: %ld checks, %ld failed\n", test_name_, test_checks_, test_failures_);                              \
+        return test_failures_ ? 1 : 0;                                                                                 \
+    } while (0)
 
 #endif

@@ -51,11 +51,11 @@ static double cr(mpfr_fn f, double x)
     mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
     mpfr_t a, y;
     calls++;
-    mpfr_set_emin(-1073);   /* the double range: 2^-1074 the least subnormal, 2^1024 overflows */
+    mpfr_set_emin(-1073); /* the double range: 2^-1074 the least subnormal, 2^1024 overflows */
     mpfr_set_emax(1024);
     mpfr_init2(a, 53);
     mpfr_init2(y, 53);
-    mpfr_set_d(a, x, MPFR_RNDN);   /* exact */
+    mpfr_set_d(a, x, MPFR_RNDN); /* exact */
     int t = f(y, a, rnd);
     t = mpfr_check_range(y, t, rnd);
     mpfr_subnormalize(y, t, rnd);
@@ -67,9 +67,18 @@ static double cr(mpfr_fn f, double x)
     return r;
 }
 
-double exp(double x) { return isnan(x) ? x : cr(mpfr_exp, x); }
-double sin(double x) { return isnan(x) || isinf(x) ? x - x : cr(mpfr_sin, x); }
-double cos(double x) { return isnan(x) || isinf(x) ? x - x : cr(mpfr_cos, x); }
+double exp(double x)
+{
+    return isnan(x) ? x : cr(mpfr_exp, x);
+}
+double sin(double x)
+{
+    return isnan(x) || isinf(x) ? x - x : cr(mpfr_sin, x);
+}
+double cos(double x)
+{
+    return isnan(x) || isinf(x) ? x - x : cr(mpfr_cos, x);
+}
 
 /* (not through sin and cos: the compiler would fold the pair back into a call of sincos) */
 void sincos(double x, double *s, double *c)

@@ -80,7 +80,8 @@ static void check(const char *all)
     char *text = NULL;
     size_t len = 0;
     FILE *rep = open_memstream(&text, &len);
-    TEST_CHECKF(slpi_golden_check_dir(all, NULL, &v1, &err) == SLPI_OK && v1 == SLPI_VERDICT_PASS, "check_dir: %s", err.msg);
+    TEST_CHECKF(slpi_golden_check_dir(all, NULL, &v1, &err) == SLPI_OK && v1 == SLPI_VERDICT_PASS, "check_dir: %s",
+                err.msg);
     char path[4096];
     const char *paths[1] = { case_file(all, path, sizeof path) }, *names[1] = { CASE };
     TEST_CHECK(slpi_golden_check_files(1, paths, NULL, NULL, &v2, &err) == SLPI_OK && v2 == SLPI_VERDICT_PASS);
@@ -88,12 +89,13 @@ static void check(const char *all)
     fclose(rep);
     TEST_CHECKF(text && strstr(text, "rigid-body"), "check_files' report: '%s'", text);
     free(text);
-    const char *wrong[1] = { "heavy-top/isomp" };   /* names given: checked */
+    const char *wrong[1] = { "heavy-top/isomp" }; /* names given: checked */
     TEST_CHECK(slpi_golden_check_files(1, paths, wrong, NULL, &v2, &err) == SLPI_EINPUT && strstr(err.msg, "expected"));
     int va = -1, vb = -1;
     char report[64] = "x", own[1 << 14] = "", listed[1 << 14] = "";
     TEST_CHECKF(slpi_api_golden(NULL, &va, NULL, 0) == SLPI_OK && va == SLPI_VERDICT_PASS, "%s", slpi_api_last_error());
-    TEST_CHECK(slpi_api_golden(slpi_golden_dir(), &vb, report, sizeof report) == SLPI_OK && vb == va && report[0] != 'x');
+    TEST_CHECK(slpi_api_golden(slpi_golden_dir(), &vb, report, sizeof report) == SLPI_OK && vb == va &&
+               report[0] != 'x');
     /* NULL means the built-in cases: as many report lines as their folder's (not a check of none) */
     TEST_CHECK(slpi_api_golden(NULL, &va, own, sizeof own) == SLPI_OK &&
                slpi_api_golden(slpi_golden_dir(), &vb, listed, sizeof listed) == SLPI_OK);
@@ -149,8 +151,10 @@ static void verify(const char *dir)
     snprintf(json, sizeof json, "%s/t.json", dir);
     /* the trajectory of 30 steps and the noise file of the same run, by the command */
     const char *bin = getenv("SLPI_BIN") ? getenv("SLPI_BIN") : "build/slpi";
-    snprintf(cmd, sizeof cmd, "'%s' run --preset iso/rigid-body/trajectories steps=30 -q --hex -o '%s' && "
-             "'%s' noise --preset iso/rigid-body/trajectories steps=30 --output '%s'", bin, traj, bin, noise);
+    snprintf(cmd, sizeof cmd,
+             "'%s' run --preset iso/rigid-body/trajectories steps=30 -q --hex -o '%s' && "
+             "'%s' noise --preset iso/rigid-body/trajectories steps=30 --output '%s'",
+             bin, traj, bin, noise);
     TEST_CHECKF(system(cmd) == 0, "%s", cmd);
     slpi_error err = { 0, "" };
     char *text = NULL;
@@ -160,8 +164,9 @@ static void verify(const char *dir)
     TEST_CHECKF(slpi_verify_file(traj, NULL, NULL, -1, NULL, &a, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECKF(slpi_verify_file(traj, noise, slpi_golden_dir(), -1, rep, &b, &err) == SLPI_OK, "%s", err.msg);
     fclose(rep);
-    TEST_CHECKF(a.verdict == SLPI_VERDICT_PASS && b.verdict == a.verdict && a.rows == 31 && b.rows_pass == a.rows_pass &&
-                text && strstr(text, "verdict"), "verify: %d %d, %ld rows, report '%s'", a.verdict, b.verdict, a.rows, text);
+    TEST_CHECKF(a.verdict == SLPI_VERDICT_PASS && b.verdict == a.verdict && a.rows == 31 &&
+                    b.rows_pass == a.rows_pass && text && strstr(text, "verdict"),
+                "verify: %d %d, %ld rows, report '%s'", a.verdict, b.verdict, a.rows, text);
     free(text);
     slpi_verify_opts o;
     slpi_verify_opts_init(&o);
@@ -171,9 +176,9 @@ static void verify(const char *dir)
     o.local = 0;
     TEST_CHECK(slpi_verify_run(traj, &o, NULL, &d, &err) == SLPI_OK);
     TEST_CHECKF(c.local.rows == 31 && d.local.rows == 0 && a.local.rows == 0 && a.rows == d.rows &&
-                a.rows_pass == d.rows_pass && a.verdict == d.verdict && a.state.hi == d.state.hi,
-                "slpi_verify_file: local rows %ld (both comparisons: %ld, global alone: %ld)", a.local.rows, c.local.rows,
-                d.local.rows);
+                    a.rows_pass == d.rows_pass && a.verdict == d.verdict && a.state.hi == d.state.hi,
+                "slpi_verify_file: local rows %ld (both comparisons: %ld, global alone: %ld)", a.local.rows,
+                c.local.rows, d.local.rows);
     /* slpi_verify_run_files with report NULL: the same result as slpi_verify_run */
     slpi_verify_result e;
     const char *one[1] = { traj };
@@ -194,11 +199,12 @@ static void converge(void)
     NULL_CASE(slpi_api_converge, indep)
     slpi_problem *p = slpi_problem_new("iso/rigid-body/strong");
     double h1[2], e1[2], s1[2], f1[3], h2[2], e2[2], s2[2], f2[3];
-    TEST_CHECKF(slpi_api_converge(p, NULL, 2, 3, 5, 8, 0, 10, NULL, h1, e1, s1, f1) == SLPI_OK, "%s", slpi_api_last_error());
+    TEST_CHECKF(slpi_api_converge(p, NULL, 2, 3, 5, 8, 0, 10, NULL, h1, e1, s1, f1) == SLPI_OK, "%s",
+                slpi_api_last_error());
     TEST_CHECK(slpi_api_converge(p, "strong", 2, 3, 5, 8, 0, 10, NULL, h2, e2, s2, f2) == SLPI_OK);
     TEST_CHECK(!memcmp(h1, h2, sizeof h1) && !memcmp(e1, e2, sizeof e1) && !memcmp(f1, f2, sizeof f1) && e1[0] > 0);
     TEST_CHECK(slpi_api_converge(p, "strong", 2, 3, 5, 8, 0, 10, "tmk", h2, e2, s2, f2) == SLPI_OK &&
-               memcmp(e1, e2, sizeof e1) != 0);   /* indep given: another reference */
+               memcmp(e1, e2, sizeof e1) != 0); /* indep given: another reference */
     slpi_problem_free(p);
 }
 

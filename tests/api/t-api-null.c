@@ -14,7 +14,7 @@
 
 #define NULL_CASE(fn, param) /* a case of the rule "fn: NULL: param" */
 
-static long observed;   /* steps count_steps saw */
+static long observed; /* steps count_steps saw */
 
 static int count_steps(void *ctx, long step, double t, const double *x, int dim)
 {
@@ -61,8 +61,8 @@ static void problems(void)
     TEST_CHECK(slpi_problem_set_all(&a, 2, keys, vals, NULL, &err) == SLPI_OK && a.grid.steps == 7 &&
                a.grid.h == 0.125);
     char *bad[] = { "tol" }, *badv[] = { "abc" };
-    TEST_CHECKF(slpi_problem_set_all(&a, 1, bad, badv, NULL, &err) == SLPI_EINPUT && strstr(err.msg, "tol"),
-                "%s", err.msg);
+    TEST_CHECKF(slpi_problem_set_all(&a, 1, bad, badv, NULL, &err) == SLPI_EINPUT && strstr(err.msg, "tol"), "%s",
+                err.msg);
 
     NULL_CASE(slpi_problem_build, preset)
     NULL_CASE(slpi_problem_build, config)
@@ -70,7 +70,7 @@ static void problems(void)
     TEST_CHECK(slpi_problem_build(&a, NULL, NULL, 2, keys, vals, NULL, &err) == SLPI_OK);
     slpi_problem_init(&b, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     TEST_CHECK(slpi_problem_set_all(&b, 2, keys, vals, NULL, &err) == SLPI_OK);
-    TEST_CHECK(memcmp(&a, &b, sizeof a) == 0);   /* no preset, no file: the defaults and the keys */
+    TEST_CHECK(memcmp(&a, &b, sizeof a) == 0); /* no preset, no file: the defaults and the keys */
     NULL_CASE(slpi_problem_build, keys)
     NULL_CASE(slpi_problem_build, values)
     TEST_CHECK(slpi_problem_build(&a, "iso/rigid-body/long", NULL, 0, NULL, NULL, NULL, &err) == SLPI_OK);
@@ -81,8 +81,8 @@ static void problems(void)
     slpi_problem *p = problem("iso/rigid-body/long", NULL);
     long need = slpi_problem_text(p, NULL, 0);
     char text[8192];
-    TEST_CHECK(need > 0 && need < (long)sizeof text && slpi_problem_text(p, text, sizeof text) == need
-               && (long)strlen(text) == need);
+    TEST_CHECK(need > 0 && need < (long)sizeof text && slpi_problem_text(p, text, sizeof text) == need &&
+               (long)strlen(text) == need);
 
     /* slpi_problem_get_key: each key's line of slpi_problem_text, read there a second way */
     NULL_CASE(slpi_problem_get_key, buf)
@@ -123,13 +123,15 @@ static void problems(void)
     int d1 = -1, M1 = -1, e1 = -1;
     long s1 = -1, r1 = -1;
     double h1 = -1;
-    TEST_CHECK(slpi_problem_shape(p, &d1, NULL, &s1, NULL, &h1, NULL) == SLPI_OK && d1 == dim && s1 == steps && h1 == h);
+    TEST_CHECK(slpi_problem_shape(p, &d1, NULL, &s1, NULL, &h1, NULL) == SLPI_OK && d1 == dim && s1 == steps &&
+               h1 == h);
     NULL_CASE(slpi_problem_increments, clipped)
     double inc[6], inc1[6];
     long clipped = -1;
     TEST_CHECK(slpi_problem_increments(p, 1, 2, inc, &clipped) == SLPI_OK && clipped >= 0);
     TEST_CHECK(slpi_problem_increments(p, 1, 2, inc1, NULL) == SLPI_OK && memcmp(inc, inc1, sizeof inc) == 0);
-    TEST_CHECK(slpi_problem_shape(p, NULL, &M1, NULL, &r1, NULL, &e1) == SLPI_OK && M1 == M && r1 == rows && e1 == every);
+    TEST_CHECK(slpi_problem_shape(p, NULL, &M1, NULL, &r1, NULL, &e1) == SLPI_OK && M1 == M && r1 == rows &&
+               e1 == every);
 
     NULL_CASE(slpi_problem_new, preset)
     slpi_problem *q = slpi_problem_new(NULL), *r = slpi_problem_new("");
@@ -166,7 +168,8 @@ static void callbacks(void)
     double half = 0.5, x[2][3];
     for (int w = 0; w < 2; w++) {
         slpi_problem *p = problem(NULL, NULL);
-        TEST_CHECK(slpi_problem_set_key(p, "system", "model") == SLPI_OK && slpi_problem_set_key(p, "algebra", "so3") == SLPI_OK);
+        TEST_CHECK(slpi_problem_set_key(p, "system", "model") == SLPI_OK &&
+                   slpi_problem_set_key(p, "algebra", "so3") == SLPI_OK);
         TEST_CHECK(slpi_problem_set_key(p, "steps", "5") == SLPI_OK);
         TEST_CHECK(slpi_problem_set_key(p, "x0", "0.6,0,0.8") == SLPI_OK);
         TEST_CHECKF(slpi_problem_set_callback(p, 0, grad, hvp, NULL, w ? &half : NULL, &err) == SLPI_OK, "%s", err.msg);
@@ -179,8 +182,8 @@ static void callbacks(void)
         memcpy(x[w], st + (rows - 1) * 3, sizeof x[w]);
         slpi_problem_free(p);
     }
-    TEST_CHECKF(memcmp(x[0], x[1], sizeof x[0]) == 0 && x[0][1] != 0, "%.17g %.17g %.17g / %.17g %.17g %.17g",
-                x[0][0], x[0][1], x[0][2], x[1][0], x[1][1], x[1][2]);
+    TEST_CHECKF(memcmp(x[0], x[1], sizeof x[0]) == 0 && x[0][1] != 0, "%.17g %.17g %.17g / %.17g %.17g %.17g", x[0][0],
+                x[0][1], x[0][2], x[1][0], x[1][1], x[1][2]);
 }
 
 static void noise(void)
@@ -232,8 +235,8 @@ static void outputs_and_runs(void)
     slpi_plan_unref(plan);
     fclose(sink);
     for (const slpi_run_result *r = &r1; r; r = r == &r1 ? &r2 : r == &r2 ? &r3 : NULL)
-        TEST_CHECK(r->steps_done == 20 && r->ndiag == r0.ndiag
-                   && memcmp(r->diag_final, r0.diag_final, sizeof r0.diag_final) == 0);
+        TEST_CHECK(r->steps_done == 20 && r->ndiag == r0.ndiag &&
+                   memcmp(r->diag_final, r0.diag_final, sizeof r0.diag_final) == 0);
 
     /* the progress line (core/progress.h, private to the library and the command): every
      * call but begin takes NULL (nothing to show) */
@@ -242,7 +245,7 @@ static void outputs_and_runs(void)
     slpi_progress_within(NULL, "in step %d", 3);
     slpi_progress_end(NULL);
     slpi_progress_current(NULL);
-    slpi_progress_tick("su(%d) tables", 4);   /* no current line: the tick does nothing */
+    slpi_progress_tick("su(%d) tables", 4); /* no current line: the tick does nothing */
 }
 
 static void paths(void)
@@ -343,8 +346,8 @@ static void steppers(void)
 
     NULL_CASE(slpi_stepper_row_steps, steps)
     long at[13];
-    TEST_CHECK(slpi_stepper_row_steps(s, 0, NULL) == 13 && slpi_stepper_row_steps(s, 5, at) == 4 && at[3] == 12
-               && slpi_stepper_row_steps(s, -1, NULL) == -1);
+    TEST_CHECK(slpi_stepper_row_steps(s, 0, NULL) == 13 && slpi_stepper_row_steps(s, 5, at) == 4 && at[3] == 12 &&
+               slpi_stepper_row_steps(s, -1, NULL) == -1);
 
     NULL_CASE(slpi_stepper_save, buf)
     long ckpt = slpi_stepper_save(s, NULL, 0);
@@ -367,7 +370,8 @@ static void steppers(void)
     /* the stepper from a's initial row, all outputs on: the same states */
     double xr[12 * 3], dg[12 * 64], dr[12 * 64], res[12];
     int it[12];
-    TEST_CHECK(nd <= 64 && slpi_stepper_advance(t, 12, NULL, 1, x, xr, dg, dr, it, res, &rows) == SLPI_OK && rows == 12);
+    TEST_CHECK(nd <= 64 && slpi_stepper_advance(t, 12, NULL, 1, x, xr, dg, dr, it, res, &rows) == SLPI_OK &&
+               rows == 12);
     TEST_CHECK(memcmp(x, a + 3, sizeof x) == 0);
 
     NULL_CASE(slpi_stepper_set_observer, fn)
@@ -380,7 +384,8 @@ static void steppers(void)
     slpi_stepper_set_observer(o, count_steps, NULL);
     TEST_CHECK(slpi_stepper_advance(o, 5, NULL, 1, z, NULL, NULL, NULL, NULL, NULL, &rows) == SLPI_OK && observed == 5);
     slpi_stepper_set_observer(o, NULL, NULL);
-    TEST_CHECK(slpi_stepper_advance(o, 7, NULL, 1, z + 15, NULL, NULL, NULL, NULL, NULL, &rows) == SLPI_OK && observed == 5);
+    TEST_CHECK(slpi_stepper_advance(o, 7, NULL, 1, z + 15, NULL, NULL, NULL, NULL, NULL, &rows) == SLPI_OK &&
+               observed == 5);
     TEST_CHECK(memcmp(z, a + 3, sizeof z) == 0);
     slpi_stepper_free(o);
 
@@ -394,7 +399,7 @@ static void steppers(void)
     TEST_CHECK(memcmp(y, a + 36, sizeof y) == 0 && memcmp(yd, dg + 11 * nd, (size_t)nd * sizeof *yd) == 0);
 
     NULL_CASE(slpi_stepper_restart_from, x0)
-    TEST_CHECK(slpi_stepper_restart_from(t, 0, NULL, 0) == SLPI_OK);   /* back to t's own x0, a's first row */
+    TEST_CHECK(slpi_stepper_restart_from(t, 0, NULL, 0) == SLPI_OK); /* back to t's own x0, a's first row */
     slpi_stepper_row(t, y, NULL, NULL, NULL);
     TEST_CHECK(memcmp(y, a, sizeof y) == 0);
 
@@ -453,8 +458,10 @@ static void ensembles(void)
     NULL_CASE(slpi_ensemble_stats, rad)
     double m[13 * 67], lo[13 * 67], m1[13 * 67];
     TEST_CHECK(slpi_ensemble_stats(e, NULL, NULL, NULL, NULL, NULL) == 1);
-    TEST_CHECK(slpi_ensemble_stats(e, m, NULL, lo, NULL, NULL) == 1 && slpi_ensemble_stats(f, m1, NULL, NULL, NULL, NULL) == 1);
-    TEST_CHECK(memcmp(m, m1, (size_t)(rows * (dim + nd)) * sizeof *m) == 0 && memcmp(m, lo, (size_t)(rows * (dim + nd)) * sizeof *m) == 0);
+    TEST_CHECK(slpi_ensemble_stats(e, m, NULL, lo, NULL, NULL) == 1 &&
+               slpi_ensemble_stats(f, m1, NULL, NULL, NULL, NULL) == 1);
+    TEST_CHECK(memcmp(m, m1, (size_t)(rows * (dim + nd)) * sizeof *m) == 0 &&
+               memcmp(m, lo, (size_t)(rows * (dim + nd)) * sizeof *m) == 0);
 
     NULL_CASE(slpi_ensemble_export, buf)
     long len = slpi_ensemble_export(e, NULL);

@@ -74,11 +74,12 @@ static void check_save_at(long steps, double h)
     slpi_stepper_row(s, two, NULL, NULL, NULL);
     while (s && slpi_stepper_position(s) < steps) {
         long piece = 1 + test_rand_int(steps - slpi_stepper_position(s));
-        TEST_CHECK(slpi_stepper_advance(s, piece, NULL, 0, two + got * DIM, NULL, NULL, NULL, NULL, NULL, &r) == SLPI_OK);
+        TEST_CHECK(slpi_stepper_advance(s, piece, NULL, 0, two + got * DIM, NULL, NULL, NULL, NULL, NULL, &r) ==
+                   SLPI_OK);
         got += r;
     }
-    TEST_CHECKF(got == rows && !memcmp(one, two, (size_t)rows * DIM * sizeof *one), "save_at=%s: the stepper's rows differ",
-                text);
+    TEST_CHECKF(got == rows && !memcmp(one, two, (size_t)rows * DIM * sizeof *one),
+                "save_at=%s: the stepper's rows differ", text);
     /* restarted on the same path, in one advance: the same rows again */
     memset(two + DIM, 0, (size_t)(rows - 1) * DIM * sizeof *two);
     TEST_CHECK(slpi_stepper_restart(s, 0) == SLPI_OK &&
@@ -107,8 +108,9 @@ static void check_refusals(long steps, double h)
     snprintf(t, sizeof t, "%.17g", (double)n * h + h / 3);
     snprintf(lo, sizeof lo, "%.17g", (double)n * h);
     snprintf(hi, sizeof hi, "%.17g", (double)(n + 1) * h);
-    snprintf(want, sizeof want, "save_at: t = %s is not on the step grid of h = 0.00390625: the nearest grid times are %s and %s",
-             t, lo, hi);
+    snprintf(want, sizeof want,
+             "save_at: t = %s is not on the step grid of h = 0.00390625: the nearest grid times are %s and %s", t, lo,
+             hi);
     expect_refused(steps, t, want);
     snprintf(t, sizeof t, "%.17g,%.17g", (double)(n + 1) * h, (double)(n + 1) * h);
     expect_refused(steps, t, "save_at: the times must increase");
@@ -119,7 +121,7 @@ static void check_refusals(long steps, double h)
 }
 
 typedef struct {
-    const double *full;        /* fast: the full run's rows; NULL: compare with the stepper's row */
+    const double *full; /* fast: the full run's rows; NULL: compare with the stepper's row */
     slpi_stepper *s;
     double h;
     long calls, stop, bad;
@@ -130,8 +132,10 @@ static int observer(void *ctx, long step, double t, const double *x, int dim)
     watch *w = ctx;
     double row[DIM];
     w->calls++;
-    if (w->full) memcpy(row, w->full + step * DIM, sizeof row);
-    else slpi_stepper_row(w->s, row, NULL, NULL, NULL);
+    if (w->full)
+        memcpy(row, w->full + step * DIM, sizeof row);
+    else
+        slpi_stepper_row(w->s, row, NULL, NULL, NULL);
     if (dim != DIM || t != (double)step * w->h || memcmp(row, x, sizeof row) != 0) w->bad++;
     return step == w->stop;
 }
@@ -154,13 +158,15 @@ static void check_observer(long steps, double h, int ref)
     w.stop = -1;
     rc = slpi_stepper_advance(s, steps - stop, NULL, 1, a + r1 * DIM, NULL, NULL, NULL, NULL, NULL, &r2);
     TEST_CHECKF(rc == SLPI_OK && r1 + r2 == steps && w.calls == steps && w.bad == 0 &&
-                !memcmp(a, full + DIM, (size_t)steps * DIM * sizeof *a), "ref %d: the rows after the stop differ", ref);
+                    !memcmp(a, full + DIM, (size_t)steps * DIM * sizeof *a),
+                "ref %d: the rows after the stop differ", ref);
     /* removed (fn NULL): the stepper restarted runs as one without it */
     slpi_stepper_set_observer(s, NULL, NULL);
     TEST_CHECK(slpi_stepper_restart(s, 0) == SLPI_OK);
     w.stop = 1;
     rc = slpi_stepper_advance(s, steps, NULL, 1, b, NULL, NULL, NULL, NULL, NULL, &r1);
-    TEST_CHECKF(rc == SLPI_OK && r1 == steps && w.calls == steps && !memcmp(b, full + DIM, (size_t)steps * DIM * sizeof *b),
+    TEST_CHECKF(rc == SLPI_OK && r1 == steps && w.calls == steps &&
+                    !memcmp(b, full + DIM, (size_t)steps * DIM * sizeof *b),
                 "ref %d: observer removed: %ld rows, %ld calls", ref, r1, w.calls);
     slpi_stepper_free(s);
     slpi_stepper_free(u);
@@ -214,7 +220,7 @@ static void check_meddling(long steps)
 int main(void)
 {
     test_start("t-api-observer", 44);
-    const double h = 0.00390625;   /* the preset's step */
+    const double h = 0.00390625; /* the preset's step */
     for (int k = 0; k < (int)test_iters(4); k++) {
         long steps = 1 + test_rand_int(MAXSTEPS);
         check_save_at(steps, h);

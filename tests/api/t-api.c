@@ -26,7 +26,8 @@ static slpi_problem *problem(long steps, long every)
     char s[32], e[32];
     snprintf(s, sizeof s, "%ld", steps);
     snprintf(e, sizeof e, "%ld", every);
-    TEST_CHECK(p && slpi_problem_set_key(p, "steps", s) == SLPI_OK && slpi_problem_set_key(p, "output_every", e) == SLPI_OK);
+    TEST_CHECK(p && slpi_problem_set_key(p, "steps", s) == SLPI_OK &&
+               slpi_problem_set_key(p, "output_every", e) == SLPI_OK);
     return p;
 }
 
@@ -48,16 +49,18 @@ static void check_integrate(long steps, long every)
     long got = 1, r;
     slpi_stepper_row(s, two, NULL, NULL, NULL);
     for (long n = 0; n < steps; n++) {
-        TEST_CHECK(slpi_stepper_advance(s, 1, NULL, every, two + got * DIM, NULL, NULL, NULL, NULL, NULL, &r) == SLPI_OK);
+        TEST_CHECK(slpi_stepper_advance(s, 1, NULL, every, two + got * DIM, NULL, NULL, NULL, NULL, NULL, &r) ==
+                   SLPI_OK);
         TEST_CHECK(slpi_stepper_position(s) == n + 1);
         got += r;
     }
     TEST_CHECKF(got == rows, "stepper wrote %ld rows, slpi_problem_shape says %ld", got, rows);
-    TEST_CHECKF(same_bits(one, two, (int)(rows * DIM)), "steps %ld every %ld: slpi_integrate's rows differ", steps, every);
+    TEST_CHECKF(same_bits(one, two, (int)(rows * DIM)), "steps %ld every %ld: slpi_integrate's rows differ", steps,
+                every);
     long counts[SLPI_STEPPER_NCOUNTS];
     slpi_stepper_counts(s, counts);
     TEST_CHECKF(counters[0] == steps && counters[1] == counts[SLPI_STEPPER_ITERATIONS] &&
-                counters[2] == counts[SLPI_STEPPER_MAX_ITERATIONS] && counters[5] == 0,
+                    counters[2] == counts[SLPI_STEPPER_MAX_ITERATIONS] && counters[5] == 0,
                 "counters %ld %ld %ld .. %ld, stepper: %ld iterations, max %ld", counters[0], counters[1], counters[2],
                 counters[5], counts[SLPI_STEPPER_ITERATIONS], counts[SLPI_STEPPER_MAX_ITERATIONS]);
     slpi_stepper_free(s);
@@ -81,7 +84,8 @@ static void check_ensemble(long steps, uint64_t first, long npaths)
                     steps, (unsigned long long)(first + (uint64_t)k));
         TEST_CHECKF(!same_bits(x, x0, DIM), "path %ld: the final state is x0", k);
         if (k > 0)
-            TEST_CHECKF(!same_bits(finals + k * DIM, finals + (k - 1) * DIM, DIM), "paths %ld and %ld end alike", k - 1, k);
+            TEST_CHECKF(!same_bits(finals + k * DIM, finals + (k - 1) * DIM, DIM), "paths %ld and %ld end alike", k - 1,
+                        k);
     }
     slpi_stepper_free(s);
     slpi_problem_free(p);
@@ -90,27 +94,35 @@ static void check_ensemble(long steps, uint64_t first, long npaths)
 static void check_refusals(void)
 {
     slpi_problem *p = problem(10, 1);
-    slpi_stepper *s = (slpi_stepper *)p;   /* must become NULL */
+    slpi_stepper *s = (slpi_stepper *)p; /* must become NULL */
     const double two[2] = { 1, 0 };
     TEST_CHECK(slpi_stepper_new(&s, p, 0, two, 2) == SLPI_EINPUT && s == NULL);
-    TEST_CHECKF(strstr(slpi_api_last_error(), "x0: 2 values given, the state has 3"), "x0 length: '%s'", slpi_api_last_error());
+    TEST_CHECKF(strstr(slpi_api_last_error(), "x0: 2 values given, the state has 3"), "x0 length: '%s'",
+                slpi_api_last_error());
     TEST_CHECK(slpi_stepper_new(&s, p, 0, NULL, 0) == SLPI_OK);
     double x[10 * DIM], dW[4 * DIM] = { 0.01, -0.02, 0.01, 0.03, 0.02, -0.01, NAN, 0.01, 0.02, 0.03 };
     long rows = -1;
-    struct { long count, every; const char *msg; } bad[] = {
-        { -1, 1, "count outside" }, { 11, 1, "count outside" }, { 1, -1, "every must be >= 0" },
+    struct {
+        long count, every;
+        const char *msg;
+    } bad[] = {
+        { -1, 1, "count outside" },
+        { 11, 1, "count outside" },
+        { 1, -1, "every must be >= 0" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int rc = slpi_stepper_advance(s, bad[i].count, NULL, bad[i].every, x, NULL, NULL, NULL, NULL, NULL, &rows);
         TEST_CHECKF(rc == SLPI_EINPUT && strstr(slpi_api_last_error(), bad[i].msg) && rows == 0 &&
-                    slpi_stepper_position(s) == 0, "advance(%ld, every %ld): rc %d '%s', %ld rows, position %ld",
-                    bad[i].count, bad[i].every, rc, slpi_api_last_error(), rows, slpi_stepper_position(s));
+                        slpi_stepper_position(s) == 0,
+                    "advance(%ld, every %ld): rc %d '%s', %ld rows, position %ld", bad[i].count, bad[i].every, rc,
+                    slpi_api_last_error(), rows, slpi_stepper_position(s));
     }
     /* a NaN increment at the third step: two steps done and written, then the refusal */
     int rc = slpi_stepper_advance(s, 4, dW, 1, x, NULL, NULL, NULL, NULL, NULL, &rows);
     TEST_CHECKF(rc == SLPI_EINPUT && strstr(slpi_api_last_error(), "dW[2, 0] = nan: increments must be finite") &&
-                rows == 2 && slpi_stepper_position(s) == 2, "NaN increment: rc %d '%s', %ld rows, position %ld", rc,
-                slpi_api_last_error(), rows, slpi_stepper_position(s));
+                    rows == 2 && slpi_stepper_position(s) == 2,
+                "NaN increment: rc %d '%s', %ld rows, position %ld", rc, slpi_api_last_error(), rows,
+                slpi_stepper_position(s));
     /* and the whole 10 steps are then still there to take */
     TEST_CHECK(slpi_stepper_advance(s, 8, NULL, 1, x, NULL, NULL, NULL, NULL, NULL, &rows) == SLPI_OK && rows == 8 &&
                slpi_stepper_position(s) == 10);
@@ -124,7 +136,7 @@ int main(void)
     for (int k = 0; k < (int)test_iters(3); k++) {
         long steps = 1 + test_rand_int(60), every = 1 + test_rand_int(9);
         check_integrate(steps, every);
-        check_integrate(steps, steps);   /* only step 0 and the last */
+        check_integrate(steps, steps); /* only step 0 and the last */
     }
     check_ensemble(1 + test_rand_int(20), (uint64_t)test_rand_int(1000), 4);
     check_refusals();

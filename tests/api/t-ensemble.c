@@ -113,12 +113,14 @@ static void check_stats(const stats *s, const double *x, const double *xr, const
              * subnormal unit 2^-1074 (a certified departure's midpoint near 0, whose square
              * underflows) is not representable at all */
             long double tiny = 4 * paths * 0x1p-1074L;
-            long double bm = 4 * paths * u * big + tiny, bv = 8 * paths * u * (m2 + paths * mean * mean) / (paths - 1) + tiny;
+            long double bm = 4 * paths * u * big + tiny,
+                        bv = 8 * paths * u * (m2 + paths * mean * mean) / (paths - 1) + tiny;
             long i = r * nq + q;
-            TEST_CHECKF(fabsl(s->mean[i] - mean) <= bm, "row %ld quantity %d: mean %.17g, two passes %.17Lg, bound %.3Lg",
-                        r, q, s->mean[i], mean, bm);
-            TEST_CHECKF(fabsl(s->var[i] - var) <= bv, "row %ld quantity %d: variance %.17g, two passes %.17Lg, bound %.3Lg",
-                        r, q, s->var[i], var, bv);
+            TEST_CHECKF(fabsl(s->mean[i] - mean) <= bm,
+                        "row %ld quantity %d: mean %.17g, two passes %.17Lg, bound %.3Lg", r, q, s->mean[i], mean, bm);
+            TEST_CHECKF(fabsl(s->var[i] - var) <= bv,
+                        "row %ld quantity %d: variance %.17g, two passes %.17Lg, bound %.3Lg", r, q, s->var[i], var,
+                        bv);
             TEST_CHECKF(s->min[i] == lo && s->max[i] == hi && s->rad[i] == rad,
                         "row %ld quantity %d: min %g max %g rad %g, rows give %g %g %g", r, q, s->min[i], s->max[i],
                         s->rad[i], lo, hi, rad);
@@ -139,9 +141,10 @@ static void check_rows(const slpi_problem *p, int ref, uint64_t first, const dou
         TEST_CHECK(slpi_stepper_restart_from(s, first + (uint64_t)k, x0 ? x0 + k * dim : NULL, dim) == SLPI_OK);
         slpi_stepper_row(s, a, NULL, b, NULL);
         TEST_CHECK(slpi_stepper_advance(s, steps, dW ? dW + k * steps * M : NULL, every, a + dim, NULL, b + ndiag, NULL,
-                                        NULL, NULL, &got) == SLPI_OK && got == rows - 1);
-        bad += memcmp(a, x + k * rows * dim, (size_t)(rows * dim) * sizeof *a) != 0
-               || memcmp(b, d + k * rows * ndiag, (size_t)(rows * ndiag) * sizeof *b) != 0;
+                                        NULL, NULL, &got) == SLPI_OK &&
+                   got == rows - 1);
+        bad += memcmp(a, x + k * rows * dim, (size_t)(rows * dim) * sizeof *a) != 0 ||
+            memcmp(b, d + k * rows * ndiag, (size_t)(rows * ndiag) * sizeof *b) != 0;
     }
     TEST_CHECKF(bad == 0, "%ld of %ld paths' rows differ from a stepper's", bad, paths);
     free(a);
@@ -168,10 +171,11 @@ static void check_route(slpi_ensemble *e, const char *want, const slpi_problem *
     size_t nx = (size_t)(paths * rows * dim), nd2 = (size_t)(paths * rows * nd);
     double *gx = malloc((nx + nd2) * sizeof *gx), *gd = gx + nx;
     long one[] = { paths, 0 };
-    TEST_CHECKF(run(g, one, x0, dW, gx, NULL, gd, NULL, dim, nd, rows, steps, M) == SLPI_OK, "%s", slpi_api_last_error());
+    TEST_CHECKF(run(g, one, x0, dW, gx, NULL, gd, NULL, dim, nd, rows, steps, M) == SLPI_OK, "%s",
+                slpi_api_last_error());
     stats s2 = stats_of(g, rows * (dim + nd));
-    TEST_CHECKF(s2.n == paths && !memcmp(s1->mean, s2.mean, 5 * (size_t)(rows * (dim + nd)) * sizeof(double))
-                && !memcmp(x, gx, nx * sizeof *gx) && !memcmp(d, gd, nd2 * sizeof *gd),
+    TEST_CHECKF(s2.n == paths && !memcmp(s1->mean, s2.mean, 5 * (size_t)(rows * (dim + nd)) * sizeof(double)) &&
+                    !memcmp(x, gx, nx * sizeof *gx) && !memcmp(d, gd, nd2 * sizeof *gd),
                 "route %s: statistics or rows differ from the general route's", route);
     free(s2.mean);
     free(gx);
@@ -194,7 +198,7 @@ static void check_ensemble(const char *preset, const char *route, int ref, int o
     slpi_ensemble_shape(e, &dim, &M, &nd, &st, &rows);
     TEST_CHECK(st == steps && rows == steps / every + 1 + (steps % every != 0));
     double *x0 = NULL, *dW = NULL;
-    if (own_x0) {   /* the problem's state, each coordinate moved by up to 10 % */
+    if (own_x0) { /* the problem's state, each coordinate moved by up to 10 % */
         x0 = malloc((size_t)(paths * dim) * sizeof *x0);
         slpi_stepper *s = NULL;
         TEST_CHECK(slpi_stepper_new(&s, p, 0, NULL, 0) == SLPI_OK);
@@ -204,7 +208,7 @@ static void check_ensemble(const char *preset, const char *route, int ref, int o
     }
     if (own_dW) {
         dW = malloc((size_t)(paths * steps * M) * sizeof *dW);
-        for (long k = 0; k < paths * steps * M; k++)   /* about one in 50 beyond the clipping threshold */
+        for (long k = 0; k < paths * steps * M; k++) /* about one in 50 beyond the clipping threshold */
             dW[k] = test_rand_int(50) ? test_rand_uniform(-0.05, 0.05) : test_rand_uniform(-1, 1);
     }
     size_t nx = (size_t)(paths * rows * dim), nd2 = (size_t)(paths * rows * nd);
@@ -215,15 +219,17 @@ static void check_ensemble(const char *preset, const char *route, int ref, int o
     stats s1 = stats_of(e, rows * (dim + nd));
     check_stats(&s1, x, xr, d, dr, paths, rows, dim, nd);
     check_rows(p, ref, first, x0, dW, x, d, paths, rows, steps, every, dim, nd, M);
-    long moved = 0;   /* row 0 of path k is x0[k], as given (not the stepper's first state) */
+    long moved = 0; /* row 0 of path k is x0[k], as given (not the stepper's first state) */
     for (long k = 0; own_x0 && !ref && k < paths; k++)
         moved += memcmp(x + k * rows * dim, x0 + k * dim, (size_t)dim * sizeof *x) != 0;
     TEST_CHECKF(moved == 0, "%ld of %ld paths do not start from their x0", moved, paths);
     long zero = 0;
     for (size_t i = 0; i < nx; i++) zero += ref ? i % (size_t)(rows * dim) >= (size_t)dim && !(xr[i] > 0) : xr[i] != 0;
     TEST_CHECKF(zero == 0, "%ld radii are %s", zero, ref ? "not positive" : "not 0");
-    if (!ref) check_route(e, route, p, first, every, paths, x0, dW, &s1, x, d);
-    else TEST_CHECK(!strcmp(slpi_ensemble_route(e), route));
+    if (!ref)
+        check_route(e, route, p, first, every, paths, x0, dW, &s1, x, d);
+    else
+        TEST_CHECK(!strcmp(slpi_ensemble_route(e), route));
     /* the same statistics on 2 and 3 threads, handed in uneven calls, no rows kept */
     for (int threads = 2; !ref && threads <= 3; threads++) {
         slpi_ensemble *f = NULL;
@@ -253,22 +259,23 @@ static void check_refusals(void)
 {
     slpi_problem *p = problem("iso/rigid-body/trajectories", 10);
     slpi_ensemble *e = NULL;
-    TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, -1, 1) == SLPI_EINPUT && e == NULL
-               && strstr(slpi_api_last_error(), "every=-1"));
-    TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, 1, SLPI_MAX_THREADS + 1) == SLPI_EINPUT && e == NULL
-               && strstr(slpi_api_last_error(), "threads"));
+    TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, -1, 1) == SLPI_EINPUT && e == NULL &&
+               strstr(slpi_api_last_error(), "every=-1"));
+    TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, 1, SLPI_MAX_THREADS + 1) == SLPI_EINPUT && e == NULL &&
+               strstr(slpi_api_last_error(), "threads"));
     TEST_CHECK(slpi_ensemble_new(&e, p, 0, 0, 1, 2) == SLPI_OK);
-    TEST_CHECK(slpi_ensemble_run(e, -1, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_EINPUT
-               && strstr(slpi_api_last_error(), "count=-1"));
+    TEST_CHECK(slpi_ensemble_run(e, -1, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_EINPUT &&
+               strstr(slpi_api_last_error(), "count=-1"));
     double dW[3 * 10 * 3] = { 0 };
     dW[(2 * 10 + 7) * 3 + 1] = NAN;
-    TEST_CHECKF(slpi_ensemble_run(e, 3, NULL, dW, NULL, NULL, NULL, NULL) == SLPI_EINPUT
-                && strstr(slpi_api_last_error(), "dW[2, 7, 1] = nan") && slpi_ensemble_paths(e) == 0,
+    TEST_CHECKF(slpi_ensemble_run(e, 3, NULL, dW, NULL, NULL, NULL, NULL) == SLPI_EINPUT &&
+                    strstr(slpi_api_last_error(), "dW[2, 7, 1] = nan") && slpi_ensemble_paths(e) == 0,
                 "%s", slpi_api_last_error());
     double x0[2 * 3] = { 1, 0, 0, NAN, 0, 0 };
-    TEST_CHECKF(slpi_ensemble_run(e, 2, x0, NULL, NULL, NULL, NULL, NULL) == SLPI_EINPUT
-                && strstr(slpi_api_last_error(), "path 1 ") && strstr(slpi_api_last_error(), "x0[0]")
-                && slpi_ensemble_paths(e) == 0, "%s", slpi_api_last_error());
+    TEST_CHECKF(slpi_ensemble_run(e, 2, x0, NULL, NULL, NULL, NULL, NULL) == SLPI_EINPUT &&
+                    strstr(slpi_api_last_error(), "path 1 ") && strstr(slpi_api_last_error(), "x0[0]") &&
+                    slpi_ensemble_paths(e) == 0,
+                "%s", slpi_api_last_error());
     TEST_CHECK(slpi_ensemble_run(e, 2, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK && slpi_ensemble_paths(e) == 2);
     slpi_ensemble_free(e);
     slpi_problem_free(p);
@@ -282,8 +289,9 @@ static void check_import(const char *preset)
     const uint64_t first = test_rand_u64() >> 44;
     slpi_problem *p = problem(preset, steps);
     slpi_ensemble *one = NULL, *all = NULL, *bad = NULL;
-    TEST_CHECK(slpi_ensemble_new(&one, p, 0, first, 2, 2) == SLPI_OK && slpi_ensemble_new(&all, p, 0, first, 2, 1) == SLPI_OK
-               && slpi_ensemble_new(&bad, p, 0, first, 2, 1) == SLPI_OK);
+    TEST_CHECK(slpi_ensemble_new(&one, p, 0, first, 2, 2) == SLPI_OK &&
+               slpi_ensemble_new(&all, p, 0, first, 2, 1) == SLPI_OK &&
+               slpi_ensemble_new(&bad, p, 0, first, 2, 1) == SLPI_OK);
     TEST_CHECK(slpi_ensemble_run(one, paths, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
     int dim, nd;
     long rows;
@@ -291,7 +299,7 @@ static void check_import(const char *preset)
     long q = rows * (dim + nd), refused = 0;
     double *buf[4] = { 0 };
     long len[4];
-    for (int r = 0; r < 4; r++) {   /* ranges [r size, (r + 1) size), the last to the end */
+    for (int r = 0; r < 4; r++) { /* ranges [r size, (r + 1) size), the last to the end */
         slpi_ensemble *part = NULL;
         long n = r < 3 ? size : paths - 3 * size;
         TEST_CHECK(slpi_ensemble_new(&part, p, 0, first + (uint64_t)(r * size), 2, 1 + r % 2) == SLPI_OK);
@@ -316,8 +324,8 @@ static void check_import(const char *preset)
     slpi_ensemble_export(two, b2);
     for (int r = 0; r < 3; r++) TEST_CHECK(slpi_ensemble_import(bad, buf[0], len[0]) == SLPI_OK);
     refused += slpi_ensemble_import(bad, b2, l2) == SLPI_EINPUT && strstr(slpi_api_last_error(), "not aligned");
-    refused += slpi_ensemble_import(bad, buf[3], len[3]) == SLPI_OK && slpi_ensemble_import(bad, buf[0], len[0]) == SLPI_EINPUT
-               && strstr(slpi_api_last_error(), "partial block");
+    refused += slpi_ensemble_import(bad, buf[3], len[3]) == SLPI_OK &&
+        slpi_ensemble_import(bad, buf[0], len[0]) == SLPI_EINPUT && strstr(slpi_api_last_error(), "partial block");
     refused += slpi_ensemble_import(bad, buf[0], len[0] - 1) == SLPI_EINPUT;
     TEST_CHECKF(refused == 3 && slpi_ensemble_paths(bad) == 3 * size + paths - 3 * size,
                 "%s: %ld of 3 refusals, %ld paths after them", preset, refused, slpi_ensemble_paths(bad));
@@ -339,8 +347,9 @@ static void check_nan_stats(slpi_ensemble *e, long size, long want_n, const char
     long bad = -1;
     for (long i = 0; bad < 0 && i < 5 * size; i++)
         if (!isnan(s.mean[i])) bad = i;
-    TEST_CHECKF(s.n == want_n && bad < 0, "%s: n = %ld, statistic %ld (mean, var, min, max, rad) at [row][quantity] %ld = %g (want n = 0, NaN)", when, s.n,
-                bad < 0 ? -1 : bad / size, bad < 0 ? -1 : bad % size, bad < 0 ? 0 : s.mean[bad]);
+    TEST_CHECKF(s.n == want_n && bad < 0,
+                "%s: n = %ld, statistic %ld (mean, var, min, max, rad) at [row][quantity] %ld = %g (want n = 0, NaN)",
+                when, s.n, bad < 0 ? -1 : bad / size, bad < 0 ? -1 : bad % size, bad < 0 ? 0 : s.mean[bad]);
     free(s.mean);
 }
 
@@ -350,7 +359,8 @@ static void check_no_paths(int ref)
 {
     slpi_problem *p = problem("iso/rigid-body/trajectories", 4), *q = problem("iso/rigid-body/trajectories", 4);
     TEST_CHECK(slpi_problem_set_key(p, "h", "8") == SLPI_OK && slpi_problem_set_key(p, "maxit", "5") == SLPI_OK &&
-               slpi_problem_set_key(p, "on_cap", "fail") == SLPI_OK && slpi_problem_set_key(q, "on_cap", "fail") == SLPI_OK);
+               slpi_problem_set_key(p, "on_cap", "fail") == SLPI_OK &&
+               slpi_problem_set_key(q, "on_cap", "fail") == SLPI_OK);
     slpi_ensemble *e = NULL, *f = NULL;
     TEST_CHECKF(slpi_ensemble_new(&e, p, ref, 0, 1, 1) == SLPI_OK && slpi_ensemble_new(&f, q, ref, 0, 1, 1) == SLPI_OK,
                 "%s", slpi_api_last_error());
@@ -362,8 +372,8 @@ static void check_no_paths(int ref)
     const char *what = ref ? "certified" : "double";
     check_nan_stats(e, size, 0, what);
     int rc = slpi_ensemble_run(e, 3, NULL, NULL, NULL, NULL, NULL, NULL);
-    TEST_CHECKF(rc == SLPI_ENUMERIC && slpi_ensemble_paths(e) == 0, "%s: h = 8, on_cap=fail: rc %d, %ld paths: %s", what,
-                rc, slpi_ensemble_paths(e), slpi_api_last_error());
+    TEST_CHECKF(rc == SLPI_ENUMERIC && slpi_ensemble_paths(e) == 0, "%s: h = 8, on_cap=fail: rc %d, %ld paths: %s",
+                what, rc, slpi_ensemble_paths(e), slpi_api_last_error());
     check_nan_stats(e, size, 0, what);
     /* good paths, then a wave that fails: its initial state so large that the step's solve
      * does not converge (its row 0 would move the min and max) */
@@ -372,9 +382,10 @@ static void check_no_paths(int ref)
     double x0[3] = { 3e5, -4e5, 5e5 };
     rc = slpi_ensemble_run(f, 1, x0, NULL, NULL, NULL, NULL, NULL);
     stats b = stats_of(f, size);
-    TEST_CHECKF(rc == SLPI_ENUMERIC && b.n == 2 && a.n == 2 && memcmp(a.mean, b.mean, 5 * (size_t)size * sizeof(double)) == 0,
-                "%s: a failed wave after 2 good paths: rc %d, n %ld, statistics %s: %s", what, rc, b.n,
-                memcmp(a.mean, b.mean, 5 * (size_t)size * sizeof(double)) ? "changed" : "the same", slpi_api_last_error());
+    TEST_CHECKF(
+        rc == SLPI_ENUMERIC && b.n == 2 && a.n == 2 && memcmp(a.mean, b.mean, 5 * (size_t)size * sizeof(double)) == 0,
+        "%s: a failed wave after 2 good paths: rc %d, n %ld, statistics %s: %s", what, rc, b.n,
+        memcmp(a.mean, b.mean, 5 * (size_t)size * sizeof(double)) ? "changed" : "the same", slpi_api_last_error());
     free(a.mean);
     free(b.mean);
 out:
@@ -392,7 +403,7 @@ static void check_grid(const char *preset, int use_save_at)
     slpi_problem *p = problem(preset, steps);
     char text[256] = "";
     long want[64] = { 0 }, nwant = 1;
-    if (use_save_at) {   /* some steps, increasing, the last one included or not */
+    if (use_save_at) { /* some steps, increasing, the last one included or not */
         for (long n = 1 + test_rand_int(3); n <= steps; n += 1 + test_rand_int(4)) {
             size_t len = strlen(text);
             double h;
@@ -421,8 +432,8 @@ static void check_grid(const char *preset, int use_save_at)
     for (long r = 0; !wrong && r < rows; r++) wrong += at[r] != want[r];
     TEST_CHECKF(wrong == 0 && rows_all == steps + 1, "%s %s: %ld rows (want %ld), %ld steps differ", preset,
                 use_save_at ? text : "output_every", rows, nwant, wrong);
-    TEST_CHECK(slpi_ensemble_run(e, paths, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK
-               && slpi_ensemble_run(all, paths, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
+    TEST_CHECK(slpi_ensemble_run(e, paths, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK &&
+               slpi_ensemble_run(all, paths, NULL, NULL, NULL, NULL, NULL, NULL) == SLPI_OK);
     long q = dim + nd;
     stats a = stats_of(e, rows * q), b = stats_of(all, rows_all * q);
     long differ = 0;

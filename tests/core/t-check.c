@@ -21,9 +21,19 @@ static int count(int v)
 }
 
 /* the release reading */
-static int release_never(int v) { return SLPI_NEVER(count(v)) ? 1 : 0; }
-static int release_always(int v) { return SLPI_ALWAYS(count(v)) ? 1 : 0; }
-static void release_assert(int v) { (void)v; SLPI_ASSERT(count(v)); }
+static int release_never(int v)
+{
+    return SLPI_NEVER(count(v)) ? 1 : 0;
+}
+static int release_always(int v)
+{
+    return SLPI_ALWAYS(count(v)) ? 1 : 0;
+}
+static void release_assert(int v)
+{
+    (void)v;
+    SLPI_ASSERT(count(v));
+}
 
 /* the debug reading: the same header again with SLPI_DEBUG */
 #undef SLPI_CORE_CHECK_H
@@ -33,9 +43,18 @@ static void release_assert(int v) { (void)v; SLPI_ASSERT(count(v)); }
 #define SLPI_DEBUG 1
 #include "core/check.h"
 
-static int debug_never(int v) { return SLPI_NEVER(count(v)) ? 1 : 0; }
-static int debug_always(int v) { return SLPI_ALWAYS(count(v)) ? 1 : 0; }
-static void debug_assert(int v) { SLPI_ASSERT(count(v)); }
+static int debug_never(int v)
+{
+    return SLPI_NEVER(count(v)) ? 1 : 0;
+}
+static int debug_always(int v)
+{
+    return SLPI_ALWAYS(count(v)) ? 1 : 0;
+}
+static void debug_assert(int v)
+{
+    SLPI_ASSERT(count(v));
+}
 
 /* Run fn(v) in a child; *sig = the signal that ended it (0: exited), err = its stderr. */
 static int child(int (*fn)(int), void (*vfn)(int), int v, char *err, size_t n)
@@ -84,9 +103,9 @@ int main(void)
     TEST_CHECKF(r == 11 && err[0] == 0, "debug ASSERT(1): status %d, stderr '%s'", r, err);
     static const char *const what[3] = { "NEVER(count(v))", "ALWAYS(count(v))", "ASSERT(count(v))" };
     for (int i = 0; i < 3; i++) {
-        r = i == 0 ? child(debug_never, NULL, 1, err, sizeof err)
-          : i == 1 ? child(debug_always, NULL, 0, err, sizeof err)
-                   : child(NULL, debug_assert, 0, err, sizeof err);
+        r = i == 0   ? child(debug_never, NULL, 1, err, sizeof err)
+            : i == 1 ? child(debug_always, NULL, 0, err, sizeof err)
+                     : child(NULL, debug_assert, 0, err, sizeof err);
         TEST_CHECKF(r == -SIGABRT, "debug %s broken: status %d (want SIGABRT)", what[i], r);
         TEST_CHECKF(strstr(err, "t-check.c:") && strstr(err, "defensive check failed: ") && strstr(err, what[i]),
                     "debug %s broken: stderr '%s'", what[i], err);

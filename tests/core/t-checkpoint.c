@@ -98,16 +98,17 @@ static void check_round_trip(const slpi_checkpoint *c)
     int rc = slpi_checkpoint_read(path, &d, &err);
     TEST_CHECKF(rc == SLPI_OK, "read back: %s", err.msg);
     if (rc != SLPI_OK) return;
-    int ok = !strcmp(c->problem, d.problem) && !strcmp(c->arith, d.arith) && c->hex == d.hex && c->dim == d.dim
-             && c->step == d.step && c->out_bytes == d.out_bytes && c->out_digest == d.out_digest
-             && c->total_iters == d.total_iters && c->res.max_iters == d.res.max_iters
-             && c->res.stagnated == d.res.stagnated && c->res.capped == d.res.capped
-             && c->res.clipped == d.res.clipped && same_double(c->res.max_radius, d.res.max_radius)
-             && c->res.max_prec == d.res.max_prec && c->res.ndiag == d.res.ndiag && c->ntokens == d.ntokens
-             && d.res.steps_done == c->step && d.res.failed_step == -1;
+    int ok = !strcmp(c->problem, d.problem) && !strcmp(c->arith, d.arith) && c->hex == d.hex && c->dim == d.dim &&
+        c->step == d.step && c->out_bytes == d.out_bytes && c->out_digest == d.out_digest &&
+        c->total_iters == d.total_iters && c->res.max_iters == d.res.max_iters && c->res.stagnated == d.res.stagnated &&
+        c->res.capped == d.res.capped && c->res.clipped == d.res.clipped &&
+        same_double(c->res.max_radius, d.res.max_radius) && c->res.max_prec == d.res.max_prec &&
+        c->res.ndiag == d.res.ndiag && c->ntokens == d.ntokens && d.res.steps_done == c->step &&
+        d.res.failed_step == -1;
     for (int i = 0; ok && i < c->res.ndiag; i++)
-        ok = same_double(c->res.diag_first[i], d.res.diag_first[i]) && same_double(c->res.diag_final[i], d.res.diag_final[i])
-             && same_double(c->res.diag_maxchange[i], d.res.diag_maxchange[i]);
+        ok = same_double(c->res.diag_first[i], d.res.diag_first[i]) &&
+            same_double(c->res.diag_final[i], d.res.diag_final[i]) &&
+            same_double(c->res.diag_maxchange[i], d.res.diag_maxchange[i]);
     for (int i = 0; ok && i < c->ntokens; i++) ok = !strcmp(c->x[i], d.x[i]);
     TEST_CHECKF(ok, "round trip changed a field (step %ld, %d tokens)", c->step, c->ntokens);
     slpi_checkpoint_free(&d);
@@ -212,17 +213,28 @@ static void ref_tokens(int propagation)
     TEST_CHECK(ops->state_load(b, na - 1, ta) == SLPI_EINPUT);
     /* mid mantissa, mid exponent, rad mantissa, rad exponent */
     static const char *const bad[] = {
-        "1 0 40000000 0",   /* radius mantissa 2^30: arb_dump_str never writes it */
-        "1 0 -1 0",         /* negative radius mantissa */
-        "1 0 ffffffff 0", "1 0 ffffffffff 0", /* radius mantissa of 32 bits, of 10 hex digits */
-        "1 10000000000000000 0 0", "1 0 0 -10000000000000000", /* exponents of 17 digits */
-        "1 0 0", "1 0 0 0 ", "1 0  0 0", " 1 0 0 0", "1 0 0 0 0", "1 0 0 A", "1 0 0 0x", "", "- 0 0 0",
-        "0 -1 0 0", "0 -2 0 0", "0 -3 0 0", /* midpoint +inf, -inf, NaN */
+        "1 0 40000000 0", /* radius mantissa 2^30: arb_dump_str never writes it */
+        "1 0 -1 0",       /* negative radius mantissa */
+        "1 0 ffffffff 0",
+        "1 0 ffffffffff 0", /* radius mantissa of 32 bits, of 10 hex digits */
+        "1 10000000000000000 0 0",
+        "1 0 0 -10000000000000000", /* exponents of 17 digits */
+        "1 0 0",
+        "1 0 0 0 ",
+        "1 0  0 0",
+        " 1 0 0 0",
+        "1 0 0 0 0",
+        "1 0 0 A",
+        "1 0 0 0x",
+        "",
+        "- 0 0 0",
+        "0 -1 0 0",
+        "0 -2 0 0",
+        "0 -3 0 0", /* midpoint +inf, -inf, NaN */
     };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         int at = (int)test_rand_int(na), rc;
-        TEST_CHECKF(load_refused(ops, b, ta, na, at, bad[k], sa, &rc), "ref token '%s' at %d: rc %d", bad[k], at,
-                    rc);
+        TEST_CHECKF(load_refused(ops, b, ta, na, at, bad[k], sa, &rc), "ref token '%s' at %d: rc %d", bad[k], at, rc);
     }
     /* the Lohner set: flags 0..3 (valid + 2 plain_ok), an exact centre and basis; a
      * ball (radius 1 * 2^0) or a flag 4 there is no set this path wrote */
@@ -272,14 +284,14 @@ static void expect_batch_reject(const char *good, const char *from, const char *
     for (int i = 0; i < 12; i++) rows[i] = 5;
     memset(done, 1, sizeof done);
     slpi_error err = { 0, "" };
-    int rc = slpi_checkpoint_batches_read(path, "kind strong\nlevels 0 3\n", rows, done, 4, 3, last_is_index,
-                                          NULL, &err);
+    int rc =
+        slpi_checkpoint_batches_read(path, "kind strong\nlevels 0 3\n", rows, done, 4, 3, last_is_index, NULL, &err);
     int kept = 0;
     for (int i = 0; i < 12; i++) kept += rows[i] != 0;
     for (int b = 0; b < 4; b++) kept += done[b] != 0;
     TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, want) && kept == 0,
-                "batch checkpoint with '%s': rc %d, message '%s' (want '%s'), %d rows or flags kept", to, rc,
-                err.msg, want, kept);
+                "batch checkpoint with '%s': rc %d, message '%s' (want '%s'), %d rows or flags kept", to, rc, err.msg,
+                want, kept);
 }
 
 static void check_batches(void)
@@ -318,9 +330,10 @@ static void fast_warm_tokens(const char *sys, int ws)
     slpi_problem_init(&p, euler ? SLPI_SYS_EULER_ZEITLIN : SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     TEST_CHECK(slpi_problem_set(&p, "warm_start", wtext, &err) == SLPI_OK);
     if (euler)
-        TEST_CHECK(slpi_problem_set(&p, "N", "4", &err) == SLPI_OK && slpi_problem_set(&p, "ic_lmax", "3", &err) == SLPI_OK
-                   && slpi_problem_set(&p, "noise", "none", &err) == SLPI_OK
-                   && slpi_problem_set(&p, "h", "0.25", &err) == SLPI_OK);
+        TEST_CHECK(slpi_problem_set(&p, "N", "4", &err) == SLPI_OK &&
+                   slpi_problem_set(&p, "ic_lmax", "3", &err) == SLPI_OK &&
+                   slpi_problem_set(&p, "noise", "none", &err) == SLPI_OK &&
+                   slpi_problem_set(&p, "h", "0.25", &err) == SLPI_OK);
     TEST_CHECKF(slpi_problem_finish(&p, &err) == SLPI_OK, "%s warm_start=%d: %s", sys, ws, err.msg);
     slpi_plan *plan = NULL; /* the run objects hold references of their own */
     TEST_CHECKF(slpi_problem_plan(&plan, &p, &err) == SLPI_OK, "plan: %s", err.msg);
@@ -330,7 +343,7 @@ static void fast_warm_tokens(const char *sys, int ws)
     if (!a || !b) return;
     TEST_CHECK(ops->set_state(a, NULL, &err) == SLPI_OK && ops->set_state(b, NULL, &err) == SLPI_OK);
     int M = slpi_problem_noise_count(&p), dim = slpi_problem_state_dim(&p);
-    double dW[8];   /* h and at most the rigid body's 3 increments */
+    double dW[8]; /* h and at most the rigid body's 3 increments */
     dW[0] = p.grid.h;
     long steps = 2 + test_rand_int(3);
     for (long k = 0; k < steps; k++) {
@@ -378,8 +391,8 @@ static void fast_warm_tokens(const char *sys, int ws)
     double *carry = malloc((size_t)nc * sizeof *carry);
     TEST_CHECK(slpi_fast_carry_get(f, carry) == nc && slpi_fast_carry_set(f, x, carry, nc) == SLPI_OK);
     carry[1 + test_rand_int(nc - 1)] = test_rand_int(2) ? NAN : -INFINITY;
-    TEST_CHECKF(slpi_fast_carry_set(f, x, carry, nc) == SLPI_EINPUT, "%s warm_start=%d: a non-finite carry taken",
-                sys, ws);
+    TEST_CHECKF(slpi_fast_carry_set(f, x, carry, nc) == SLPI_EINPUT, "%s warm_start=%d: a non-finite carry taken", sys,
+                ws);
     free(carry);
     free(x);
     slpi_fast_free(f);
@@ -476,8 +489,8 @@ int main(void)
     TEST_CHECK(len2 == len && memcmp(again, good, len) == 0);
     free(again);
     /* unwritable folder */
-    TEST_CHECK(slpi_checkpoint_write("/nonexistent-dir/ck", &c, &err) == SLPI_EINPUT
-               && strstr(err.msg, "/nonexistent-dir/ck: cannot write"));
+    TEST_CHECK(slpi_checkpoint_write("/nonexistent-dir/ck", &c, &err) == SLPI_EINPUT &&
+               strstr(err.msg, "/nonexistent-dir/ck: cannot write"));
     free(good);
     slpi_checkpoint_free(&c);
     check_batches();

@@ -18,32 +18,71 @@ static double tape_value(const slpi_expr *e, const double *mu)
         const slpi_expr_node *n = &e->node[i];
         double a = n->a >= 0 ? v[n->a] : 0, b = n->b >= 0 ? v[n->b] : 0;
         switch (n->op) {
-        case SLPI_EXPR_CONST: v[i] = e->cval[n->arg]; break;
-        case SLPI_EXPR_COORD: v[i] = mu[n->arg]; break;
-        case SLPI_EXPR_PI: v[i] = 3.14159265358979323846; break;
-        case SLPI_EXPR_NEG: v[i] = -a; break;
-        case SLPI_EXPR_ADD: v[i] = a + b; break;
-        case SLPI_EXPR_SUB: v[i] = a - b; break;
-        case SLPI_EXPR_MUL: v[i] = a * b; break;
-        case SLPI_EXPR_DIV: v[i] = a / b; break;
+        case SLPI_EXPR_CONST:
+            v[i] = e->cval[n->arg];
+            break;
+        case SLPI_EXPR_COORD:
+            v[i] = mu[n->arg];
+            break;
+        case SLPI_EXPR_PI:
+            v[i] = 3.14159265358979323846;
+            break;
+        case SLPI_EXPR_NEG:
+            v[i] = -a;
+            break;
+        case SLPI_EXPR_ADD:
+            v[i] = a + b;
+            break;
+        case SLPI_EXPR_SUB:
+            v[i] = a - b;
+            break;
+        case SLPI_EXPR_MUL:
+            v[i] = a * b;
+            break;
+        case SLPI_EXPR_DIV:
+            v[i] = a / b;
+            break;
         case SLPI_EXPR_POWI: {
             double r = 1;
             for (int k = 0; k < abs(n->arg); k++) r *= a;
             v[i] = n->arg < 0 ? 1 / r : r;
             break;
         }
-        case SLPI_EXPR_POW: v[i] = pow(a, b); break;
-        case SLPI_EXPR_SQRT: v[i] = sqrt(a); break;
-        case SLPI_EXPR_EXP: v[i] = exp(a); break;
-        case SLPI_EXPR_LOG: v[i] = log(a); break;
-        case SLPI_EXPR_SIN: v[i] = sin(a); break;
-        case SLPI_EXPR_COS: v[i] = cos(a); break;
-        case SLPI_EXPR_TAN: v[i] = tan(a); break;
-        case SLPI_EXPR_ATAN: v[i] = atan(a); break;
-        case SLPI_EXPR_SINH: v[i] = sinh(a); break;
-        case SLPI_EXPR_COSH: v[i] = cosh(a); break;
-        case SLPI_EXPR_TANH: v[i] = tanh(a); break;
-        default: v[i] = NAN;
+        case SLPI_EXPR_POW:
+            v[i] = pow(a, b);
+            break;
+        case SLPI_EXPR_SQRT:
+            v[i] = sqrt(a);
+            break;
+        case SLPI_EXPR_EXP:
+            v[i] = exp(a);
+            break;
+        case SLPI_EXPR_LOG:
+            v[i] = log(a);
+            break;
+        case SLPI_EXPR_SIN:
+            v[i] = sin(a);
+            break;
+        case SLPI_EXPR_COS:
+            v[i] = cos(a);
+            break;
+        case SLPI_EXPR_TAN:
+            v[i] = tan(a);
+            break;
+        case SLPI_EXPR_ATAN:
+            v[i] = atan(a);
+            break;
+        case SLPI_EXPR_SINH:
+            v[i] = sinh(a);
+            break;
+        case SLPI_EXPR_COSH:
+            v[i] = cosh(a);
+            break;
+        case SLPI_EXPR_TANH:
+            v[i] = tanh(a);
+            break;
+        default:
+            v[i] = NAN;
         }
     }
     double r = v[e->n - 1];
@@ -53,7 +92,7 @@ static double tape_value(const slpi_expr *e, const double *mu)
 
 /* ---- random trees */
 typedef struct tree {
-    int kind;   /* 0 leaf coord, 1 leaf const, 2 unary minus, 3 binary (op char), 4 function, 5 powi */
+    int kind; /* 0 leaf coord, 1 leaf const, 2 unary minus, 3 binary (op char), 4 function, 5 powi */
     int coord, powi;
     double c;
     char op;
@@ -70,12 +109,28 @@ static tree *gen(int depth)
     int k = depth <= 0 ? (int)test_rand_int(2) : (int)test_rand_int(6);
     t->kind = k;
     switch (k) {
-    case 0: t->coord = (int)test_rand_int(3); break;
-    case 1: t->c = (double)(1 + test_rand_int(40)) / 8; break;
-    case 2: t->l = gen(depth - 1); break;
-    case 3: t->op = binops[test_rand_int(4)]; t->l = gen(depth - 1); t->r = gen(depth - 1); break;
-    case 4: t->fn = (int)test_rand_int(10); t->l = gen(depth - 1); break;
-    case 5: t->powi = (int)test_rand_int(7) - 3; t->l = gen(depth - 1); break;
+    case 0:
+        t->coord = (int)test_rand_int(3);
+        break;
+    case 1:
+        t->c = (double)(1 + test_rand_int(40)) / 8;
+        break;
+    case 2:
+        t->l = gen(depth - 1);
+        break;
+    case 3:
+        t->op = binops[test_rand_int(4)];
+        t->l = gen(depth - 1);
+        t->r = gen(depth - 1);
+        break;
+    case 4:
+        t->fn = (int)test_rand_int(10);
+        t->l = gen(depth - 1);
+        break;
+    case 5:
+        t->powi = (int)test_rand_int(7) - 3;
+        t->l = gen(depth - 1);
+        break;
     }
     return t;
 }
@@ -83,9 +138,12 @@ static tree *gen(int depth)
 static double tree_value(const tree *t, const double *mu)
 {
     switch (t->kind) {
-    case 0: return mu[t->coord];
-    case 1: return t->c;
-    case 2: return -tree_value(t->l, mu);
+    case 0:
+        return mu[t->coord];
+    case 1:
+        return t->c;
+    case 2:
+        return -tree_value(t->l, mu);
     case 3: {
         double a = tree_value(t->l, mu), b = tree_value(t->r, mu);
         return t->op == '+' ? a + b : t->op == '-' ? a - b : t->op == '*' ? a * b : a / b;
@@ -107,10 +165,14 @@ static double tree_value(const tree *t, const double *mu)
 static int level(const tree *t)
 {
     switch (t->kind) {
-    case 2: return 3;
-    case 3: return t->op == '+' || t->op == '-' ? 1 : 2;
-    case 5: return 4;
-    default: return 5;
+    case 2:
+        return 3;
+    case 3:
+        return t->op == '+' || t->op == '-' ? 1 : 2;
+    case 5:
+        return 4;
+    default:
+        return 5;
     }
 }
 
@@ -132,15 +194,24 @@ static void emit(const tree *t, int full, char *buf, size_t n)
 {
     char tmp[64];
     switch (t->kind) {
-    case 0: snprintf(tmp, sizeof tmp, "x%d", t->coord + 1); strncat(buf, tmp, n - strlen(buf) - 1); return;
-    case 1: snprintf(tmp, sizeof tmp, "%.17g", t->c); strncat(buf, tmp, n - strlen(buf) - 1); return;
-    case 2: strncat(buf, "-", n - strlen(buf) - 1); child(t->l, 3, full, buf, n); return;
+    case 0:
+        snprintf(tmp, sizeof tmp, "x%d", t->coord + 1);
+        strncat(buf, tmp, n - strlen(buf) - 1);
+        return;
+    case 1:
+        snprintf(tmp, sizeof tmp, "%.17g", t->c);
+        strncat(buf, tmp, n - strlen(buf) - 1);
+        return;
+    case 2:
+        strncat(buf, "-", n - strlen(buf) - 1);
+        child(t->l, 3, full, buf, n);
+        return;
     case 3: {
         int lv = level(t);
         child(t->l, lv, full, buf, n);
         snprintf(tmp, sizeof tmp, " %c ", t->op);
         strncat(buf, tmp, n - strlen(buf) - 1);
-        child(t->r, lv + 1, full, buf, n);   /* left association: the right operand binds tighter */
+        child(t->r, lv + 1, full, buf, n); /* left association: the right operand binds tighter */
         return;
     }
     case 4:
@@ -180,8 +251,7 @@ static void expect_error(const char *key, const char *text, const char *head, in
     slpi_expr_param par[1] = { { "a", "0.5", 0.5, NULL } };
     int rc = slpi_expr_parse(&e, key, text, &so3, 1, par, &err);
     TEST_CHECKF(rc == SLPI_EINPUT, "'%s' parsed (rc %d)", text, rc);
-    TEST_CHECKF(strncmp(err.msg, head, strlen(head)) == 0, "'%s': message '%s', expected '%s...'",
-                text, err.msg, head);
+    TEST_CHECKF(strncmp(err.msg, head, strlen(head)) == 0, "'%s': message '%s', expected '%s...'", text, err.msg, head);
     if (col > 0 && strlen(text) < 40) {
         /* the caret line: "  " + (col-1) blanks + '^' */
         const char *caret = strrchr(err.msg, '\n');
@@ -246,13 +316,13 @@ static void tape_shapes(void)
     expect_ops("-x1^2", "coord powi neg");
     expect_ops("x1^-2", "coord powi");
     expect_ops("x1^(-3)", "coord powi");
-    expect_ops("x1^( -3 )", "coord powi");     /* blanks inside the parenthesis too */
+    expect_ops("x1^( -3 )", "coord powi"); /* blanks inside the parenthesis too */
     expect_ops("x1^(\t2)", "coord powi");
     expect_ops("x1^2.0", "coord const pow");
     expect_ops("x1^0.5", "coord const pow");
     expect_ops("x1^a", "coord const pow");
     expect_ops("x1^2^3", "coord const powi pow");
-    expect_ops("x1^(2 + 1)", "coord const const add pow");   /* not the literal 2: the parenthesis holds more */
+    expect_ops("x1^(2 + 1)", "coord const const add pow"); /* not the literal 2: the parenthesis holds more */
     expect_ops("2*pi*log(x1)", "const pi mul coord log mul");
     expect_ops("+x1", "coord");
     slpi_expr e;
@@ -325,7 +395,7 @@ static void parse_errors(void)
     powi_at_the_limit();
     expect_error("H", "(x1 + x2", "H: col 9: expected ')' to close the '(' at col 1", 9);
     expect_error("H", "x1 + x2)", "H: col 8: unexpected ')'", 8);
-    expect_error("H", "x1 + )", "H: col 6: unexpected ')'", 6);   /* where an operand is due */
+    expect_error("H", "x1 + )", "H: col 6: unexpected ')'", 6); /* where an operand is due */
     expect_error("H", "x1 x2", "H: col 4: expected an operator", 4);
     expect_error("H", "x1 +", "H: col 5: unexpected end of the expression", 5);
     expect_error("H", "", "H: col 1: empty expression", 1);
@@ -383,8 +453,8 @@ static void random_trees(void)
                 double mu[3];
                 for (int i = 0; i < 3; i++) mu[i] = test_rand_uniform(-2, 2);
                 double vt = tree_value(t, mu), vf = tape_value(&ef, mu), vm = tape_value(&em, mu);
-                TEST_CHECKF(same(vt, vf) && same(vt, vm), "'%s' / '%s': tree %.17g, full %.17g, minimal %.17g",
-                            full, minimal, vt, vf, vm);
+                TEST_CHECKF(same(vt, vf) && same(vt, vm), "'%s' / '%s': tree %.17g, full %.17g, minimal %.17g", full,
+                            minimal, vt, vf, vm);
             }
             TEST_CHECKF(ef.n == em.n, "'%s' %d nodes, '%s' %d", full, ef.n, minimal, em.n);
         }

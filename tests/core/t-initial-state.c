@@ -88,24 +88,26 @@ static void check_coefficients(slpi_system_id s, int N, const char *ic)
         TEST_CHECK(slpi_problem_set(&p, "ic", ic, &err) == SLPI_OK);
     }
     int dim = slpi_problem_state_dim(&p), n = slpi_problem_initial_size(&p);
-    TEST_CHECK(slpi_problem_initial_kind(&p) == (s == SLPI_SYS_EULER_ZEITLIN ? SLPI_INITIAL_ZEITLIN : SLPI_INITIAL_FOURIER));
+    TEST_CHECK(slpi_problem_initial_kind(&p) ==
+               (s == SLPI_SYS_EULER_ZEITLIN ? SLPI_INITIAL_ZEITLIN : SLPI_INITIAL_FOURIER));
     double *c = malloc((size_t)n * sizeof *c), *x = malloc((size_t)dim * sizeof *x);
     TEST_CHECKF(slpi_problem_initial_state(&p, c, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECKF(slpi_fast_problem_initial_state(&p, x, &err) == SLPI_OK, "%s", err.msg);
     slpi_ref *r = NULL;
     arb_ptr b = _arb_vec_init(dim);
-    TEST_CHECKF(slpi_ref_create(&r, &p, &err) == SLPI_OK && slpi_ref_initial_state(r, b, &err) == SLPI_OK,
-                "%s", err.msg);
+    TEST_CHECKF(slpi_ref_create(&r, &p, &err) == SLPI_OK && slpi_ref_initial_state(r, b, &err) == SLPI_OK, "%s",
+                err.msg);
     slpi_score sc;
     slpi_score_vector(x, b, dim, slpi_score_unit(0, SLPI_U_BINARY64), 0, &sc);
-    TEST_CHECKF(slpi_score_verdict(&sc, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_PASS, "%s N=%d: binary64 vs certified x0: ratio %.3g",
-                slpi_system_name(s), N, sc.hi);
+    TEST_CHECKF(slpi_score_verdict(&sc, SLPI_ORACLE_THRESHOLD) == SLPI_VERDICT_PASS,
+                "%s N=%d: binary64 vs certified x0: ratio %.3g", slpi_system_name(s), N, sc.hi);
     /* ||X||_F^2 from the packed state (diagonal once, off-diagonal pairs twice) */
     double f = 0, w = 0;
     for (int a = 0; a < N; a++) f += x[a] * x[a];
     for (int i = N; i < dim; i++) f += 2 * x[i] * x[i];
     for (int i = 0; i < n; i++) w += c[i] * c[i];
-    double want = s == SLPI_SYS_EULER_ZEITLIN ? w : w * N * N * N / (16 * 3.14159265358979323846 * 3.14159265358979323846);
+    double want =
+        s == SLPI_SYS_EULER_ZEITLIN ? w : w * N * N * N / (16 * 3.14159265358979323846 * 3.14159265358979323846);
     TEST_CHECKF(fabs(f - want) <= 64 * dim * U * want, "%s N=%d: ||X0||_F^2 %.17g, from the coefficients %.17g",
                 slpi_system_name(s), N, f, want);
     if (s == SLPI_SYS_EULER_ZEITLIN) TEST_CHECK(fabs(w - p.sys.ez.scale * p.sys.ez.scale) <= 8 * n * U);
@@ -138,7 +140,7 @@ static void check_default_degree(void)
         TEST_CHECKF(text && strstr(text, want), "N=%d: the default written as %s", N, want + 1);
         free(text);
         snprintf(w, sizeof w, "%d", N);
-        int rc = slpi_problem_set(&q, "ic_lmax", w, &err);   /* N = 1024: beyond the key's range */
+        int rc = slpi_problem_set(&q, "ic_lmax", w, &err); /* N = 1024: beyond the key's range */
         if (rc == SLPI_OK) rc = slpi_problem_validate(&q, &err);
         TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, "ic_lmax="), "N=%d: ic_lmax=N not refused (%s)", N, err.msg);
         if (N > 64) continue;
@@ -146,8 +148,10 @@ static void check_default_degree(void)
         TEST_CHECK(slpi_problem_set(&q, "ic_lmax", w, &err) == SLPI_OK);
         int n = slpi_problem_initial_size(&p);
         double *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
-        TEST_CHECK(slpi_problem_initial_state(&p, a, &err) == SLPI_OK && slpi_problem_initial_state(&q, b, &err) == SLPI_OK);
-        TEST_CHECKF(memcmp(a, b, (size_t)n * sizeof *a) == 0, "N=%d: the default's coefficients are not ic_lmax=%d's", N, top);
+        TEST_CHECK(slpi_problem_initial_state(&p, a, &err) == SLPI_OK &&
+                   slpi_problem_initial_state(&q, b, &err) == SLPI_OK);
+        TEST_CHECKF(memcmp(a, b, (size_t)n * sizeof *a) == 0, "N=%d: the default's coefficients are not ic_lmax=%d's",
+                    N, top);
         free(a);
         free(b);
     }

@@ -45,8 +45,9 @@ static void problem(slpi_problem *p, uint64_t seed, uint64_t path)
     snprintf(pa, sizeof pa, "%llu", (unsigned long long)path);
     char *keys[] = { "steps", "seed", "path" }, *vals[] = { steps, sd, pa };
     slpi_error err = { 0, "" };
-    TEST_CHECKF(slpi_problem_build(p, "iso/rigid-body/trajectories", NULL, 3, keys, vals, NULL, &err) == SLPI_OK
-                && slpi_problem_finish(p, &err) == SLPI_OK, "%s", err.msg);
+    TEST_CHECKF(slpi_problem_build(p, "iso/rigid-body/trajectories", NULL, 3, keys, vals, NULL, &err) == SLPI_OK &&
+                    slpi_problem_finish(p, &err) == SLPI_OK,
+                "%s", err.msg);
 }
 
 /* Steps 0..STEPS-1 on two steppers; the first is interrupted before step `at`. */
@@ -74,8 +75,9 @@ static void poll_two_ways(uint64_t seed, uint64_t path, long at)
             slpi_error e = { 0, "" };
             char want[64];
             snprintf(want, sizeof want, "interrupted before step %ld", n);
-            TEST_CHECKF(slpi_steps_take(&s1, n, NULL, &st1, &e) == SLPI_EINTR && e.code == SLPI_EINTR
-                        && strcmp(e.msg, want) == 0, "step %ld: '%s'", n, e.msg);
+            TEST_CHECKF(slpi_steps_take(&s1, n, NULL, &st1, &e) == SLPI_EINTR && e.code == SLPI_EINTR &&
+                            strcmp(e.msg, want) == 0,
+                        "step %ld: '%s'", n, e.msg);
             TEST_CHECK(memcmp(keep, x1, sizeof keep) == 0 && s1.tally.steps == taken);
             slpi_interrupt_clear();
         }
@@ -226,8 +228,7 @@ int main(void)
     TEST_CHECK(slpi_interrupt_pending() == 0);
 
     long cases = test_iters(4);
-    for (long c = 0; c < cases; c++)
-        poll_two_ways(test_rand_u64() >> 1, test_rand_u64() >> 33, test_rand_int(STEPS));
+    for (long c = 0; c < cases; c++) poll_two_ways(test_rand_u64() >> 1, test_rand_u64() >> 33, test_rand_int(STEPS));
 
     char dir[] = "/tmp/t-interrupt-XXXXXX", file[64];
     TEST_CHECK(mkdtemp(dir) != NULL);

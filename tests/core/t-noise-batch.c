@@ -29,7 +29,7 @@ static long ntail = 0, nchecked = 0;
 
 /* One run first .. first+count-1: the three ways agree; every index for short runs,
  * a sample of indices against the one-number function for long ones. */
-static const char *const kname[] = {"portable", "best", "AVX2", "AVX-512F"};
+static const char *const kname[] = { "portable", "best", "AVX2", "AVX-512F" };
 
 static void check_run(uint64_t seed, uint64_t path, uint32_t comp, uint64_t first, size_t count)
 {
@@ -37,22 +37,25 @@ static void check_run(uint64_t seed, uint64_t path, uint32_t comp, uint64_t firs
     slpi_noise_normals_isa(SLPI_NOISE_PORTABLE, seed, path, comp, first, count, b);
     for (int isa = SLPI_NOISE_BEST; isa <= SLPI_NOISE_AVX512; isa++) {
         if (!slpi_noise_isa_available(isa)) continue;
-        if (isa == SLPI_NOISE_BEST) slpi_noise_normals(seed, path, comp, first, count, a);
-        else slpi_noise_normals_isa(isa, seed, path, comp, first, count, a);
+        if (isa == SLPI_NOISE_BEST)
+            slpi_noise_normals(seed, path, comp, first, count, a);
+        else
+            slpi_noise_normals_isa(isa, seed, path, comp, first, count, a);
         size_t bad = count;
         for (size_t i = 0; i < count && bad == count; i++) {
             if (!same(a[i], b[i])) bad = i;
-            ntail += isa == SLPI_NOISE_BEST && fabs(a[i]) > 1.8627;   /* -Phi^{-1}(1/32) = 1.86273...: p < 1/32 */
+            ntail += isa == SLPI_NOISE_BEST && fabs(a[i]) > 1.8627; /* -Phi^{-1}(1/32) = 1.86273...: p < 1/32 */
         }
-        TEST_CHECKF(bad == count, "seed %" PRIu64 " path %" PRIu64 " comp %u first %" PRIu64
-                    " count %zu: the %s kernel differs from the portable one at +%zu: %a != %a", seed,
-                    path, comp, first, count, kname[isa], bad, bad < count ? a[bad] : 0.0,
+        TEST_CHECKF(bad == count,
+                    "seed %" PRIu64 " path %" PRIu64 " comp %u first %" PRIu64
+                    " count %zu: the %s kernel differs from the portable one at +%zu: %a != %a",
+                    seed, path, comp, first, count, kname[isa], bad, bad < count ? a[bad] : 0.0,
                     bad < count ? b[bad] : 0.0);
     }
     for (size_t i = 0; i < count; i += count < 200 ? 1 : 1 + (size_t)test_rand_int(40)) {
         double z = slpi_noise_normal(seed, path, comp, first + i);
-        TEST_CHECKF(same(a[i], z), "first %" PRIu64 " count %zu: normals[%zu] = %a, normal() = %a",
-                    first, count, i, a[i], z);
+        TEST_CHECKF(same(a[i], z), "first %" PRIu64 " count %zu: normals[%zu] = %a, normal() = %a", first, count, i,
+                    a[i], z);
     }
     nchecked += (long)count;
 }
@@ -63,19 +66,19 @@ int main(void)
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #endif
     for (int isa = SLPI_NOISE_AVX2; isa <= SLPI_NOISE_AVX512; isa++)
-        printf("t-noise-batch: %s kernel %s\n", kname[isa], slpi_noise_isa_available(isa)
-               ? "present: compared with the portable kernels" : "absent on this processor");
+        printf("t-noise-batch: %s kernel %s\n", kname[isa],
+               slpi_noise_isa_available(isa) ? "present: compared with the portable kernels"
+                                             : "absent on this processor");
     /* 1. random runs: lengths around the kernels' thresholds and granules (4, 8, 16, 64,
      *    96, 256) and long ones */
-    static const size_t lens[] = {0, 1, 2, 4, 5, 7, 8, 9, 15, 16, 17, 63, 64, 65, 95, 96, 97,
-                                  127, 255, 256, 257, 1000, MAXN};
+    static const size_t lens[] = { 0,  1,  2,  4,  5,  7,   8,   9,   15,  16,   17,  63,
+                                   64, 65, 95, 96, 97, 127, 255, 256, 257, 1000, MAXN };
     for (long it = 0; it < test_iters(400); it++) {
         uint64_t seed = test_rand_u64(), path = test_rand_u64() >> 32;
         uint32_t comp = (uint32_t)(test_rand_u64() >> 40);
         uint64_t first = test_rand_u64() >> test_rand_int(64);
         first = first > UINT64_MAX - MAXN ? first - MAXN : first;
-        size_t count = it % 2 ? lens[test_rand_int(sizeof lens / sizeof lens[0])]
-                              : (size_t)test_rand_int(MAXN + 1);
+        size_t count = it % 2 ? lens[test_rand_int(sizeof lens / sizeof lens[0])] : (size_t)test_rand_int(MAXN + 1);
         check_run(seed, path, comp, first, count);
     }
     /* 2. block counters whose low word wraps inside the run, and the end of the range */
@@ -100,8 +103,8 @@ int main(void)
             size_t nf = (size_t)1 << r;
             slpi_noise_normals_isa(SLPI_NOISE_PORTABLE, seed, path, comp, (first + n) << r, nf, z);
             double want = tree(z, nf, sigma);
-            TEST_CHECKF(same(inc[n], want), "refine %d step %" PRIu64 ": %a is not the tree sum %a",
-                        r, first + n, inc[n], want);
+            TEST_CHECKF(same(inc[n], want), "refine %d step %" PRIu64 ": %a is not the tree sum %a", r, first + n,
+                        inc[n], want);
         }
     }
 
@@ -117,14 +120,16 @@ int main(void)
         double h = ldexp(1.0 + (double)test_rand_int(7), -10 - (int)test_rand_int(8));
         double *lev[4 * 11];
         for (size_t q = 0; q < np; q++)
-            for (int i = 0; i <= nup; i++) lev[q * (size_t)(nup + 1) + (size_t)i] = lv[q] + 2 * count - (2 * count >> i);
+            for (int i = 0; i <= nup; i++)
+                lev[q * (size_t)(nup + 1) + (size_t)i] = lv[q] + 2 * count - (2 * count >> i);
         slpi_noise_levels(seed, path, np, 2, h, nup, first, count, lev);
         for (size_t q = 0; q < np; q++)
             for (int i = 0; i <= nup; i++) {
                 slpi_noise_increments(seed, path + q, 2, ldexp(h, i), i, first >> i, count >> i, g, NULL);
                 TEST_CHECKF(memcmp(lev[q * (size_t)(nup + 1) + (size_t)i], g, (count >> i) * sizeof *g) == 0,
                             "levels: path %zu of %zu, level %d of %d (count %zu) differs from "
-                            "slpi_noise_increments", q, np, i, nup, count);
+                            "slpi_noise_increments",
+                            q, np, i, nup, count);
             }
     }
 

@@ -59,7 +59,7 @@ static char *head(const char *text, int lines)
 static void expect_bad(const char *name, char *text, int line, const char *what)
 {
     slpi_noise_header hd;
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     double *dw = NULL;
     char where[64];
     TEST_CHECKF(text != NULL, "%s: test text not built", name);
@@ -68,8 +68,8 @@ static void expect_bad(const char *name, char *text, int line, const char *what)
     int rc = slpi_noise_file_read(tmpl, &hd, &dw, &err);
     snprintf(where, sizeof where, "%s:%d: ", tmpl, line);
     TEST_CHECKF(rc == SLPI_EINPUT && dw == NULL, "%s: accepted (rc %d)", name, rc);
-    TEST_CHECKF(strncmp(err.msg, where, strlen(where)) == 0 && strstr(err.msg, what),
-                "%s: message '%s', wanted '%s%s'", name, err.msg, where, what);
+    TEST_CHECKF(strncmp(err.msg, where, strlen(where)) == 0 && strstr(err.msg, what), "%s: message '%s', wanted '%s%s'",
+                name, err.msg, where, what);
     free(text);
 }
 
@@ -80,7 +80,7 @@ int main(void)
     close(fd);
 
     /* round trip */
-    slpi_noise_header hd = {test_rand_u64(), 17, 3, 0x1p-7, 2, 1, 2.0, 0, 5, 4, 0};
+    slpi_noise_header hd = { test_rand_u64(), 17, 3, 0x1p-7, 2, 1, 2.0, 0, 5, 4, 0 };
     hd.threshold = slpi_noise_threshold(hd.h, hd.ell);
     double dw[12];
     for (int i = 0; i < 12; i++) {
@@ -93,13 +93,12 @@ int main(void)
     char *good = render(&hd, dw);
     put(good);
     slpi_noise_header rd;
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     double *back = NULL;
     TEST_CHECKF(slpi_noise_file_read(tmpl, &rd, &back, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(back && memcmp(back, dw, sizeof dw) == 0);
-    TEST_CHECK(rd.seed == hd.seed && rd.path == hd.path && rd.components == 3 && rd.h == hd.h
-               && rd.refine == 2 && rd.truncated && rd.ell == 2
-               && rd.threshold == hd.threshold && rd.first == 5 && rd.steps == 4);
+    TEST_CHECK(rd.seed == hd.seed && rd.path == hd.path && rd.components == 3 && rd.h == hd.h && rd.refine == 2 &&
+               rd.truncated && rd.ell == 2 && rd.threshold == hd.threshold && rd.first == 5 && rd.steps == 4);
     free(back);
 
     /* malformed files: lines 1-10 header, 11-14 data */
@@ -116,8 +115,8 @@ int main(void)
     expect_bad("bad count", replace(good, "# components 3", "# components x"), 4, "component");
     expect_bad("short header", head(good, 5), 5, "truncated header");
     char *inner = replace(good, "0x1.8ebcb6ec1f23fp-2", "0x1.8ebcb6ec1f23ep-2");
-    expect_bad("threshold", replace(inner, "0.38939176384136326", "0.38939176384136320"),
-               7, "threshold is not D(h, ell)");
+    expect_bad("threshold", replace(inner, "0.38939176384136326", "0.38939176384136320"), 7,
+               "threshold is not D(h, ell)");
     free(inner);
     expect_bad("nan", replace(good, hx, "nan\t"), 12, "not finite");
     expect_bad("garbage", replace(good, hx, "0x1.zzp-3\t"), 12, "expected a hex float");

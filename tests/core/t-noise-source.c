@@ -18,10 +18,10 @@ static char tmpl[] = "/tmp/t-noise-source-XXXXXX";
 static void expect_refused(const char *name, const slpi_problem *p, const char *what)
 {
     slpi_noise_source *s = NULL;
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     int rc = slpi_noise_source_open(&s, p, &err);
-    TEST_CHECKF(rc == SLPI_EINPUT && !s && strstr(err.msg, what),
-                "%s: rc %d, message '%s', wanted '%s'", name, rc, err.msg, what);
+    TEST_CHECKF(rc == SLPI_EINPUT && !s && strstr(err.msg, what), "%s: rc %d, message '%s', wanted '%s'", name, rc,
+                err.msg, what);
     slpi_noise_source_close(s);
 }
 
@@ -59,7 +59,7 @@ static uint64_t file_fnv(const char *path)
 /* problems the noise source refuses, each with its message (and one it accepts) */
 static void check_bad_problems(const slpi_problem *p)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     slpi_problem q = *p;
     q.noise.path = UINT64_C(1) << 32;
     expect_refused("path", &q, "paths are numbered");
@@ -69,7 +69,7 @@ static void check_bad_problems(const slpi_problem *p)
     expect_refused("truncation with h >= 1", &q, "truncation needs 0 < h < 1");
     q.noise.truncate = SLPI_TRUNC_OFF;
     slpi_noise_source *u = NULL;
-    TEST_CHECK(slpi_noise_source_open(&u, &q, &err) == SLPI_OK);   /* fine untruncated */
+    TEST_CHECK(slpi_noise_source_open(&u, &q, &err) == SLPI_OK); /* fine untruncated */
     slpi_noise_source_close(u);
     q = *p;
     q.noise.refine = 41;
@@ -83,7 +83,7 @@ static void check_bad_problems(const slpi_problem *p)
 static void check_untruncated(void)
 {
     slpi_problem p;
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     slpi_noise_source *s = NULL;
     slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
     p.grid.h = 0x1p-7;
@@ -106,7 +106,7 @@ int main(void)
     test_start("t-noise-source", 13);
     int fd = mkstemp(tmpl);
     close(fd);
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
 
     /* the clipping threshold two ways: core's correctly rounded D(h, ell) against the
      * binary64 formula sqrt(2 ell h |ln h|) (docs/noise.md#truncation), a few ulps apart */

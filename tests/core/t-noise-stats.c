@@ -17,8 +17,12 @@ static int cmp_double(const void *a, const void *b)
 static double correlation(const double *x, const double *y, size_t n)
 {
     double mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
-    for (size_t i = 0; i < n; i++) { mx += x[i]; my += y[i]; }
-    mx /= (double)n; my /= (double)n;
+    for (size_t i = 0; i < n; i++) {
+        mx += x[i];
+        my += y[i];
+    }
+    mx /= (double)n;
+    my /= (double)n;
     for (size_t i = 0; i < n; i++) {
         sxy += (x[i] - mx) * (y[i] - my);
         sxx += (x[i] - mx) * (x[i] - mx);
@@ -30,8 +34,7 @@ static double correlation(const double *x, const double *y, size_t n)
 static void check_corr(const char *what, const double *x, const double *y, size_t n)
 {
     double r = correlation(x, y, n);
-    TEST_CHECKF(fabs(r) * sqrt((double)n) < 5, "%s: correlation %.3g = %.2f sigma", what, r,
-                fabs(r) * sqrt((double)n));
+    TEST_CHECKF(fabs(r) * sqrt((double)n) < 5, "%s: correlation %.3g = %.2f sigma", what, r, fabs(r) * sqrt((double)n));
 }
 
 int main(void)
@@ -54,12 +57,15 @@ int main(void)
     m1 /= (double)n;
     for (size_t i = 0; i < n; i++) {
         double d = z[i] - m1;
-        m2 += d * d; m3 += d * d * d; m4 += d * d * d * d;
+        m2 += d * d;
+        m3 += d * d * d;
+        m4 += d * d * d * d;
     }
-    m2 /= (double)n; m3 /= (double)n; m4 /= (double)n;
+    m2 /= (double)n;
+    m3 /= (double)n;
+    m4 /= (double)n;
     double skew = m3 / pow(m2, 1.5), kurt = m4 / (m2 * m2) - 3, dn = (double)n;
-    printf("t-noise-stats: n=%zu mean %.2e var-1 %.2e skew %.2e excess kurtosis %.2e\n",
-           n, m1, m2 - 1, skew, kurt);
+    printf("t-noise-stats: n=%zu mean %.2e var-1 %.2e skew %.2e excess kurtosis %.2e\n", n, m1, m2 - 1, skew, kurt);
     TEST_CHECKF(fabs(m1) < 5 / sqrt(dn), "mean %g", m1);
     TEST_CHECKF(fabs(m2 - 1) < 5 * sqrt(2 / dn), "variance %g", m2);
     TEST_CHECKF(fabs(skew) < 5 * sqrt(6 / dn), "skewness %g", skew);
@@ -67,8 +73,7 @@ int main(void)
 
     /* tails at 4 sigma: P(Z > 4) = erfc(4/sqrt2)/2, binomial 5-sigma window per side */
     double p4 = 0.5 * erfc(4 / sqrt(2.0)), e4 = dn * p4, s4 = sqrt(dn * p4 * (1 - p4));
-    printf("t-noise-stats: beyond +4: %ld, below -4: %ld, expected %.1f +- %.1f each\n",
-           tail_hi, tail_lo, e4, s4);
+    printf("t-noise-stats: beyond +4: %ld, below -4: %ld, expected %.1f +- %.1f each\n", tail_hi, tail_lo, e4, s4);
     TEST_CHECKF(fabs(tail_hi - e4) < 5 * s4, "upper 4-sigma tail count %ld", tail_hi);
     TEST_CHECKF(fabs(tail_lo - e4) < 5 * s4, "lower 4-sigma tail count %ld", tail_lo);
 
@@ -112,7 +117,7 @@ int main(void)
     check_corr("seed s vs s+1", z, y, h);
     check_corr("index j vs j+1", z, z + 1, n - 1);
     check_corr("index j vs j+2", z, z + 2, n - 2);
-    for (size_t i = 0; i < h; i++) {   /* even vs odd members of the same block */
+    for (size_t i = 0; i < h; i++) { /* even vs odd members of the same block */
         y[i] = z[2 * i + 1];
         z[i] = z[2 * i];
     }
@@ -135,6 +140,9 @@ int main(void)
     for (size_t i = 0; i < nc; i++) v += coarse[i] * coarse[i];
     v /= (double)nc * hc;
     TEST_CHECKF(fabs(v - 1) < 5 * sqrt(2 / (double)nc), "coarse variance / h = %g", v);
-    free(c); free(coarse); free(z); free(y);
+    free(c);
+    free(coarse);
+    free(z);
+    free(y);
     TEST_END();
 }

@@ -9,7 +9,7 @@
 typedef struct {
     uint64_t seed, path, first;
     size_t count;
-    int refine;      /* < 0: normals, else increments at h = 2^-5 */
+    int refine; /* < 0: normals, else increments at h = 2^-5 */
     double *out;
 } job;
 
@@ -19,8 +19,7 @@ static void *run(void *arg)
     if (j->refine < 0) {
         slpi_noise_normals(j->seed, j->path, 3, j->first, j->count, j->out);
     } else {
-        slpi_noise_increments(j->seed, j->path, 3, 0x1p-5, j->refine, j->first, j->count,
-                              j->out, NULL);
+        slpi_noise_increments(j->seed, j->path, 3, 0x1p-5, j->refine, j->first, j->count, j->out, NULL);
     }
     return NULL;
 }
@@ -32,8 +31,7 @@ static void split_run(job whole, int workers)
     job part[3];
     size_t at = 0;
     for (int w = 0; w < workers; w++) {
-        size_t end = w + 1 == workers ? whole.count
-                     : at + (size_t)test_rand_int((long)(whole.count - at));
+        size_t end = w + 1 == workers ? whole.count : at + (size_t)test_rand_int((long)(whole.count - at));
         part[w] = whole;
         part[w].first = whole.first + at;
         part[w].count = end - at;
@@ -51,16 +49,17 @@ int main(void)
     double *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
     for (long it = 0; it < test_iters(6); it++) {
         int refine = (int)it % 3 - 1;
-        job whole = {test_rand_u64(), test_rand_u64() >> 33, test_rand_u64() >> 20,
-                     refine > 0 ? n / 8 : n, refine, a};
+        job whole = {
+            test_rand_u64(), test_rand_u64() >> 33, test_rand_u64() >> 20, refine > 0 ? n / 8 : n, refine, a
+        };
         run(&whole);
         for (int workers = 2; workers <= 3; workers++) {
             memset(b, 0, n * sizeof *b);
             whole.out = b;
             split_run(whole, workers);
             whole.out = a;
-            TEST_CHECKF(memcmp(a, b, whole.count * sizeof *a) == 0,
-                        "refine %d: %d threads differ from one", refine, workers);
+            TEST_CHECKF(memcmp(a, b, whole.count * sizeof *a) == 0, "refine %d: %d threads differ from one", refine,
+                        workers);
         }
         if (refine < 0) {
             for (size_t i = whole.count; i-- > 0;) {

@@ -16,8 +16,7 @@ static int set_fails(slpi_problem *p, const char *k, const char *v, const char *
     slpi_error err = { 0, "" };
     int rc = slpi_problem_set(p, k, v, &err);
     if (rc != SLPI_EINPUT || !strstr(err.msg, must_contain)) {
-        fprintf(stderr, "  %s=%s: rc %d, message '%s' (wanted '%s')\n", k, v ? v : "(null)", rc, err.msg,
-                must_contain);
+        fprintf(stderr, "  %s=%s: rc %d, message '%s' (wanted '%s')\n", k, v ? v : "(null)", rc, err.msg, must_contain);
         return 0;
     }
     return 1;
@@ -57,7 +56,7 @@ static void check_integer_forms(void)
             slpi_problem_init(&want, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
             if (*sys && slpi_problem_set(&want, "system", sys, &err) != SLPI_OK) continue;
             got = want;
-            if (slpi_problem_set(&want, name, dec, &err) != SLPI_OK) continue;   /* a value this system refuses */
+            if (slpi_problem_set(&want, name, dec, &err) != SLPI_OK) continue; /* a value this system refuses */
             set = 1;
             for (int f = 0; f < 6; f++) {
                 slpi_problem q = got;
@@ -107,7 +106,8 @@ static void check_round_trip(void)
     slpi_problem p, q;
     slpi_error err = { 0, "" };
     const char *path;
-    static const char *const sys[] = { "rigid-body", "heavy-top", "manakov", "point-vortices", "euler-zeitlin", "sine-euler" };
+    static const char *const sys[] = { "rigid-body",     "heavy-top",     "manakov",
+                                       "point-vortices", "euler-zeitlin", "sine-euler" };
     static const char *const sch[] = { "tmk", "rkmk-heun", "im-direct", "trap-direct", "svi" };
     for (long it = 0; it < test_iters(200); it++) {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
@@ -205,7 +205,9 @@ int main(void)
      * among them); anything else after the 0x is refused, never read as a shorter number */
     for (long it = 0; it < test_iters(200); it++) {
         int bits = it < 16 ? 4 : test_rand_int(65);
-        uint64_t v = it < 16 ? (uint64_t)it : bits == 64 ? test_rand_u64() : test_rand_u64() & ((UINT64_C(1) << bits) - 1);
+        uint64_t v = it < 16 ? (uint64_t)it
+            : bits == 64     ? test_rand_u64()
+                             : test_rand_u64() & ((UINT64_C(1) << bits) - 1);
         char hex[32], dec[32];
         snprintf(hex, sizeof hex, it % 2 ? "0x%" PRIx64 : "0X%" PRIX64, v);
         snprintf(dec, sizeof dec, "%" PRIu64, v);
@@ -236,7 +238,8 @@ int main(void)
 
     /* time grid */
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    TEST_CHECK(slpi_problem_set(&p, "T", "0.1", &err) == SLPI_OK && slpi_problem_set(&p, "level", "7", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_set(&p, "T", "0.1", &err) == SLPI_OK &&
+               slpi_problem_set(&p, "level", "7", &err) == SLPI_OK);
     TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK && p.grid.steps == 128 && p.grid.h == 0.1 / 128);
     slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK);
     TEST_CHECK(slpi_problem_set(&p, "T", "100", &err) == SLPI_OK);
@@ -248,7 +251,8 @@ int main(void)
     TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_EINPUT && strstr(err.msg, "needs T"));
 
     /* key files: comments, order independence (system first), file:line errors */
-    const char *path = test_temp_file("# a case\nh = 0.125\nscheme=svi\nsystem=rigid-body # trailing comment\n\ninertia=1,2,3\n");
+    const char *path =
+        test_temp_file("# a case\nh = 0.125\nscheme=svi\nsystem=rigid-body # trailing comment\n\ninertia=1,2,3\n");
     slpi_problem_init(&p, SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK);
     TEST_CHECKF(slpi_problem_load(&p, path, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(p.sys.system == SLPI_SYS_RIGID_BODY && p.sch.scheme == SLPI_SCHEME_SVI && p.grid.h == 0.125 &&

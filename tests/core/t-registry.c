@@ -32,7 +32,7 @@ int main(void)
             slpi_problem p;
             slpi_error err = { 0, "" };
             slpi_problem_init(&p, (slpi_system_id)s, (slpi_scheme_id)k);
-            if (s == SLPI_SYS_MODEL) {   /* no default: a model (docs/models.md) on so3, noise linear */
+            if (s == SLPI_SYS_MODEL) { /* no default: a model (docs/models.md) on so3, noise linear */
                 TEST_CHECK(slpi_problem_set(&p, "algebra", "so3", &err) == 0 &&
                            slpi_problem_set(&p, "H", "x1^2 + x2^2/2 + x3^2/3", &err) == 0 &&
                            slpi_problem_set(&p, "noise_H1", "0.1*x1", &err) == 0 &&
@@ -58,16 +58,20 @@ int main(void)
      * claim X4: state-dependent H_k = phi(<mu, e_k>) included); it validates wherever the
      * system's form takes the noise (the heavy top's RKMK form: SALT or none). The numbers
      * behind the rule: t-audit-gaps compares it with the computed missed drift. */
-    static const struct { slpi_system_id s; const char *noise; int runs; } le[] = {
-        {SLPI_SYS_RIGID_BODY, "none", 1}, {SLPI_SYS_RIGID_BODY, "iso-quad", 1},
-        {SLPI_SYS_RIGID_BODY, "iso-quad1", 1}, {SLPI_SYS_RIGID_BODY, "svi-lin", 1},
-        {SLPI_SYS_RIGID_BODY, "svi-lin1", 1}, {SLPI_SYS_RIGID_BODY, "const-e3", 1},
-        {SLPI_SYS_HEAVY_TOP, "none", 1}, {SLPI_SYS_HEAVY_TOP, "salt", 1},
-        {SLPI_SYS_HEAVY_TOP, "case2-pi2", 0}, {SLPI_SYS_HEAVY_TOP, "case3", 0},
-        {SLPI_SYS_MANAKOV, "none", 1}, {SLPI_SYS_MANAKOV, "quad", 1},
-        {SLPI_SYS_POINT_VORTICES, "none", 1}, {SLPI_SYS_POINT_VORTICES, "quad", 1},
-        {SLPI_SYS_EULER_ZEITLIN, "none", 1}, {SLPI_SYS_EULER_ZEITLIN, "Q", 1},
-        {SLPI_SYS_EULER_ZEITLIN, "L", 1}, {SLPI_SYS_SINE_EULER, "two-mode", 1},
+    static const struct {
+        slpi_system_id s;
+        const char *noise;
+        int runs;
+    } le[] = {
+        { SLPI_SYS_RIGID_BODY, "none", 1 },      { SLPI_SYS_RIGID_BODY, "iso-quad", 1 },
+        { SLPI_SYS_RIGID_BODY, "iso-quad1", 1 }, { SLPI_SYS_RIGID_BODY, "svi-lin", 1 },
+        { SLPI_SYS_RIGID_BODY, "svi-lin1", 1 },  { SLPI_SYS_RIGID_BODY, "const-e3", 1 },
+        { SLPI_SYS_HEAVY_TOP, "none", 1 },       { SLPI_SYS_HEAVY_TOP, "salt", 1 },
+        { SLPI_SYS_HEAVY_TOP, "case2-pi2", 0 },  { SLPI_SYS_HEAVY_TOP, "case3", 0 },
+        { SLPI_SYS_MANAKOV, "none", 1 },         { SLPI_SYS_MANAKOV, "quad", 1 },
+        { SLPI_SYS_POINT_VORTICES, "none", 1 },  { SLPI_SYS_POINT_VORTICES, "quad", 1 },
+        { SLPI_SYS_EULER_ZEITLIN, "none", 1 },   { SLPI_SYS_EULER_ZEITLIN, "Q", 1 },
+        { SLPI_SYS_EULER_ZEITLIN, "L", 1 },      { SLPI_SYS_SINE_EULER, "two-mode", 1 },
     };
     slpi_problem p;
     slpi_error err = { 0, "" };

@@ -30,7 +30,11 @@ static int problem_from_header(const slpi_traj *t, slpi_problem *q, slpi_error *
     for (int i = 0; i < t->nhead && n < 256; i++) {
         int drop = 0;
         for (size_t j = 0; j < sizeof skip / sizeof skip[0]; j++) drop |= strcmp(t->head_key[i], skip[j]) == 0;
-        if (!drop) { k[n] = t->head_key[i]; v[n] = t->head_val[i]; n++; }
+        if (!drop) {
+            k[n] = t->head_key[i];
+            v[n] = t->head_val[i];
+            n++;
+        }
     }
     slpi_problem_init(q, SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK);
     return slpi_problem_set_all(q, n, k, v, NULL, err);
@@ -62,7 +66,7 @@ int main(void)
     TEST_CHECK(t.ncols == 3 + res.ndiag + 2);
     TEST_CHECK(slpi_traj_column(&t, "x1") == 0 && slpi_traj_column(&t, "iters") == t.ncols - 2);
     TEST_CHECK(strcmp(slpi_traj_header(&t, "arith"), "fast") == 0);
-    TEST_CHECK(strcmp(slpi_traj_header(&t, "state_columns"), "x1,x2,x3") == 0);   /* the state's columns, named */
+    TEST_CHECK(strcmp(slpi_traj_header(&t, "state_columns"), "x1,x2,x3") == 0); /* the state's columns, named */
     TEST_CHECKF(problem_from_header(&t, &q, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(memcmp(&p, &q, sizeof p) == 0);
     /* the |x|^2 Casimir column barely moves (IsoMP preserves the spectrum) */
@@ -76,7 +80,8 @@ int main(void)
     /* determinism: the same problem twice gives the same bytes of state */
     TEST_CHECK(run_to(&p, path, &res, &err) == SLPI_OK);
     TEST_CHECK(slpi_traj_read(path, &t2, &err) == SLPI_OK);
-    TEST_CHECK(t2.nrows == t.nrows && memcmp(t.mid, t2.mid, (size_t)t.nrows * (size_t)(t.ncols + 1) * sizeof(double)) == 0);
+    TEST_CHECK(t2.nrows == t.nrows &&
+               memcmp(t.mid, t2.mid, (size_t)t.nrows * (size_t)(t.ncols + 1) * sizeof(double)) == 0);
     slpi_traj_free(&t2);
 
     /* explicit x0 from a file is the first row */

@@ -94,7 +94,7 @@ int main(void)
     TEST_CHECKF(memcmp(&s2.tally, &want, sizeof want) == 0 && memcmp(&s3.tally, &want, sizeof want) == 0,
                 "tally: %ld steps, %ld iterations (want %ld, %ld)", s2.tally.steps, s2.tally.iterations, want.steps,
                 want.iterations);
-    TEST_CHECK(want.iterations > STEPS);   /* ISOMP iterates: the tally has something to count */
+    TEST_CHECK(want.iterations > STEPS); /* ISOMP iterates: the tally has something to count */
     TEST_CHECK(slpi_steps_clipped(&s2) == slpi_noise_source_clipped(src) && slpi_steps_clipped(&s3) == 0);
     slpi_noise_source_close(src);
 
@@ -111,7 +111,8 @@ int main(void)
     TEST_CHECK(slpi_steps_open(&fresh, &q, slpi_fast_step_at, &az, 1, &err) == SLPI_OK);
     for (long n = 0; n < STEPS; n++) {
         slpi_step_status a, b;
-        TEST_CHECK(slpi_steps_take(&s2, n, NULL, &a, &err) == SLPI_OK && slpi_steps_take(&fresh, n, NULL, &b, &err) == SLPI_OK);
+        TEST_CHECK(slpi_steps_take(&s2, n, NULL, &a, &err) == SLPI_OK &&
+                   slpi_steps_take(&fresh, n, NULL, &b, &err) == SLPI_OK);
     }
     TEST_CHECK(memcmp(x2, z, sizeof z) == 0 && memcmp(x2, x1, sizeof z) != 0);
     TEST_CHECK(memcmp(&s2.tally, &fresh.tally, sizeof fresh.tally) == 0 && s2.tally.steps == STEPS);
@@ -138,8 +139,8 @@ int main(void)
     problem(&r, "iso/rigid-body/trajectories", 3, seed, path);
     slpi_ref *ref = NULL;
     arb_ptr bx = _arb_vec_init(3);
-    TEST_CHECKF(slpi_ref_create(&ref, &r, &err) == SLPI_OK && slpi_ref_initial_state(ref, bx, &err) == SLPI_OK,
-                "%s", err.msg);
+    TEST_CHECKF(slpi_ref_create(&ref, &r, &err) == SLPI_OK && slpi_ref_initial_state(ref, bx, &err) == SLPI_OK, "%s",
+                err.msg);
     slpi_ref_at ra = { ref, bx };
     slpi_steps sr;
     TEST_CHECK(slpi_steps_open(&sr, &r, slpi_ref_step_at, &ra, 1, &err) == SLPI_OK);

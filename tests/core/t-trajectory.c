@@ -107,7 +107,8 @@ int main(void)
         TEST_CHECK(slpi_traj_header(&t, "system") && strcmp(slpi_traj_header(&t, "system"), "rigid-body") == 0);
         TEST_CHECK(slpi_traj_header(&t, "arith") && strcmp(slpi_traj_header(&t, "arith"), "fast") == 0);
         TEST_CHECK(slpi_traj_header(&t, "mpfr") != NULL && slpi_traj_header(&t, "openblas") != NULL);
-        TEST_CHECK(slpi_traj_header(&t, "slpi_version") && strcmp(slpi_traj_header(&t, "slpi_version"), SLPI_VERSION) == 0);
+        TEST_CHECK(slpi_traj_header(&t, "slpi_version") &&
+                   strcmp(slpi_traj_header(&t, "slpi_version"), SLPI_VERSION) == 0);
         int exact = 1;
         for (long r = 0; r < rows && r < t.nrows; r++) {
             exact &= t.step[r] == r * 3;
@@ -121,7 +122,8 @@ int main(void)
     }
 
     /* balls */
-    const char *path = test_temp_file("# slpi-trajectory 1\n# arith=ref\nstep\tt\tx1\n0\t0\t0.5 +/- 1e-40\n1\t0.25\t-0.25\n");
+    const char *path =
+        test_temp_file("# slpi-trajectory 1\n# arith=ref\nstep\tt\tx1\n0\t0\t0.5 +/- 1e-40\n1\t0.25\t-0.25\n");
     slpi_traj t;
     TEST_CHECKF(slpi_traj_read(path, &t, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECK(t.nrows == 2 && t.mid[1] == 0.5 && t.rad[1] == 1e-40 && t.mid[3] == -0.25 && t.rad[3] == 0.0);
@@ -159,16 +161,16 @@ int main(void)
         if (r) {
             const slpi_traj *h = slpi_traj_head(r);
             TEST_CHECK(h->nhead == 2 && !strcmp(h->head_key[1], "b") && !strcmp(h->head_val[1], "x=y"));
-            TEST_CHECK(slpi_traj_header_line(r, 0) == 3 && slpi_traj_header_line(r, 1) == 4
-                       && slpi_traj_header_line(r, 2) == 0 && slpi_traj_line(r) == 5);
+            TEST_CHECK(slpi_traj_header_line(r, 0) == 3 && slpi_traj_header_line(r, 1) == 4 &&
+                       slpi_traj_header_line(r, 2) == 0 && slpi_traj_line(r) == 5);
             TEST_CHECK(h->ncols == 2 && !strcmp(h->col[1], "y") && h->nrows == 0);
             slpi_traj_row row;
             long n = 0;
             int got;
             while ((got = slpi_traj_next(r, &row, &err)) > 0 && n < whole.nrows) {
                 TEST_CHECK(row.step == whole.step[n] && slpi_traj_line(r) == 6 + n);
-                TEST_CHECK(memcmp(row.mid, whole.mid + 3 * n, 3 * sizeof(double)) == 0
-                           && memcmp(row.rad, whole.rad + 3 * n, 3 * sizeof(double)) == 0);
+                TEST_CHECK(memcmp(row.mid, whole.mid + 3 * n, 3 * sizeof(double)) == 0 &&
+                           memcmp(row.rad, whole.rad + 3 * n, 3 * sizeof(double)) == 0);
                 n++;
             }
             TEST_CHECKF(got == 0 && n == 3 && h->nrows == 3, "streamed %ld rows, end %d: %s", n, got, err.msg);
@@ -188,8 +190,9 @@ int main(void)
     for (int i = 0; i < WIDE; i++) w += sprintf(w, "\t%d", i);
     sprintf(w, "\n");
     const char *wpath = test_temp_file(wide);
-    TEST_CHECKF(slpi_traj_read(wpath, &t, &err) == SLPI_OK && t.ncols == WIDE && t.mid[WIDE] == WIDE - 1
-                && !strcmp(t.col[WIDE - 1], "c4999"), "wide file: %s", err.msg);
+    TEST_CHECKF(slpi_traj_read(wpath, &t, &err) == SLPI_OK && t.ncols == WIDE && t.mid[WIDE] == WIDE - 1 &&
+                    !strcmp(t.col[WIDE - 1], "c4999"),
+                "wide file: %s", err.msg);
     slpi_traj_free(&t);
     unlink(wpath);
     /* the same wide file with its last column renamed to the 1701st's: refused, both named */

@@ -39,16 +39,15 @@ int main(void)
         for (int i = 0; i < n; i++) d[i] = x[i] - y[i];
         double a = slpi_vec_maxabs(x, n), b = slpi_vec_maxdiff(x, y, n);
         TEST_CHECKF(a == by_sorting(x, n), "maxabs n=%d: %a, sorted %a", n, a, by_sorting(x, n));
-        TEST_CHECKF(b == by_sorting(d, n) || (isnan(b) && isnan(by_sorting(d, n))),
-                    "maxdiff n=%d: %a, sorted %a", n, b, by_sorting(d, n));
+        TEST_CHECKF(b == by_sorting(d, n) || (isnan(b) && isnan(by_sorting(d, n))), "maxdiff n=%d: %a, sorted %a", n, b,
+                    by_sorting(d, n));
         if (n == 0) continue;
         /* a NaN anywhere: first, last, or a random place; a huge entry after it */
         int at = (int)(it % 3 == 0 ? 0 : it % 3 == 1 ? n - 1 : test_rand_int(n));
         x[at] = NAN;
         if (at + 1 < n) x[at + 1] = 1e300;
         TEST_CHECKF(isnan(slpi_vec_maxabs(x, n)), "maxabs n=%d, NaN at %d: %a", n, at, slpi_vec_maxabs(x, n));
-        TEST_CHECKF(isnan(slpi_vec_maxdiff(x, y, n)), "maxdiff n=%d, NaN at %d: %a", n, at,
-                    slpi_vec_maxdiff(x, y, n));
+        TEST_CHECKF(isnan(slpi_vec_maxdiff(x, y, n)), "maxdiff n=%d, NaN at %d: %a", n, at, slpi_vec_maxdiff(x, y, n));
         TEST_CHECKF(isnan(slpi_vec_maxdiff(y, x, n)), "maxdiff (swapped) n=%d, NaN at %d", n, at);
     }
     TEST_END();

@@ -14,7 +14,7 @@ typedef void (*fu_tweak)(slpi_problem *p);
 static inline slpi_fast *fu_make(slpi_system_id s, slpi_scheme_id k, fu_tweak tweak)
 {
     slpi_problem p;
-    slpi_error err = {0};
+    slpi_error err = { 0 };
     slpi_problem_init(&p, s, k);
     if (tweak) tweak(&p);
     slpi_fast *f = NULL;
@@ -139,7 +139,7 @@ static inline int fu_isa_next(slpi_fast_isa *isa)
 /* Value of a named diagnostic (NAN if absent). */
 static inline double fu_diag(slpi_fast *f, const double *x, const double *x0, const char *name)
 {
-    slpi_diag d = {0};
+    slpi_diag d = { 0 };
     slpi_fast_diagnostics(f, x, x0, &d);
     for (int i = 0; i < d.n; i++)
         if (strcmp(d.name[i], name) == 0) return d.value[i];

@@ -23,11 +23,10 @@ static inline void ju_jacobi(double u, double m, double *sn, double *cn, double 
         n++;
     }
     double phi = ldexp(a[n] * u, n);
-    for (int j = n; j > 0; j--)
-        phi = (phi + asin(c[j] / a[j] * sin(phi))) / 2;
+    for (int j = n; j > 0; j--) phi = (phi + asin(c[j] / a[j] * sin(phi))) / 2;
     *sn = sin(phi);
     *cn = cos(phi);
-    *dn = sqrt(1 - m * *sn * *sn);   /* dn > 0 for m < 1 */
+    *dn = sqrt(1 - m * *sn * *sn); /* dn > 0 for m < 1 */
 }
 
 /* Euler's top dx = x cross I^-1 x, I = (1, 2, 3), from x(0) = (0.4, 0, 1), at time s:

@@ -30,7 +30,9 @@
 
 /* ---------------------------------------------------------------- so3 callbacks */
 
-typedef struct { double c[3]; } rb_par;   /* H = sum c_i x_i^2 */
+typedef struct {
+    double c[3];
+} rb_par; /* H = sum c_i x_i^2 */
 
 static int rb_grad(double *g, const double *x, int dim, void *u)
 {
@@ -55,11 +57,12 @@ static int rb_energy(double *H, const double *x, int dim, void *u)
     return 0;
 }
 
-static const double A1 = 0.25;   /* noise_H1 = a x1^2 + sin(x2) */
+static const double A1 = 0.25; /* noise_H1 = a x1^2 + sin(x2) */
 
 static int n1_grad(double *g, const double *x, int dim, void *u)
 {
-    (void)dim; (void)u;
+    (void)dim;
+    (void)u;
     g[0] = 2 * A1 * x[0];
     g[1] = cos(x[1]);
     g[2] = 0;
@@ -68,7 +71,8 @@ static int n1_grad(double *g, const double *x, int dim, void *u)
 
 static int n1_hvp(double *hv, const double *x, const double *w, int dim, void *u)
 {
-    (void)dim; (void)u;
+    (void)dim;
+    (void)u;
     hv[0] = 2 * A1 * w[0];
     hv[1] = -sin(x[1]) * w[1];
     hv[2] = 0;
@@ -86,14 +90,16 @@ static int lin_grad(double *g, const double *x, int dim, void *u)
 
 static int zero_hvp(double *hv, const double *x, const double *w, int dim, void *u)
 {
-    (void)x; (void)w; (void)u;
+    (void)x;
+    (void)w;
+    (void)u;
     for (int i = 0; i < dim; i++) hv[i] = 0;
     return 0;
 }
 
 /* ---------------------------------------------------------------- su(3) callbacks */
 
-static const double QB = 0.125;   /* H = 1/2 sum q_i mu_i^2 + b (sum mu_i^2)^2, q_i = 1 + i/4 */
+static const double QB = 0.125; /* H = 1/2 sum q_i mu_i^2 + b (sum mu_i^2)^2, q_i = 1 + i/4 */
 
 static int su_grad(double *g, const double *x, int dim, void *u)
 {
@@ -108,7 +114,10 @@ static int su_hvp(double *hv, const double *x, const double *w, int dim, void *u
 {
     double s = 0, xw = 0;
     (void)u;
-    for (int i = 0; i < dim; i++) { s += x[i] * x[i]; xw += x[i] * w[i]; }
+    for (int i = 0; i < dim; i++) {
+        s += x[i] * x[i];
+        xw += x[i] * w[i];
+    }
     for (int i = 0; i < dim; i++) hv[i] = (1 + i / 4.0) * w[i] + 4 * QB * (s * w[i] + 2 * x[i] * xw);
     return 0;
 }
@@ -125,7 +134,8 @@ static int su_n2_grad(double *g, const double *x, int dim, void *u)
 
 static int su_n2_hvp(double *hv, const double *x, const double *w, int dim, void *u)
 {
-    (void)x; (void)u;
+    (void)x;
+    (void)u;
     for (int i = 0; i < dim; i++) hv[i] = 0;
     hv[0] = w[7];
     hv[7] = w[0];
@@ -134,7 +144,9 @@ static int su_n2_hvp(double *hv, const double *x, const double *w, int dim, void
 
 /* ---------------------------------------------------------------- failing callbacks */
 
-typedef struct { int calls, after, rc; } fail_par;   /* fails from call `after` on */
+typedef struct {
+    int calls, after, rc;
+} fail_par; /* fails from call `after` on */
 
 static int fail_grad(double *g, const double *x, int dim, void *u)
 {
@@ -148,7 +160,7 @@ static int fail_grad(double *g, const double *x, int dim, void *u)
 
 static rb_par rb_c = { { 1 / 2.0, 1 / 1.0, 1 / 0.5 } };
 static double rb_l3[3] = { 0, 0, 1 };
-static double su_l1[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 2 };   /* ReX_0_1 + 2 ImX_1_2 */
+static double su_l1[9] = { 0, 0, 0, 1, 0, 0, 0, 0, 2 }; /* ReX_0_1 + 2 ImX_1_2 */
 
 static int set(slpi_problem *p, const char *k, const char *v, slpi_error *err)
 {
@@ -259,8 +271,14 @@ static void compare_gen(slpi_fast *e, slpi_fast *c, int su, long iters, const ch
 
 typedef int (*problem_fn)(slpi_problem *p, slpi_scheme_id k, int cb, slpi_error *err);
 
-static int rb2(slpi_problem *p, slpi_scheme_id k, int cb, slpi_error *err) { return rb_problem(p, k, cb, 2, err); }
-static int su3(slpi_problem *p, slpi_scheme_id k, int cb, slpi_error *err) { return su_problem(p, k, cb, err); }
+static int rb2(slpi_problem *p, slpi_scheme_id k, int cb, slpi_error *err)
+{
+    return rb_problem(p, k, cb, 2, err);
+}
+static int su3(slpi_problem *p, slpi_scheme_id k, int cb, slpi_error *err)
+{
+    return su_problem(p, k, cb, err);
+}
 
 static void agreement(problem_fn make, const char *name, int su, long iters)
 {
@@ -272,13 +290,13 @@ static void agreement(problem_fn make, const char *name, int su, long iters)
         TEST_CHECKF(make(&pe, (slpi_scheme_id)k, 0, &err) == 0, "%s: %s", name, err.msg);
         TEST_CHECKF(make(&pc, (slpi_scheme_id)k, 1, &err) == 0, "%s (callbacks): %s", name, err.msg);
         int rce = slpi_fast_create(&e, &pe, &err), rcc = slpi_fast_create(&c, &pc, &err2);
-        if (rce) {   /* the expression model's own refusal: the callbacks' must agree */
+        if (rce) { /* the expression model's own refusal: the callbacks' must agree */
             TEST_CHECKF(rcc != 0, "%s/%s: callbacks accepted where the expressions are refused (%s)", name,
                         slpi_scheme_name(k), err.msg);
             slpi_fast_free(c);
             continue;
         }
-        if (k == SLPI_SCHEME_RKMK_LE) {   /* the rule cannot read code: refused, saying so */
+        if (k == SLPI_SCHEME_RKMK_LE) { /* the rule cannot read code: refused, saying so */
             TEST_CHECKF(rcc == SLPI_EINPUT && contains(err2.msg, "callback"), "%s/rkmk-le (callbacks): %s", name,
                         rcc ? err2.msg : "accepted");
             slpi_fast_free(e);
@@ -286,7 +304,10 @@ static void agreement(problem_fn make, const char *name, int su, long iters)
             continue;
         }
         TEST_CHECKF(rcc == 0, "%s/%s (callbacks): %s", name, slpi_scheme_name(k), err2.msg);
-        if (rcc) { slpi_fast_free(e); continue; }
+        if (rcc) {
+            slpi_fast_free(e);
+            continue;
+        }
         ran++;
         char what[64];
         snprintf(what, sizeof what, "%s/%s", name, slpi_scheme_name(k));
@@ -319,16 +340,18 @@ static void refusals(void)
     slpi_fast *f = NULL;
 
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    TEST_CHECK(slpi_problem_set_callback(&p, 0, rb_grad, rb_hvp, NULL, NULL, &err) == SLPI_EINPUT
-               && contains(err.msg, "not a model"));
+    TEST_CHECK(slpi_problem_set_callback(&p, 0, rb_grad, rb_hvp, NULL, NULL, &err) == SLPI_EINPUT &&
+               contains(err.msg, "not a model"));
     TEST_CHECK(rb_problem(&p, SLPI_SCHEME_ISOMP, 0, 1, &err) == 0);
-    TEST_CHECKF(slpi_problem_set_callback(&p, 0, NULL, rb_hvp, NULL, NULL, &err) == SLPI_EINPUT
-                && contains(err.msg, "grad function is NULL"), "%s", err.msg);
-    TEST_CHECKF(slpi_problem_set_callback(&p, 0, rb_grad, NULL, NULL, NULL, &err) == SLPI_EINPUT
-                && contains(err.msg, "hvp function is NULL"), "%s", err.msg);
+    TEST_CHECKF(slpi_problem_set_callback(&p, 0, NULL, rb_hvp, NULL, NULL, &err) == SLPI_EINPUT &&
+                    contains(err.msg, "grad function is NULL"),
+                "%s", err.msg);
+    TEST_CHECKF(slpi_problem_set_callback(&p, 0, rb_grad, NULL, NULL, NULL, &err) == SLPI_EINPUT &&
+                    contains(err.msg, "hvp function is NULL"),
+                "%s", err.msg);
     TEST_CHECK(slpi_problem_set_callback(&p, -1, rb_grad, rb_hvp, NULL, NULL, &err) == SLPI_EINPUT);
-    TEST_CHECK(slpi_problem_set_callback(&p, SLPI_MODEL_MAX_NOISE + 1, rb_grad, rb_hvp, NULL, NULL, &err)
-               == SLPI_EINPUT);
+    TEST_CHECK(slpi_problem_set_callback(&p, SLPI_MODEL_MAX_NOISE + 1, rb_grad, rb_hvp, NULL, NULL, &err) ==
+               SLPI_EINPUT);
     /* H both as text and as code */
     TEST_CHECK(slpi_problem_set_callback(&p, 0, rb_grad, rb_hvp, NULL, &rb_c, &err) == 0);
     TEST_CHECKF(slpi_fast_create(&f, &p, &err) == SLPI_EINPUT && contains(err.msg, "H: given both"), "%s", err.msg);
@@ -368,8 +391,9 @@ static void refusals(void)
     slpi_traj t;
     TEST_CHECKF(slpi_traj_read(path, &t, &err) == 0, "%s", err.msg);
     const char *mark = slpi_traj_header(&t, "uncertified");
-    TEST_CHECKF(mark && strcmp(mark, "callback H,noise_H1,noise_H2") == 0, "header: uncertified=%s", mark ? mark : "(none)");
-    TEST_CHECK(slpi_traj_column(&t, "H0") >= 0);   /* H's energy callback gives H0 */
+    TEST_CHECKF(mark && strcmp(mark, "callback H,noise_H1,noise_H2") == 0, "header: uncertified=%s",
+                mark ? mark : "(none)");
+    TEST_CHECK(slpi_traj_column(&t, "H0") >= 0); /* H's energy callback gives H0 */
     slpi_traj_free(&t);
     /* the run's JSON summary says so too */
     const char *json = test_temp_file("");
@@ -381,8 +405,9 @@ static void refusals(void)
     if (jf) fclose(jf);
     TEST_CHECKF(contains(jtext, "\"uncertified\": \"callback H,noise_H1,noise_H2\""), "JSON: %.300s", jtext);
     slpi_verify_result vr;
-    TEST_CHECKF(slpi_verify_file(path, NULL, NULL, 5, NULL, &vr, &err) == SLPI_EINPUT
-                && contains(err.msg, "cannot be re-verified"), "verify: %s", err.msg);
+    TEST_CHECKF(slpi_verify_file(path, NULL, NULL, 5, NULL, &vr, &err) == SLPI_EINPUT &&
+                    contains(err.msg, "cannot be re-verified"),
+                "verify: %s", err.msg);
     slpi_problem q;
     slpi_problem_init(&q, SLPI_SYS_MODEL, SLPI_SCHEME_ISOMP);
     TEST_CHECK(set(&q, "uncertified", "callback H", &err) == SLPI_EINPUT && contains(err.msg, "without the callback"));
@@ -401,9 +426,9 @@ static void failures(void)
         TEST_CHECK(slpi_problem_finish(&p, &err) == 0);
         slpi_run_result res;
         int rc = slpi_run(&p, slpi_fast_path(), NULL, 0, NULL, &res, &err);
-        TEST_CHECKF(rc == SLPI_ENUMERIC && res.failed_step > 0 && contains(err.msg, "step ")
-                    && contains(err.msg, "callback of noise_H1")
-                    && contains(err.msg, mode ? "returned 7" : "non-finite value nan at index 1"),
+        TEST_CHECKF(rc == SLPI_ENUMERIC && res.failed_step > 0 && contains(err.msg, "step ") &&
+                        contains(err.msg, "callback of noise_H1") &&
+                        contains(err.msg, mode ? "returned 7" : "non-finite value nan at index 1"),
                     "mode %d: rc %d, failed step %ld: %s", mode, rc, res.failed_step, err.msg);
         /* no H energy: no H0 column */
         slpi_problem_set_callback(&p, 0, rb_grad, rb_hvp, NULL, &rb_c, &err);

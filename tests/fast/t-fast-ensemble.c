@@ -18,18 +18,18 @@ typedef struct {
 } policy;
 
 static const policy policies[] = {
-    {"default", 0, 0, 0, 0, 0, 0, 0},
-    {"tol 1e-9 (lanes stop at different iterations)", 1e-9, 0, 0, 0, 0, 0, 0},
-    {"tol 1e-17 (stagnation, caps)", 1e-17, 0, 0, 0, 0, 0, 0},
-    {"fixed_iters 3", 0, 0, 3, 0, 0, 0, 0},
-    {"maxit 3, accept", 0, 3, 0, 0, 0, 0, 0},
-    {"maxit 3, fail", 0, 3, 0, 1, 0, 0, 0},
-    {"a NaN increment in lane 5", 0, 0, 0, 0, 1, 0, 0},
-    {"lane 5 at |x| = 1e300 (its sweep makes a NaN)", 0, 0, 0, 0, 2, 0, 0},
-    {"tol 1e-9 tol_scale=step (relative to h |x|)", 1e-9, 0, 0, 0, 0, 1, 0},
-    {"predictor=cayley", 0, 0, 0, 0, 0, 0, 1},
-    {"predictor=cayley, tol 1e-9", 1e-9, 0, 0, 0, 0, 0, 1},
-    {"predictor=cayley, a NaN increment in lane 5", 0, 0, 0, 0, 1, 0, 1},
+    { "default", 0, 0, 0, 0, 0, 0, 0 },
+    { "tol 1e-9 (lanes stop at different iterations)", 1e-9, 0, 0, 0, 0, 0, 0 },
+    { "tol 1e-17 (stagnation, caps)", 1e-17, 0, 0, 0, 0, 0, 0 },
+    { "fixed_iters 3", 0, 0, 3, 0, 0, 0, 0 },
+    { "maxit 3, accept", 0, 3, 0, 0, 0, 0, 0 },
+    { "maxit 3, fail", 0, 3, 0, 1, 0, 0, 0 },
+    { "a NaN increment in lane 5", 0, 0, 0, 0, 1, 0, 0 },
+    { "lane 5 at |x| = 1e300 (its sweep makes a NaN)", 0, 0, 0, 0, 2, 0, 0 },
+    { "tol 1e-9 tol_scale=step (relative to h |x|)", 1e-9, 0, 0, 0, 0, 1, 0 },
+    { "predictor=cayley", 0, 0, 0, 0, 0, 0, 1 },
+    { "predictor=cayley, tol 1e-9", 1e-9, 0, 0, 0, 0, 0, 1 },
+    { "predictor=cayley, a NaN increment in lane 5", 0, 0, 0, 0, 1, 0, 1 },
 };
 
 static const policy *g_pol;
@@ -54,7 +54,7 @@ static void compare(slpi_scheme_id k, double c, const policy *pol, slpi_fast_isa
     slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, k, tw);
     if (!f) return;
     slpi_fast_rb_soa soa;
-    slpi_error err = {0};
+    slpi_error err = { 0 };
     TEST_CHECK(slpi_fast_rb_soa_init(&soa, f->p, &err) == 0);
     soa.isa = isa;
     enum { MAXL = 37, STEPS = 40 };
@@ -71,7 +71,7 @@ static void compare(slpi_scheme_id k, double c, const policy *pol, slpi_fast_isa
         bad_soa += k == SLPI_SCHEME_ISOMP ? slpi_fast_rb_isomp_soa(&soa, nl, f->h, xs, dW, &its_soa, lane)
                                           : slpi_fast_rb_svi_soa(&soa, nl, f->h, xs, dW, &its_soa, lane);
         for (int r = 0; r < nl; r++) {
-            double w[3] = {dW[r], dW[nl + r], dW[2 * nl + r]};
+            double w[3] = { dW[r], dW[nl + r], dW[2 * nl + r] };
             slpi_step_info info;
             int fl = slpi_step_failed(slpi_fast_step(f, xa[r], w, &info));
             bad += fl;
@@ -96,7 +96,7 @@ static void compare(slpi_scheme_id k, double c, const policy *pol, slpi_fast_isa
 int main(void)
 {
     test_start("t-fast-ensemble", 31337);
-    int lanes[] = {37, 1, 8, 13};
+    int lanes[] = { 37, 1, 8, 13 };
     FU_EACH_ISA (isa)
         for (size_t p = 0; p < sizeof policies / sizeof policies[0]; p++)
             for (int l = 0; l < 4; l++) {

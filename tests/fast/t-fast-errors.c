@@ -15,7 +15,7 @@ static slpi_problem base(slpi_system_id s, slpi_scheme_id k)
 static void expect_reject(const slpi_problem *p, const char *needle, const char *what)
 {
     slpi_fast *f = NULL;
-    slpi_error err = {0};
+    slpi_error err = { 0 };
     int rc = slpi_fast_create(&f, p, &err);
     TEST_CHECKF(rc == SLPI_EINPUT && f == NULL, "%s: expected EINPUT, got %d", what, rc);
     TEST_CHECKF(strstr(err.msg, needle) != NULL, "%s: message '%s' lacks '%s'", what, err.msg, needle);
@@ -76,7 +76,7 @@ static void check_rejections(void)
 static void check_bad_states(void)
 {
     slpi_problem p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    slpi_error err = {0};
+    slpi_error err = { 0 };
     slpi_fast *f = NULL;
     p.sys.n_x0 = 3;
     p.sys.x0[0] = NAN;
@@ -88,7 +88,7 @@ static void check_bad_states(void)
     expect_reject(&p, "x0: 2 values", "short x0");
     p.sys.n_x0 = 0;
     TEST_CHECK(slpi_fast_create(&f, &p, &err) == 0);
-    double y[3] = {0.1, NAN, 0.3}, dw[3] = {0, 0, 0}, z[3] = {0.1, 0.2, 0.3}, dn[3] = {0, INFINITY, 0};
+    double y[3] = { 0.1, NAN, 0.3 }, dw[3] = { 0, 0, 0 }, z[3] = { 0.1, 0.2, 0.3 }, dn[3] = { 0, INFINITY, 0 };
     slpi_step_info info;
     TEST_CHECK(slpi_fast_step(f, y, dw, &info) == SLPI_STEP_INVALID && slpi_step_failed(info.status));
     TEST_CHECK(slpi_fast_step(f, z, dn, &info) == SLPI_STEP_INVALID);
@@ -111,16 +111,16 @@ static void tw_huge(slpi_problem *p)
 
 static void check_policy(slpi_system_id s, slpi_scheme_id k)
 {
-    double x[6], dw[3] = {0.5, -0.3, 0.2};
+    double x[6], dw[3] = { 0.5, -0.3, 0.2 };
     slpi_step_info info;
-    g_cap = SLPI_CAP_FAIL; g_fixed = 0;
+    g_cap = SLPI_CAP_FAIL;
+    g_fixed = 0;
     slpi_fast *f = fu_make(s, k, tw_huge);
     if (!f) return;
     slpi_fast_initial_state(f, x, NULL);
     slpi_step_status st = slpi_fast_step(f, x, dw, &info);
-    TEST_CHECKF(st == SLPI_STEP_NOT_CONVERGED || st == SLPI_STEP_DIVERGED,
-                "%s/%s at h=8: status %s", slpi_system_name(s), slpi_scheme_name(k),
-                slpi_step_status_name(st));
+    TEST_CHECKF(st == SLPI_STEP_NOT_CONVERGED || st == SLPI_STEP_DIVERGED, "%s/%s at h=8: status %s",
+                slpi_system_name(s), slpi_scheme_name(k), slpi_step_status_name(st));
     TEST_CHECKF(info.iterations >= 1 && info.iterations <= 20 && info.residual > 1e-10,
                 "non-convergence report: %d iterations, residual %g", info.iterations, info.residual);
     slpi_fast_free(f);
@@ -128,8 +128,8 @@ static void check_policy(slpi_system_id s, slpi_scheme_id k)
     f = fu_make(s, k, tw_huge);
     slpi_fast_initial_state(f, x, NULL);
     st = slpi_fast_step(f, x, dw, &info);
-    TEST_CHECKF(st == SLPI_STEP_CAPPED && info.iterations == 3, "fixed 3: %s after %d",
-                slpi_step_status_name(st), info.iterations);
+    TEST_CHECKF(st == SLPI_STEP_CAPPED && info.iterations == 3, "fixed 3: %s after %d", slpi_step_status_name(st),
+                info.iterations);
     TEST_CHECK(fu_diag(f, x, NULL, "capped") == 1);
     slpi_fast_free(f);
 }
@@ -140,7 +140,7 @@ static void check_policy(slpi_system_id s, slpi_scheme_id k)
 static void check_unfinished(void)
 {
     slpi_problem p = base(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    slpi_error err = {0};
+    slpi_error err = { 0 };
     slpi_ref *r = NULL;
     TEST_CHECK(slpi_problem_set(&p, "h", "0.01", &err) == SLPI_OK && slpi_problem_set(&p, "T", "1", &err) == SLPI_OK);
     expect_reject(&p, "slpi_problem_finish", "T without finish");

@@ -8,7 +8,10 @@
 #include "fastutil.h"
 #include "fast/so3.h"
 
-static double rnd(void) { return test_rand_uniform(-1, 1); }
+static double rnd(void)
+{
+    return test_rand_uniform(-1, 1);
+}
 
 static void cross(const double *a, const double *b, double *c)
 {
@@ -54,21 +57,21 @@ static void check_rigid_body(void)
 {
     slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK, NULL);
     slpi_fast *g = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI, rb_svi);
-    const double In[3] = {2, 1, 2.0 / 3}, J[3] = {1, 2, 3};
+    const double In[3] = { 2, 1, 2.0 / 3 }, J[3] = { 1, 2, 3 };
     for (int t = 0; t < test_iters(50); t++) {
-        double x[3] = {rnd(), rnd(), rnd()}, w[3], v[3], e[3];
+        double x[3] = { rnd(), rnd(), rnd() }, w[3], v[3], e[3];
         for (int i = 0; i < 3; i++) w[i] = x[i] / In[i];
-        cross(x, w, e);                                   /* x cross I^{-1} x */
+        cross(x, w, e); /* x cross I^{-1} x */
         field(&f->sys, 0, x, v);
         TEST_CHECKF(maxdiff(v, e, 3) < 1e-15, "rigid-body ISO drift field");
-        for (int k = 1; k <= 3; k++) {                    /* 0.1 x_k (x cross e_k) */
-            double ek[3] = {0, 0, 0};
+        for (int k = 1; k <= 3; k++) { /* 0.1 x_k (x cross e_k) */
+            double ek[3] = { 0, 0, 0 };
             ek[k - 1] = 1;
             cross(x, ek, e);
             for (int i = 0; i < 3; i++) e[i] *= 0.1 * x[k - 1];
             field(&f->sys, k, x, v);
             TEST_CHECKF(maxdiff(v, e, 3) < 1e-16, "rigid-body iso-quad field %d", k);
-            for (int i = 0; i < 3; i++) ek[i] *= 0.02;    /* svi-lin: Pi cross 0.02 e_k */
+            for (int i = 0; i < 3; i++) ek[i] *= 0.02; /* svi-lin: Pi cross 0.02 e_k */
             cross(x, ek, e);
             field(&g->sys, k, x, v);
             TEST_CHECKF(maxdiff(v, e, 3) < 1e-16, "rigid-body svi-lin field %d", k);
@@ -85,15 +88,15 @@ static void check_rigid_body(void)
 static void check_heavy_top(void)
 {
     slpi_fast *f = fu_make(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK, NULL);
-    const double In[3] = {4, 2, 1}, X[3] = {0, 0, 1}, al[3] = {0.01, 0.02, 0.03};
+    const double In[3] = { 4, 2, 1 }, X[3] = { 0, 0, 1 }, al[3] = { 0.01, 0.02, 0.03 };
     for (int t = 0; t < test_iters(50); t++) {
         double mu[6], v[6], e[6], om[3], a[3], b[3];
         for (int i = 0; i < 6; i++) mu[i] = rnd();
         for (int i = 0; i < 3; i++) om[i] = mu[i] / In[i];
         cross(mu, om, a);
         cross(mu + 3, X, b);
-        for (int i = 0; i < 3; i++) e[i] = a[i] + b[i];   /* pi x w + gamma x x */
-        cross(mu + 3, om, e + 3);                         /* gamma x w */
+        for (int i = 0; i < 3; i++) e[i] = a[i] + b[i]; /* pi x w + gamma x x */
+        cross(mu + 3, om, e + 3);                       /* gamma x w */
         field(&f->sys, 0, mu, v);
         TEST_CHECKF(maxdiff(v, e, 6) < 1e-15, "heavy-top drift field");
         cross(mu, al, e);
@@ -119,8 +122,10 @@ static void check_manakov(void)
                 A[i * n + i] = G[i * n + i] = 0;
                 for (int j = i + 1; j < n; j++, q++) {
                     double gij = kk == 0 ? mu[q] / (q + 1) : (q == kk - 1 ? 0.1 * mu[q] : 0);
-                    A[i * n + j] = mu[q]; A[j * n + i] = -mu[q];
-                    G[i * n + j] = gij; G[j * n + i] = -gij;
+                    A[i * n + j] = mu[q];
+                    A[j * n + i] = -mu[q];
+                    G[i * n + j] = gij;
+                    G[j * n + i] = -gij;
                 }
             }
             for (int i = 0; i < n; i++)
@@ -149,7 +154,9 @@ static void check_vortices(void)
         for (int i = 0; i < 4; i++) {
             double *xi = x + 3 * i, r;
             do {
-                xi[0] = rnd(); xi[1] = rnd(); xi[2] = rnd();
+                xi[0] = rnd();
+                xi[1] = rnd();
+                xi[2] = rnd();
                 r = sqrt(xi[0] * xi[0] + xi[1] * xi[1] + xi[2] * xi[2]);
             } while (r < 0.1);
             for (int k = 0; k < 3; k++) xi[k] /= r;
@@ -159,7 +166,7 @@ static void check_vortices(void)
             double pre = model ? 1 / (8 * SLPI_FAST_PI) : SLPI_FAST_SQRT2 / (4 * SLPI_FAST_PI);
             /* scale: each term's size times 1 + 1/(1 - x_i.x_j), the relative error of
              * 1 - x_i.x_j for close vortices (a LAPACK-style ratio, not an absolute bound) */
-            double scale = 0, sc[12] = {0};
+            double scale = 0, sc[12] = { 0 };
             for (int i = 0; i < 12; i++) e[i] = 0;
             for (int i = 0; i < 4; i++)
                 for (int j = 0; j < 4; j++) {
@@ -174,10 +181,10 @@ static void check_vortices(void)
             for (int i = 0; i < 12; i++) scale = sc[i] > scale ? sc[i] : scale;
             field(&f->sys, 0, x, v);
             double ratio = maxdiff(v, e, 12) / (DBL_EPSILON * (scale > 1 ? scale : 1));
-            TEST_CHECKF(ratio <= 32, "vortex drift field, model %c: ratio %.3g (scale %.3g)", "AB"[model],
-                        ratio, scale);
+            TEST_CHECKF(ratio <= 32, "vortex drift field, model %c: ratio %.3g (scale %.3g)", "AB"[model], ratio,
+                        scale);
             for (int k = 1; k <= 3; k++) {
-                double ek[3] = {0, 0, 0};
+                double ek[3] = { 0, 0, 0 };
                 ek[k - 1] = 1;
                 for (int i = 0; i < 4; i++) {
                     cross(x + 3 * i, ek, e + 3 * i);
@@ -202,7 +209,10 @@ static void check_hess(slpi_fast *f, const char *what)
     for (int i = 0; i < d; i++) mu[i] += 0.05 * rnd();
     for (int i = 0; i < d; i++) w[i] = rnd();
     double eps = 1e-5;
-    for (int i = 0; i < d; i++) { mp[i] = mu[i] + eps * w[i]; mm[i] = mu[i] - eps * w[i]; }
+    for (int i = 0; i < d; i++) {
+        mp[i] = mu[i] + eps * w[i];
+        mm[i] = mu[i] - eps * w[i];
+    }
     for (int k = 0; k <= (s->M < 3 ? s->M : 3); k++) {
         s->gen(s, k, gp, mp);
         s->gen(s, k, gm, mm);
@@ -228,7 +238,10 @@ static void check_orbit(slpi_fast *f, const char *what, double (*casimir)(const 
     for (int i = 0; i < d; i++) sum[i] = term[i] = mu[i];
     for (int j = 1; j < 40; j++) {
         s->coad(s, t2, sg, term);
-        for (int i = 0; i < d; i++) { term[i] = t2[i] / j; sum[i] += term[i]; }
+        for (int i = 0; i < d; i++) {
+            term[i] = t2[i] / j;
+            sum[i] += term[i];
+        }
     }
     TEST_CHECKF(maxdiff(o, sum, d) < 1e-13, "%s O_exp vs series: %g", what, maxdiff(o, sum, d));
     double c0 = casimir(mu, d), c1 = casimir(o, d);
@@ -260,13 +273,15 @@ static void mat_of(int model, const double *x, double complex *M, int *n)
 {
     if (model == SLPI_FAST_BLOCK_HAT) {
         *n = 3;
-        double h[9] = {0, -x[2], x[1], x[2], 0, -x[0], -x[1], x[0], 0};
+        double h[9] = { 0, -x[2], x[1], x[2], 0, -x[0], -x[1], x[0], 0 };
         for (int i = 0; i < 9; i++) M[i] = h[i];
     } else {
-        *n = 2;   /* sum x_k E_k, E_k = -i sigma_k / sqrt2 (row-major) */
+        *n = 2; /* sum x_k E_k, E_k = -i sigma_k / sqrt2 (row-major) */
         double r = 1 / SLPI_FAST_SQRT2;
-        M[0] = -I * r * x[2]; M[1] = -I * r * x[0] - r * x[1];
-        M[2] = -I * r * x[0] + r * x[1]; M[3] = I * r * x[2];
+        M[0] = -I * r * x[2];
+        M[1] = -I * r * x[0] - r * x[1];
+        M[2] = -I * r * x[0] + r * x[1];
+        M[3] = I * r * x[2];
     }
 }
 
@@ -285,15 +300,22 @@ static void minv(int n, const double complex *A, double complex *B)
 {
     if (n == 2) {
         double complex det = A[0] * A[3] - A[1] * A[2];
-        B[0] = A[3] / det; B[1] = -A[1] / det; B[2] = -A[2] / det; B[3] = A[0] / det;
+        B[0] = A[3] / det;
+        B[1] = -A[1] / det;
+        B[2] = -A[2] / det;
+        B[3] = A[0] / det;
         return;
     }
-    double complex det = A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6])
-                         + A[2] * (A[3] * A[7] - A[4] * A[6]);
-    B[0] = (A[4] * A[8] - A[5] * A[7]) / det; B[1] = (A[2] * A[7] - A[1] * A[8]) / det;
-    B[2] = (A[1] * A[5] - A[2] * A[4]) / det; B[3] = (A[5] * A[6] - A[3] * A[8]) / det;
-    B[4] = (A[0] * A[8] - A[2] * A[6]) / det; B[5] = (A[2] * A[3] - A[0] * A[5]) / det;
-    B[6] = (A[3] * A[7] - A[4] * A[6]) / det; B[7] = (A[1] * A[6] - A[0] * A[7]) / det;
+    double complex det =
+        A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) + A[2] * (A[3] * A[7] - A[4] * A[6]);
+    B[0] = (A[4] * A[8] - A[5] * A[7]) / det;
+    B[1] = (A[2] * A[7] - A[1] * A[8]) / det;
+    B[2] = (A[1] * A[5] - A[2] * A[4]) / det;
+    B[3] = (A[5] * A[6] - A[3] * A[8]) / det;
+    B[4] = (A[0] * A[8] - A[2] * A[6]) / det;
+    B[5] = (A[2] * A[3] - A[0] * A[5]) / det;
+    B[6] = (A[3] * A[7] - A[4] * A[6]) / det;
+    B[7] = (A[1] * A[6] - A[0] * A[7]) / det;
     B[8] = (A[0] * A[4] - A[1] * A[3]) / det;
 }
 
@@ -308,14 +330,18 @@ static void check_blocks(void)
 {
     for (int model = 0; model < 2; model++)
         for (int t = 0; t < test_iters(40); t++) {
-            double p[3] = {rnd(), rnd(), rnd()}, y[3] = {rnd(), rnd(), rnd()}, x[3] = {rnd(), rnd(), rnd()};
+            double p[3] = { rnd(), rnd(), rnd() }, y[3] = { rnd(), rnd(), rnd() }, x[3] = { rnd(), rnd(), rnd() };
             double a = test_rand_uniform(-1, 1), out[3], yn;
             double complex P[9], Y[9], X[9], T1[9], T2[9], T3[9], E[9], Ip[9], Im[9], Ii[9];
             int n;
-            mat_of(model, p, P, &n); mat_of(model, y, Y, &n); mat_of(model, x, X, &n);
+            mat_of(model, p, P, &n);
+            mat_of(model, y, Y, &n);
+            mat_of(model, x, X, &n);
             /* ISOMP map */
             slpi_fast_blocks_isomp(model, 1, p, x, y, out, &yn);
-            mmul(n, P, Y, T1); mmul(n, Y, P, T2); mmul(n, T1, P, T3);
+            mmul(n, P, Y, T1);
+            mmul(n, Y, P, T2);
+            mmul(n, T1, P, T3);
             for (int i = 0; i < n * n; i++) E[i] = X[i] + 0.5 * (T1[i] - T2[i]) + 0.25 * T3[i];
             mat_of(model, out, T1, &n);
             TEST_CHECKF(mdiff(n, T1, E) < 1e-14, "block %d isomp map %g", model, mdiff(n, T1, E));
@@ -325,21 +351,26 @@ static void check_blocks(void)
                 Im[i] = -a * P[i] + (i % (n + 1) == 0);
             }
             minv(n, Im, Ii);
-            mmul(n, Ii, Ip, T1);                /* C */
-            minv(n, T1, T2);                    /* C^{-1} */
-            mmul(n, T1, X, T3); mmul(n, T3, T2, E);
+            mmul(n, Ii, Ip, T1); /* C */
+            minv(n, T1, T2);     /* C^{-1} */
+            mmul(n, T1, X, T3);
+            mmul(n, T3, T2, E);
             slpi_fast_blocks_cay(model, 1, a, p, x, out);
             mat_of(model, out, T1, &n);
             TEST_CHECKF(mdiff(n, T1, E) < 1e-13, "block %d cayley %g", model, mdiff(n, T1, E));
             minv(n, Ip, T2);
-            mmul(n, Ii, X, T3); mmul(n, T3, T2, E);
+            mmul(n, Ii, X, T3);
+            mmul(n, T3, T2, E);
             slpi_fast_blocks_ainv(model, 1, a, p, x, out);
             mat_of(model, out, T1, &n);
             TEST_CHECKF(mdiff(n, T1, E) < 1e-13, "block %d ainv %g", model, mdiff(n, T1, E));
         }
 }
 
-static void ht_zero_noise(slpi_problem *p) { (void)p; }
+static void ht_zero_noise(slpi_problem *p)
+{
+    (void)p;
+}
 
 int main(void)
 {
@@ -351,16 +382,26 @@ int main(void)
     check_blocks();
     slpi_fast *f;
     f = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK, NULL);
-    check_hess(f, "rigid-body"); check_orbit(f, "rigid-body", cas_norm); slpi_fast_free(f);
+    check_hess(f, "rigid-body");
+    check_orbit(f, "rigid-body", cas_norm);
+    slpi_fast_free(f);
     f = fu_make(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_TMK, ht_zero_noise);
-    check_hess(f, "heavy-top"); check_orbit(f, "heavy-top", cas_gamma); slpi_fast_free(f);
+    check_hess(f, "heavy-top");
+    check_orbit(f, "heavy-top", cas_gamma);
+    slpi_fast_free(f);
     f = fu_make(SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI, ht_pi2);
-    check_hess(f, "heavy-top SVI |Pi|^2"); slpi_fast_free(f);
+    check_hess(f, "heavy-top SVI |Pi|^2");
+    slpi_fast_free(f);
     f = fu_make(SLPI_SYS_MANAKOV, SLPI_SCHEME_TMK, NULL);
-    check_hess(f, "manakov"); check_orbit(f, "manakov", cas_frob); slpi_fast_free(f);
+    check_hess(f, "manakov");
+    check_orbit(f, "manakov", cas_frob);
+    slpi_fast_free(f);
     f = fu_make(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_TMK, NULL);
-    check_hess(f, "vortices A"); slpi_fast_free(f);
+    check_hess(f, "vortices A");
+    slpi_fast_free(f);
     f = fu_make(SLPI_SYS_POINT_VORTICES, SLPI_SCHEME_TMK, pv_b);
-    check_hess(f, "vortices B"); check_orbit(f, "vortices B", cas_norm); slpi_fast_free(f);
+    check_hess(f, "vortices B");
+    check_orbit(f, "vortices B", cas_norm);
+    slpi_fast_free(f);
     TEST_END();
 }

@@ -64,8 +64,7 @@ static long run_states(slpi_fast *f, double *x, long n, const double *dw, double
     long its = 0;
     for (long i = 0; i < n; i++) {
         slpi_step_info info;
-        TEST_CHECKF(!slpi_step_failed(slpi_fast_step(f, x, dw + i * M, &info)), "%s step %ld failed",
-                    f->sys.name, i);
+        TEST_CHECKF(!slpi_step_failed(slpi_fast_step(f, x, dw + i * M, &info)), "%s step %ld failed", f->sys.name, i);
         its += info.iterations;
         memcpy(states + i * dim, x, sizeof *x * (size_t)dim);
     }
@@ -90,24 +89,28 @@ static double run_pair(slpi_fast *a, slpi_fast *b, long n, long *ita, long *itb)
         worst = fmax(worst, fabs(sa[i] - sb[i]));
         scale = fmax(scale, fabs(sb[i]));
     }
-    free(dw); free(x); free(sa); free(sb);
+    free(dw);
+    free(x);
+    free(sa);
+    free(sb);
     return worst / scale;
 }
 
 /* A start (tweak a) against an older one (tweak b) on the same n increments: states within
  * 1e-13 relative of each other, and a saving of at least half an iteration per step. */
-static void better_start(slpi_system_id s, long n, fu_tweak a, fu_tweak b, const char *what,
-                         const char *than)
+static void better_start(slpi_system_id s, long n, fu_tweak a, fu_tweak b, const char *what, const char *than)
 {
     slpi_fast *fa = fu_make(s, SLPI_SCHEME_ISOMP, a), *fb = fu_make(s, SLPI_SCHEME_ISOMP, b);
     if (!fa || !fb) return;
     long ita, itb;
     double rel = run_pair(fa, fb, n, &ita, &itb);
     TEST_CHECKF(rel <= 1e-13, "%s: the %s moves the states by %.3g (relative)", fa->sys.name, what, rel);
-    TEST_CHECKF(2 * (itb - ita) >= n, "%s: the %s saves %ld iterations over %ld steps (%ld -> %ld), "
-                "fewer than half an iteration per step", fa->sys.name, what, itb - ita, n, itb, ita);
-    printf("t-fast-isomp: %s %s: %ld steps, %ld iterations (%s: %ld), states within %.2g relative\n",
-           fa->sys.name, what, n, ita, than, itb, rel);
+    TEST_CHECKF(2 * (itb - ita) >= n,
+                "%s: the %s saves %ld iterations over %ld steps (%ld -> %ld), "
+                "fewer than half an iteration per step",
+                fa->sys.name, what, itb - ita, n, itb, ita);
+    printf("t-fast-isomp: %s %s: %ld steps, %ld iterations (%s: %ld), states within %.2g relative\n", fa->sys.name,
+           what, n, ita, than, itb, rel);
     slpi_fast_free(fa);
     slpi_fast_free(fb);
 }
@@ -142,12 +145,15 @@ static void warm_predicted(slpi_system_id s, long n)
     if (!e || !w) return;
     long ite, itw;
     double rel = run_pair(w, e, n, &itw, &ite);
-    TEST_CHECKF(rel <= 1e-13, "%s: warm start with the predictor moves the states by %.3g (relative)",
-                e->sys.name, rel);
-    TEST_CHECKF(4 * (itw - ite) <= n, "%s: warm start with the predictor %ld iterations, the predictor "
-                "alone %ld, over %ld steps", e->sys.name, itw, ite, n);
+    TEST_CHECKF(rel <= 1e-13, "%s: warm start with the predictor moves the states by %.3g (relative)", e->sys.name,
+                rel);
+    TEST_CHECKF(4 * (itw - ite) <= n,
+                "%s: warm start with the predictor %ld iterations, the predictor "
+                "alone %ld, over %ld steps",
+                e->sys.name, itw, ite, n);
     printf("t-fast-isomp: %s warm start with the predictor: %ld steps, %ld iterations (predictor alone: %ld), "
-           "states within %.2g relative\n", e->sys.name, n, itw, ite, rel);
+           "states within %.2g relative\n",
+           e->sys.name, n, itw, ite, rel);
     slpi_fast_free(e);
     slpi_fast_free(w);
 }
@@ -179,10 +185,13 @@ static void warm_extrapolated(long n)
     long ita, itb;
     double rel = run_pair(a, b, n, &ita, &itb);
     TEST_CHECKF(rel <= 1e-13, "warm_start=2 moves the states by %.3g (relative)", rel);
-    TEST_CHECKF(2 * (itb - ita) >= n, "warm_start=2: %ld iterations, warm_start=1: %ld, over %ld steps: "
-                "fewer than half an iteration per step saved", ita, itb, n);
+    TEST_CHECKF(2 * (itb - ita) >= n,
+                "warm_start=2: %ld iterations, warm_start=1: %ld, over %ld steps: "
+                "fewer than half an iteration per step saved",
+                ita, itb, n);
     printf("t-fast-isomp: euler-zeitlin without noise, warm_start=2: %ld steps, %ld iterations (warm_start=1: "
-           "%ld), states within %.2g relative\n", n, ita, itb, rel);
+           "%ld), states within %.2g relative\n",
+           n, ita, itb, rel);
     slpi_fast_free(a);
     slpi_fast_free(b);
 }
@@ -218,9 +227,13 @@ static void warm_vs_cold(slpi_system_id s, long n)
     slpi_fast_step(cold, xc, dw, &ic);
     slpi_fast_step(warm, x, dw, &iw);
     TEST_CHECKF(memcmp(x, xc, sizeof *x * dim) == 0 && ic.iterations == iw.iterations,
-                "%s: a state that is not the previous step's is not solved cold (%d vs %d iterations)",
-                warm->sys.name, iw.iterations, ic.iterations);
-    free(dw); free(x); free(xc); free(sc); free(sw);
+                "%s: a state that is not the previous step's is not solved cold (%d vs %d iterations)", warm->sys.name,
+                iw.iterations, ic.iterations);
+    free(dw);
+    free(x);
+    free(xc);
+    free(sc);
+    free(sw);
     slpi_fast_free(cold);
     slpi_fast_free(warm);
 }
@@ -282,8 +295,8 @@ int main(void)
     test_start("t-fast-isomp", 1);
     su_fast_vs_ref(SLPI_SCHEME_ISOMP);
     long n = test_iters(40);
-    static const slpi_system_id sys[] = {SLPI_SYS_RIGID_BODY, SLPI_SYS_MANAKOV, SLPI_SYS_POINT_VORTICES,
-                                         SLPI_SYS_EULER_ZEITLIN};
+    static const slpi_system_id sys[] = { SLPI_SYS_RIGID_BODY, SLPI_SYS_MANAKOV, SLPI_SYS_POINT_VORTICES,
+                                          SLPI_SYS_EULER_ZEITLIN };
     for (size_t i = 0; i < sizeof sys / sizeof *sys; i++) {
         predictors(sys[i], n);
         warm_predicted(sys[i], n);

@@ -55,21 +55,69 @@ static slpi_fast *from_file(const char *path, const char *extra_key, const char 
 }
 
 /* f, f', f'' of each function at t. */
-typedef struct { const char *name; double (*f)(double); double (*d1)(double); double (*d2)(double); double lo, hi; } fn;
-static double sq(double t) { return t * t; }
-static double d1_sqrt(double t) { return 0.5 / sqrt(t); }
-static double d2_sqrt(double t) { return -0.25 / (t * sqrt(t)); }
-static double d1_log(double t) { return 1 / t; }
-static double d2_log(double t) { return -1 / (t * t); }
-static double d2_sin(double t) { return -sin(t); }
-static double d1_cos(double t) { return -sin(t); }
-static double d2_cos(double t) { return -cos(t); }
-static double d1_tan(double t) { return 1 / sq(cos(t)); }
-static double d2_tan(double t) { return 2 * sin(t) / (cos(t) * sq(cos(t))); }
-static double d1_atan(double t) { return 1 / (1 + t * t); }
-static double d2_atan(double t) { return -2 * t / sq(1 + t * t); }
-static double d1_tanh(double t) { return 1 / sq(cosh(t)); }
-static double d2_tanh(double t) { return -2 * sinh(t) / (cosh(t) * sq(cosh(t))); }
+typedef struct {
+    const char *name;
+    double (*f)(double);
+    double (*d1)(double);
+    double (*d2)(double);
+    double lo, hi;
+} fn;
+static double sq(double t)
+{
+    return t * t;
+}
+static double d1_sqrt(double t)
+{
+    return 0.5 / sqrt(t);
+}
+static double d2_sqrt(double t)
+{
+    return -0.25 / (t * sqrt(t));
+}
+static double d1_log(double t)
+{
+    return 1 / t;
+}
+static double d2_log(double t)
+{
+    return -1 / (t * t);
+}
+static double d2_sin(double t)
+{
+    return -sin(t);
+}
+static double d1_cos(double t)
+{
+    return -sin(t);
+}
+static double d2_cos(double t)
+{
+    return -cos(t);
+}
+static double d1_tan(double t)
+{
+    return 1 / sq(cos(t));
+}
+static double d2_tan(double t)
+{
+    return 2 * sin(t) / (cos(t) * sq(cos(t)));
+}
+static double d1_atan(double t)
+{
+    return 1 / (1 + t * t);
+}
+static double d2_atan(double t)
+{
+    return -2 * t / sq(1 + t * t);
+}
+static double d1_tanh(double t)
+{
+    return 1 / sq(cosh(t));
+}
+static double d2_tanh(double t)
+{
+    return -2 * sinh(t) / (cosh(t) * sq(cosh(t)));
+}
 static const fn fns[] = {
     { "sqrt", sqrt, d1_sqrt, d2_sqrt, 0.1, 3 }, { "exp", exp, exp, exp, -2, 2 },
     { "log", log, d1_log, d2_log, 0.1, 3 },     { "sin", sin, cos, d2_sin, -3, 3 },
@@ -80,8 +128,8 @@ static const fn fns[] = {
 
 /* Compare the model's gen (xi = grad/2 on so3) and dgen (along w) with the formulas g
  * and hv (Euclidean gradient and Hessian-vector product of H). */
-static void compare(slpi_fast *f, const double *mu, const double *w, const double *g, const double *hv,
-                    double limit, const char *what)
+static void compare(slpi_fast *f, const double *mu, const double *w, const double *g, const double *hv, double limit,
+                    const char *what)
 {
     double xi[3], dxi[3], es = 0, eh = 0, sg = 0, sh = 0;
     f->sys.gen(&f->sys, 0, xi, mu);
@@ -105,7 +153,7 @@ static void rules(long iters)
             const fn *F = &fns[k];
             double a[3], mu[3], w[3], g[3], hv[3];
             for (int i = 0; i < 3; i++) {
-                a[i] = (double)(test_rand_int(9) - 4) / 4;   /* exact quarters */
+                a[i] = (double)(test_rand_int(9) - 4) / 4; /* exact quarters */
                 w[i] = test_rand_uniform(-1, 1);
             }
             if (a[0] == 0) a[0] = 0.5;
@@ -132,17 +180,25 @@ static void rules(long iters)
         for (int i = 0; i < 3; i++) w[i] = test_rand_uniform(-1, 1);
         int n = (int)test_rand_int(9) - 4;
         double p = test_rand_uniform(-2, 2);
-        struct { const char *H; double g[3]; double Hm[3][3]; } cases[4] = {
+        struct {
+            const char *H;
+            double g[3];
+            double Hm[3][3];
+        } cases[4] = {
             { "x1*x2*x3", { y * z, x * z, x * y }, { { 0, z, y }, { z, 0, x }, { y, x, 0 } } },
-            { "x1/x2 - x3", { 1 / y, -x / (y * y), -1 }, { { 0, -1 / (y * y), 0 }, { -1 / (y * y), 2 * x / (y * y * y), 0 }, { 0, 0, 0 } } },
+            { "x1/x2 - x3",
+              { 1 / y, -x / (y * y), -1 },
+              { { 0, -1 / (y * y), 0 }, { -1 / (y * y), 2 * x / (y * y * y), 0 }, { 0, 0, 0 } } },
             { NULL, { 0 }, { { 0 } } },
             { NULL, { 0 }, { { 0 } } },
         };
         char Hn[64], Hp[64];
         snprintf(Hn, sizeof Hn, "x1^%d + x3^2", n);
         cases[2].H = Hn;
-        cases[2].g[0] = n * pow(x, n - 1); cases[2].g[2] = 2 * z;
-        cases[2].Hm[0][0] = n * (n - 1) * pow(x, n - 2); cases[2].Hm[2][2] = 2;
+        cases[2].g[0] = n * pow(x, n - 1);
+        cases[2].g[2] = 2 * z;
+        cases[2].Hm[0][0] = n * (n - 1) * pow(x, n - 2);
+        cases[2].Hm[2][2] = 2;
         snprintf(Hp, sizeof Hp, "x1^x2 + x2^%.17g", p);
         cases[3].H = Hp;
         double lx = log(x), xy = pow(x, y);
@@ -166,8 +222,7 @@ static void rules(long iters)
 }
 
 /* The built-in twin's gen/dgen against the model's, k = 0..M, on random states near x0. */
-static void twins(const char *file, const char *const *keys, const char *const *vals, int nk, long iters,
-                  const char *H)
+static void twins(const char *file, const char *const *keys, const char *const *vals, int nk, long iters, const char *H)
 {
     slpi_fast *m = from_file(file, H ? "H" : NULL, H);
     if (!m) return;
@@ -178,7 +233,10 @@ static void twins(const char *file, const char *const *keys, const char *const *
     slpi_fast *b = NULL;
     if (!rc) rc = slpi_fast_create(&b, &p, &err);
     TEST_CHECKF(rc == 0, "twin of %s: %s", file, err.msg);
-    if (rc) { slpi_fast_free(m); return; }
+    if (rc) {
+        slpi_fast_free(m);
+        return;
+    }
     int d = m->sys.dim, M = m->sys.M;
     TEST_CHECKF(d == b->sys.dim && M == b->sys.M, "%s: dim %d/%d, M %d/%d", file, d, b->sys.dim, M, b->sys.M);
     double mu[SLPI_MAX_X0], w[SLPI_MAX_X0];
@@ -226,7 +284,10 @@ static void nested(long iters)
             slpi_fast *f = model("so3", exprs[c], NULL, "1,0,0");
             if (!f) continue;
             double mu[3], xi[3], hvw[3], w[3];
-            for (int i = 0; i < 3; i++) { mu[i] = test_rand_uniform(0.3, 1.2); w[i] = fu_normal(); }
+            for (int i = 0; i < 3; i++) {
+                mu[i] = test_rand_uniform(0.3, 1.2);
+                w[i] = fu_normal();
+            }
             f->sys.gen(&f->sys, 0, xi, mu);
             f->sys.dgen(&f->sys, 0, hvw, mu, w);
             double e = 1e-3, scale = 0, err = 0, herr = 0, hscale = 0;
@@ -248,7 +309,10 @@ static void nested(long iters)
             /* dgen along w: difference of gen along w */
             for (int r = 0; r < 2; r++) {
                 double ee = r ? e / 2 : e, xp[3], xm[3], gp[3], gm[3];
-                for (int i = 0; i < 3; i++) { xp[i] = mu[i] + ee * w[i]; xm[i] = mu[i] - ee * w[i]; }
+                for (int i = 0; i < 3; i++) {
+                    xp[i] = mu[i] + ee * w[i];
+                    xm[i] = mu[i] - ee * w[i];
+                }
                 f->sys.gen(&f->sys, 0, gp, xp);
                 f->sys.gen(&f->sys, 0, gm, xm);
                 for (int i = 0; i < 3; i++) fdh[i] += (r ? 4.0 / 3 : -1.0 / 3) * (gp[i] - gm[i]) / (2 * ee);
@@ -272,7 +336,7 @@ static void domain(void)
         TEST_CHECK(isnan(xi[0]) && isnan(xi[1]) && isnan(xi[2]));
         mu[0] = 0.5;
         f->sys.gen(&f->sys, 0, xi, mu);
-        TEST_CHECK(xi[0] == 2.0 && xi[1] == 2.0 && xi[2] == 0);   /* (1/x1, 2 x2, 0): dot pairing */
+        TEST_CHECK(xi[0] == 2.0 && xi[1] == 2.0 && xi[2] == 0); /* (1/x1, 2 x2, 0): dot pairing */
         slpi_fast_free(f);
     }
     slpi_problem p;
@@ -376,16 +440,19 @@ int main(void)
         const char *k1[] = { "system", "form", "x0" }, *v1[] = { "rigid-body", "iso", "1,0.5,0.2" };
         twins("models/rigid-body.slpi", k1, v1, 3, iters, NULL);
         const char *k2[] = { "system", "form", "x0" },
-                   *v2[] = { "heavy-top", "rkmk", "-0.70710678118654757,0.70710678118654757,0,-0.70710678118654757,0.70710678118654757,0" };
+                   *v2[] = { "heavy-top", "rkmk",
+                             "-0.70710678118654757,0.70710678118654757,0,-0.70710678118654757,0.70710678118654757,0" };
         twins("models/heavy-top.slpi", k2, v2, 3, iters, NULL);
         const char *k3[] = { "system", "n", "x0" }, *v3[] = { "manakov", "4", "0.3,-0.5,0.2,0.7,-0.1,0.4" };
         twins("models/manakov.slpi", k3, v3, 3, iters, NULL);
-        const char *k4[] = { "system", "N", "ic_lmax", "x0" }, *v4[] = { "euler-zeitlin", "2", "1", "0.4,-0.4,0.3,-0.5" };
+        const char *k4[] = { "system", "N", "ic_lmax", "x0" },
+                   *v4[] = { "euler-zeitlin", "2", "1", "0.4,-0.4,0.3,-0.5" };
         twins("models/euler-zeitlin.slpi", k4, v4, 4, iters, NULL);
         /* a function of the trace added: its gradient is central, removed by the su(n)
          * projection, so the twin is unchanged */
-        twins("models/euler-zeitlin.slpi", k4, v4, 4, iters,
-              "(((ImX_0_0 - ImX_1_1)/2)^2 + ReX_0_1^2 + ImX_0_1^2)/2 + 0.3*(ImX_0_0 + ImX_1_1) + 0.2*exp(ImX_0_0 + ImX_1_1)");
+        twins(
+            "models/euler-zeitlin.slpi", k4, v4, 4, iters,
+            "(((ImX_0_0 - ImX_1_1)/2)^2 + ReX_0_1^2 + ImX_0_1^2)/2 + 0.3*(ImX_0_0 + ImX_1_1) + 0.2*exp(ImX_0_0 + ImX_1_1)");
         const char *k5[] = { "system", "model" }, *v5[] = { "point-vortices", "B" };
         twins("models/point-vortices.slpi", k5, v5, 2, iters, NULL);
     }

@@ -40,17 +40,21 @@ static double poisson_residual(slpi_fast *f, const double *x, const double *dw)
     slpi_props_poisson_tensor(f->p, x1, H1);
     slpi_fast_mat3_mul(T, D, H0);
     for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) R[3 * i + j] = T[3 * i] * D[3 * j] + T[3 * i + 1] * D[3 * j + 1] + T[3 * i + 2] * D[3 * j + 2];
+        for (int j = 0; j < 3; j++)
+            R[3 * i + j] = T[3 * i] * D[3 * j] + T[3 * i + 1] * D[3 * j + 1] + T[3 * i + 2] * D[3 * j + 2];
     return fu_maxdiff(R, H1, 9);
 }
 
 static double worst(slpi_scheme_id k, int cay, double c, slpi_rb_noise noise)
 {
-    g_cay = cay; g_c = c; g_noise = noise; g_node = 0;
+    g_cay = cay;
+    g_c = c;
+    g_noise = noise;
+    g_node = 0;
     slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, k, tw);
     double w = 0;
     for (int t = 0; t < test_iters(10); t++) {
-        double x[3] = {fu_normal(), fu_normal(), fu_normal()}, dw[3];
+        double x[3] = { fu_normal(), fu_normal(), fu_normal() }, dw[3];
         for (int i = 0; i < 3; i++) dw[i] = 0.3 * fu_normal();
         w = fmax(w, poisson_residual(f, x, dw));
     }
@@ -66,18 +70,20 @@ int main(void)
     double c = worst(SLPI_SCHEME_SVI, 0, 0.25, SLPI_RB_NOISE_SVI_LIN);
     double d = worst(SLPI_SCHEME_SVI, 0, -0.25, SLPI_RB_NOISE_NONE);
     double e = worst(SLPI_SCHEME_SVI, 0, 0.25, SLPI_RB_NOISE_NONE);
-    printf("  Poisson residual: isomp-comm %.2g, isomp-cay %.2g, svi+ (noise) %.2g, svi- %.2g, svi+ %.2g\n",
-           a, b, c, d, e);
+    printf("  Poisson residual: isomp-comm %.2g, isomp-cay %.2g, svi+ (noise) %.2g, svi- %.2g, svi+ %.2g\n", a, b, c, d,
+           e);
     TEST_CHECKF(a < 1e-8 && b < 1e-8, "ISOMP Poisson residual %g %g", a, b);
     TEST_CHECKF(c < 1e-8 && e < 1e-8, "SVI c=+1/4 Poisson residual %g %g", c, e);
     TEST_CHECKF(d > 1e-7, "SVI c=-1/4 must not be Poisson: %g", d);
     /* node and rotation outputs agree at convergence */
     for (int s = 0; s < 2; s++) {
-        g_c = s ? -0.25 : 0.25; g_noise = SLPI_RB_NOISE_SVI_LIN; g_node = 1;
+        g_c = s ? -0.25 : 0.25;
+        g_noise = SLPI_RB_NOISE_SVI_LIN;
+        g_node = 1;
         slpi_fast *fn = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI, tw);
         g_node = 0;
         slpi_fast *fr = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI, tw);
-        double x[3] = {0.3, -0.6, 0.7}, y[3] = {0.3, -0.6, 0.7}, dw[3] = {0.1, -0.2, 0.3};
+        double x[3] = { 0.3, -0.6, 0.7 }, y[3] = { 0.3, -0.6, 0.7 }, dw[3] = { 0.1, -0.2, 0.3 };
         fu_run(fn, x, 1, dw);
         fu_run(fr, y, 1, dw);
         TEST_CHECKF(fu_maxdiff(x, y, 3) < 1e-14, "SVI c=%g node vs rotation: %g", g_c, fu_maxdiff(x, y, 3));

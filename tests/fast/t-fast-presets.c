@@ -10,7 +10,7 @@ int main(void)
     int n = 0;
     for (const slpi_preset *ps = slpi_presets(); ps->name; ps++) {
         slpi_problem p;
-        slpi_error err = {0};
+        slpi_error err = { 0 };
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
         if (slpi_problem_preset(&p, ps->name, &err) != 0 || slpi_problem_finish(&p, &err) != 0) {
             TEST_CHECKF(0, "preset %s: %s", ps->name, err.msg);
@@ -42,11 +42,10 @@ int main(void)
                 rc = -1;
             }
         }
-        slpi_diag d = {0};
+        slpi_diag d = { 0 };
         slpi_fast_diagnostics(f, x, x0, &d);
         for (int i = 0; i < d.n; i++)
-            TEST_CHECKF(isfinite(d.value[i]), "preset %s: diagnostic %s = %g", ps->name, d.name[i],
-                        d.value[i]);
+            TEST_CHECKF(isfinite(d.value[i]), "preset %s: diagnostic %s = %g", ps->name, d.name[i], d.value[i]);
         if (src) slpi_noise_source_close(src);
         slpi_fast_free(f);
         free(x);

@@ -42,10 +42,10 @@ static void guarded_run(const slpi_problem *p, const double *dw, double *page, s
 {
     int n = slpi_problem_state_dim(p);
     double x[64], *lo = page, *hi = page + page_bytes / sizeof(double) - n;
-    double *at[3] = {x, lo, hi};
+    double *at[3] = { x, lo, hi };
     for (int r = 0; r < 3; r++) {
         slpi_fast *f = NULL;
-        slpi_error err = {0};
+        slpi_error err = { 0 };
         TEST_CHECK(slpi_fast_create(&f, p, &err) == 0 && slpi_fast_initial_state(f, at[r], &err) == 0);
         TEST_CHECK(fu_run(f, at[r], 20, dw) == 0);
         slpi_fast_free(f);
@@ -56,8 +56,8 @@ static void guarded_run(const slpi_problem *p, const double *dw, double *page, s
 
 int main(void)
 {
-    static const slpi_system_id sys[] = {SLPI_SYS_RIGID_BODY, SLPI_SYS_HEAVY_TOP,
-                                         SLPI_SYS_MANAKOV, SLPI_SYS_POINT_VORTICES};
+    static const slpi_system_id sys[] = { SLPI_SYS_RIGID_BODY, SLPI_SYS_HEAVY_TOP, SLPI_SYS_MANAKOV,
+                                          SLPI_SYS_POINT_VORTICES };
     test_start("t-fast-registry", 1);
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
     double *guarded = guarded_page(page), dw[20 * 64];
@@ -69,17 +69,15 @@ int main(void)
             const char *why = NULL;
             slpi_applicability a = slpi_registry_pair(sys[i], (slpi_scheme_id)k, &why);
             slpi_problem p;
-            slpi_error err = {0};
+            slpi_error err = { 0 };
             slpi_problem_init(&p, sys[i], (slpi_scheme_id)k);
             slpi_fast *f = NULL;
             int rc = slpi_fast_create(&f, &p, &err);
             const char *sn = slpi_system_name(sys[i]), *kn = slpi_scheme_name((slpi_scheme_id)k);
             if (a == SLPI_NA) {
-                TEST_CHECKF(rc == SLPI_EINPUT && err.msg[0], "%s/%s is N/A (%s) but created",
-                            sn, kn, why ? why : "");
+                TEST_CHECKF(rc == SLPI_EINPUT && err.msg[0], "%s/%s is N/A (%s) but created", sn, kn, why ? why : "");
             } else {
-                TEST_CHECKF(rc == 0, "%s/%s is %s but rejected: %s", sn, kn,
-                            a == SLPI_PAPER ? "P" : "E", err.msg);
+                TEST_CHECKF(rc == 0, "%s/%s is %s but rejected: %s", sn, kn, a == SLPI_PAPER ? "P" : "E", err.msg);
                 if (rc == 0) {
                     double x[64];
                     TEST_CHECK(slpi_fast_initial_state(f, x, &err) == 0);

@@ -48,7 +48,10 @@ static void rand_omega(const slpi_fast_sine_euler_basis *b, cplx *om, int real_e
     }
 }
 
-static int wedge(int a1, int a2, int b1, int b2) { return a1 * b2 - a2 * b1; }
+static int wedge(int a1, int a2, int b1, int b2)
+{
+    return a1 * b2 - a2 * b1;
+}
 
 static void check_basis(int N)
 {
@@ -57,8 +60,7 @@ static void check_basis(int N)
     TEST_CHECK(slpi_fast_sine_euler_basis_init(&b, N, &err) == SLPI_OK);
     size_t NN = (size_t)N * N;
     double scale = 1 / (2 * b.eps); /* |entries of T_m| */
-    cplx *T = calloc(NN * b.nm, sizeof *T), *A = malloc(NN * sizeof *A),
-         *B = malloc(NN * sizeof *B);
+    cplx *T = calloc(NN * b.nm, sizeof *T), *A = malloc(NN * sizeof *A), *B = malloc(NN * sizeof *B);
     for (int k = 0; k < b.nm; k++) slpi_fast_sine_euler_add(&b, k, 1.0, T + k * NN);
     double herm = 0, gram = 0, comm = 0, tr = 0;
     for (int i = 0; i < b.nm; i++) {
@@ -68,8 +70,7 @@ static void check_basis(int N)
         TEST_CHECK(slpi_fast_sine_euler_mode(&b, a1 + N, a2 - 2 * N) == i);
         const cplx *Ti = T + i * NN, *Tn = T + slpi_fast_sine_euler_mode(&b, -a1, -a2) * NN;
         for (int a = 0; a < N; a++)
-            for (int e = 0; e < N; e++)
-                herm = fmax(herm, cabs(conj(Ti[e + (size_t)N * a]) + Tn[a + (size_t)N * e]));
+            for (int e = 0; e < N; e++) herm = fmax(herm, cabs(conj(Ti[e + (size_t)N * a]) + Tn[a + (size_t)N * e]));
         tr = fmax(tr, cabs(ctrace(N, Ti)));
         for (int j = 0; j < b.nm; j++) {
             int b1, b2;
@@ -91,8 +92,7 @@ static void check_basis(int N)
     }
     TEST_CHECKF(herm / (N * U * scale) < 4, "T_m^* = -T_-m N=%d: %.3g", N, herm);
     TEST_CHECKF(tr / (N * U * scale) < 4, "tr T_m = 0 N=%d: %.3g", N, tr);
-    TEST_CHECKF(gram / (N * U * N * scale * scale) < 8, "Gram N=%d: ratio %.3g", N,
-                gram / (N * U * N * scale * scale));
+    TEST_CHECKF(gram / (N * U * N * scale * scale) < 8, "Gram N=%d: ratio %.3g", N, gram / (N * U * N * scale * scale));
     TEST_CHECKF(comm / (N * U * N * scale * scale) < 16, "[T_a,T_b] N=%d: ratio %.3g", N,
                 comm / (N * U * N * scale * scale));
 
@@ -121,7 +121,8 @@ static void check_basis(int N)
     TEST_CHECKF(fabs(creal(t3)) <= 1e-13 * cabs(t3), "Tr W^3 imaginary N=%d", N);
     TEST_CHECKF(rh < 64, "energy closed form N=%d: ratio %.3g", N, rh);
     printf("  N=%d: basis herm %.2g tr %.2g gram %.2g comm %.2g; round trip %.2f; C2 %.2f "
-           "C3 %.2f h %.2f (ratios)\n", N, herm, tr, gram, comm, rt / (N * U), r2, r3, rh);
+           "C3 %.2f h %.2f (ratios)\n",
+           N, herm, tr, gram, comm, rt / (N * U), r2, r3, rh);
     free(T);
     free(A);
     free(B);
@@ -133,8 +134,8 @@ static void check_basis(int N)
 
 /* Eq. (55) coefficientwise: d omega_m = sum_n sin(eps m^n)/eps omega_{m-n}
  * (omega_n / |n|^2 h + sum_i zeta_{i,n} dW_i), zeta_{1,+-(1,1)} = zeta_{2,+-(1,-1)} = amp. */
-static void fourier_field(const slpi_fast_sine_euler_basis *b, double amp, const double *delta,
-                          const cplx *om, cplx *out)
+static void fourier_field(const slpi_fast_sine_euler_basis *b, double amp, const double *delta, const cplx *om,
+                          cplx *out)
 {
     for (int i = 0; i < b->nm; i++) {
         int m1, m2;
@@ -169,15 +170,12 @@ static void check_system(int N, int samples)
     slpi_fast_sine_euler_basis_init(&b, N, &err);
     int dim = s.state_dim;
     size_t NN = (size_t)N * N;
-    double *mu = malloc(dim * sizeof *mu), *xi = malloc(dim * sizeof *xi),
-           *v = malloc(dim * sizeof *v), *ref = malloc(dim * sizeof *ref),
-           *tmp = malloc(dim * sizeof *tmp);
-    cplx *om = malloc(b.nm * sizeof *om), *f = malloc(b.nm * sizeof *f),
-         *W = malloc(NN * sizeof *W);
+    double *mu = malloc(dim * sizeof *mu), *xi = malloc(dim * sizeof *xi), *v = malloc(dim * sizeof *v),
+           *ref = malloc(dim * sizeof *ref), *tmp = malloc(dim * sizeof *tmp);
+    cplx *om = malloc(b.nm * sizeof *om), *f = malloc(b.nm * sizeof *f), *W = malloc(NN * sizeof *W);
     double worst = 0, worst_k = 0;
     for (int it = 0; it < samples; it++) {
-        double delta[3] = {test_rand_uniform(0, 1), test_rand_uniform(-1, 1),
-                         test_rand_uniform(-1, 1)};
+        double delta[3] = { test_rand_uniform(0, 1), test_rand_uniform(-1, 1), test_rand_uniform(-1, 1) };
         rand_omega(&b, om, 0);
         slpi_fast_sine_euler_from_fourier(&b, om, W);
         /* plus a trace part: central, it must not change the field */
@@ -207,8 +205,7 @@ static void check_system(int N, int samples)
     }
     TEST_CHECKF(worst < 256, "vector field vs eq. (55) N=%d: ratio %.3g", N, worst);
     TEST_CHECKF(worst_k < 64, "gen_sum vs per-component grad N=%d: ratio %.3g", N, worst_k);
-    printf("  N=%d: vector field vs eq. (55): ratio %.2f; gen_sum vs grad: %.2f\n", N, worst,
-           worst_k);
+    printf("  N=%d: vector field vs eq. (55): ratio %.2f; gen_sum vs grad: %.2f\n", N, worst, worst_k);
     free(mu);
     free(xi);
     free(v);
@@ -246,7 +243,7 @@ static void check_ic(void)
     memset(&s, 0, sizeof s);
     TEST_CHECK(slpi_fast_sys_sine_euler(&s, &p, &err) == SLPI_OK);
     double x[9], y[9];
-    slpi_diag d = {0};
+    slpi_diag d = { 0 };
     TEST_CHECK(initial(&s, &p, x, &err) == SLPI_OK);
     s.diagnostics(&s, &d, x, x);
     double c2 = diag_get(&d, "C2"), c3 = diag_get(&d, "C3");
@@ -262,8 +259,7 @@ static void check_ic(void)
     slpi_fast_sun_unpack(W, x, 3);
     slpi_fast_sine_euler_to_fourier(&b, W, om);
     double c3c = cimag(slpi_fast_sine_euler_tr3(&b, om));
-    TEST_CHECKF(fabs(c3 - c3c) / (9 * U * fabs(c3)) < 64, "C3 eigenvalues vs closed form: %.3g",
-                fabs(c3 - c3c));
+    TEST_CHECKF(fabs(c3 - c3c) / (9 * U * fabs(c3)) < 64, "C3 eigenvalues vs closed form: %.3g", fabs(c3 - c3c));
     p.sys.se.ic = SLPI_SE_IC_RANDOM;
     p.sys.se.ic_seed = 7;
     TEST_CHECK(initial(&s, &p, x, &err) == SLPI_OK);
@@ -328,20 +324,18 @@ static int run_path(slpi_scheme_id k, int steps, slpi_diag *d)
  * keep C2; TRAP visibly drifts C3 (negative control, docs/schemes.md#direct, claim R3/R8 setting). */
 static void check_runs(int steps)
 {
-    static const slpi_scheme_id exact[] = {SLPI_SCHEME_TMK, SLPI_SCHEME_RKMK_LE,
-                                           SLPI_SCHEME_RKMK_HEUN, SLPI_SCHEME_ISOMP,
-                                           SLPI_SCHEME_SVI};
+    static const slpi_scheme_id exact[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_RKMK_LE, SLPI_SCHEME_RKMK_HEUN,
+                                            SLPI_SCHEME_ISOMP, SLPI_SCHEME_SVI };
     slpi_diag d;
     for (size_t i = 0; i < sizeof exact / sizeof *exact; i++) {
         uint64_t keep = test_rng_state_;
         TEST_CHECK(run_path(exact[i], steps, &d) == 0);
         test_rng_state_ = keep; /* every scheme on the same Brownian path */
-        double r2 = fabs(diag_get(&d, "C2_rel_dev")) / (9 * U),
-               r3 = fabs(diag_get(&d, "C3_rel_dev")) / (9 * U);
-        TEST_CHECKF(r2 < 16 * sqrt(steps) && r3 < 16 * sqrt(steps),
-                    "%s: C2 ratio %.3g, C3 ratio %.3g", slpi_scheme_name(exact[i]), r2, r3);
-        printf("  %s, %d steps: C2 ratio %.2f, C3 ratio %.2f, real-even dev %.2g\n",
-               slpi_scheme_name(exact[i]), steps, r2, r3, diag_get(&d, "real_even_dev"));
+        double r2 = fabs(diag_get(&d, "C2_rel_dev")) / (9 * U), r3 = fabs(diag_get(&d, "C3_rel_dev")) / (9 * U);
+        TEST_CHECKF(r2 < 16 * sqrt(steps) && r3 < 16 * sqrt(steps), "%s: C2 ratio %.3g, C3 ratio %.3g",
+                    slpi_scheme_name(exact[i]), r2, r3);
+        printf("  %s, %d steps: C2 ratio %.2f, C3 ratio %.2f, real-even dev %.2g\n", slpi_scheme_name(exact[i]), steps,
+               r2, r3, diag_get(&d, "real_even_dev"));
     }
     TEST_CHECK(run_path(SLPI_SCHEME_IM_DIRECT, steps, &d) == 0);
     double im2 = fabs(diag_get(&d, "C2_rel_dev")), im3 = fabs(diag_get(&d, "C3_rel_dev"));

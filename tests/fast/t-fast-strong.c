@@ -25,7 +25,7 @@ static double strong_slope(slpi_system_id s, slpi_scheme_id k, fu_tweak tw, int 
     static double fine[1 << LMAX], lev[1 << LMAX];
     slpi_fast *f = fu_make(s, k, tw);
     if (!f) return NAN;
-    double err2[NL] = {0}, x0[64], xr[64], x[64];
+    double err2[NL] = { 0 }, x0[64], xr[64], x[64];
     slpi_fast_initial_state(f, x0, NULL);
     int d = f->sys.state_dim;
     for (int r = 0; r < R; r++) {
@@ -47,11 +47,14 @@ static double strong_slope(slpi_system_id s, slpi_scheme_id k, fu_tweak tw, int 
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     for (int i = 0; i < NL; i++) {
         double lx = -(L0 + i) * log(2.0), ly = 0.5 * log(err2[i]);
-        sx += lx; sy += ly; sxx += lx * lx; sxy += lx * ly;
+        sx += lx;
+        sy += ly;
+        sxx += lx * lx;
+        sxy += lx * ly;
     }
     double slope = (NL * sxy - sx * sy) / (NL * sxx - sx * sx);
-    printf("  %s/%s: e_s %.3g .. %.3g, slope %.3f (R = %d)\n", slpi_system_name(s),
-           slpi_scheme_name(k), sqrt(err2[0]), sqrt(err2[NL - 1]), slope, R);
+    printf("  %s/%s: e_s %.3g .. %.3g, slope %.3f (R = %d)\n", slpi_system_name(s), slpi_scheme_name(k), sqrt(err2[0]),
+           sqrt(err2[NL - 1]), slope, R);
     slpi_fast_free(f);
     return slope;
 }

@@ -26,7 +26,9 @@ static void tw_rb(slpi_problem *p)
 /* Rigid body (paper parameters of the scheme's family), 10^4 noisy steps. */
 static void rb_casimir(slpi_scheme_id k, int cay, double c, double bound, int drift, const char *what)
 {
-    g_k = k; g_cay = cay; g_c = c;
+    g_k = k;
+    g_cay = cay;
+    g_c = c;
     slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, k, tw_rb);
     if (!f) return;
     long n = test_iters(10000);
@@ -37,8 +39,10 @@ static void rb_casimir(slpi_scheme_id k, int cay, double c, double bound, int dr
     double C0 = slpi_fast_dot3(x0, x0), dC = fabs(slpi_fast_dot3(x, x) - C0);
     double ratio = dC / (U * C0 * sqrt((double)n));
     printf("  rigid body %-12s |dC| = %.3g  ratio %.3g\n", what, dC, ratio);
-    if (drift) TEST_CHECKF(dC > bound, "%s must drift: |dC| = %g", what, dC);
-    else TEST_CHECKF(ratio < bound, "%s: Casimir ratio %g >= %g", what, ratio, bound);
+    if (drift)
+        TEST_CHECKF(dC > bound, "%s must drift: |dC| = %g", what, dC);
+    else
+        TEST_CHECKF(ratio < bound, "%s: Casimir ratio %g >= %g", what, ratio, bound);
     slpi_fast_free(f);
 }
 
@@ -51,19 +55,19 @@ static void tw_ht(slpi_problem *p)
 /* Heavy top RKMK form, alpha = (0.01, 0.02, 0.03), h = 0.01, 10^4 steps. */
 static void ht_run(slpi_scheme_id k, int noise, int fixed, double *dC1, double *dC2, double *dH)
 {
-    g_fixed = fixed; g_noise = noise;
+    g_fixed = fixed;
+    g_noise = noise;
     slpi_fast *f = fu_make(SLPI_SYS_HEAVY_TOP, k, tw_ht);
     if (!f) return;
     double x[6], x0[6];
     slpi_fast_initial_state(f, x0, NULL);
     memcpy(x, x0, sizeof x);
-    TEST_CHECKF(fu_run(f, x, test_iters(10000), NULL) == 0, "heavy top %s: failed steps",
-                slpi_scheme_name(k));
+    TEST_CHECKF(fu_run(f, x, test_iters(10000), NULL) == 0, "heavy top %s: failed steps", slpi_scheme_name(k));
     *dC1 = fabs(fu_diag(f, x, x0, "C1_dev"));
     *dC2 = fabs(fu_diag(f, x, x0, "C2_dev"));
     *dH = fabs(fu_diag(f, x, x0, "H0_dev"));
-    printf("  heavy top %-11s noise %d fixed %d: |dC1| %.3g |dC2| %.3g |dH| %.3g\n",
-           slpi_scheme_name(k), noise, fixed, *dC1, *dC2, *dH);
+    printf("  heavy top %-11s noise %d fixed %d: |dC1| %.3g |dC2| %.3g |dH| %.3g\n", slpi_scheme_name(k), noise, fixed,
+           *dC1, *dC2, *dH);
     slpi_fast_free(f);
 }
 
@@ -105,8 +109,10 @@ static void check_svi_energy(void)
             dE = fmax(dE, fabs(fu_diag(f, x, x0, "H0_rel_dev")));
         }
         printf("  svi c=%+.2f deterministic max |dE/E| = %.3g\n", g_c, dE);
-        if (s) TEST_CHECKF(dE < 1e-13, "SVI c=-1/4 energy must be exact: %g", dE);
-        else TEST_CHECKF(dE > 1e-9 && dE < 1e-5, "SVI c=+1/4 energy O(dt^2): %g", dE);
+        if (s)
+            TEST_CHECKF(dE < 1e-13, "SVI c=-1/4 energy must be exact: %g", dE);
+        else
+            TEST_CHECKF(dE > 1e-9 && dE < 1e-5, "SVI c=+1/4 energy O(dt^2): %g", dE);
         slpi_fast_free(f);
     }
 }
@@ -132,12 +138,14 @@ static void check_svi_sd(void)
         double c1 = fabs(fu_diag(f, x, x0, "C1_dev")), c2 = fabs(fu_diag(f, x, x0, "C2_dev"));
         double pphi = fabs(fu_diag(f, x, x0, "p_phi_dev")), g = fu_diag(f, x, x0, "gamma_RTe3_err");
         double ppsi = fabs(fu_diag(f, x, x0, "pi3_dev")), dH = fabs(fu_diag(f, x, x0, "H0_dev"));
-        printf("  svi-sd c=%+.2f noise %d: C1 %.2g C2 %.2g p_phi %.2g p_psi %.2g Gamma %.2g dE %.2g\n",
-               g_c, g_noise, c1, c2, pphi, ppsi, g, dH);
-        TEST_CHECKF(c1 < 1e-13 && c2 < 1e-13 && pphi < 1e-13 && g < 1e-13,
-                    "svi-sd invariants: %g %g %g %g", c1, c2, pphi, g);
-        if (!g_noise) TEST_CHECKF(ppsi < 1e-13 && dH < 1e-4, "svi-sd p_psi %g, energy %g", ppsi, dH);
-        else TEST_CHECKF(ppsi > 1e-6, "svi-sd case 3 must move p_psi: %g", ppsi);
+        printf("  svi-sd c=%+.2f noise %d: C1 %.2g C2 %.2g p_phi %.2g p_psi %.2g Gamma %.2g dE %.2g\n", g_c, g_noise,
+               c1, c2, pphi, ppsi, g, dH);
+        TEST_CHECKF(c1 < 1e-13 && c2 < 1e-13 && pphi < 1e-13 && g < 1e-13, "svi-sd invariants: %g %g %g %g", c1, c2,
+                    pphi, g);
+        if (!g_noise)
+            TEST_CHECKF(ppsi < 1e-13 && dH < 1e-4, "svi-sd p_psi %g, energy %g", ppsi, dH);
+        else
+            TEST_CHECKF(ppsi > 1e-6, "svi-sd case 3 must move p_psi: %g", ppsi);
         slpi_fast_free(f);
     }
 }
@@ -155,11 +163,13 @@ static void check_eigs(slpi_system_id s, slpi_scheme_id k, int cay, long n, doub
     double x[64], x0[64];
     slpi_fast_initial_state(f, x0, NULL);
     memcpy(x, x0, sizeof x);
-    TEST_CHECKF(fu_run(f, x, n, NULL) == 0, "%s %s: failed steps", slpi_system_name(s),
-                slpi_scheme_name(k));
+    TEST_CHECKF(fu_run(f, x, n, NULL) == 0, "%s %s: failed steps", slpi_system_name(s), slpi_scheme_name(k));
     double e = fu_diag(f, x, x0, "eig_dev"), h = fu_diag(f, x, x0, "H0_rel_dev");
-    printf("  %s %s%s %ld steps: eig_dev %.3g, H0 rel dev %.3g, mean iters %.1f\n",
-           slpi_system_name(s), slpi_scheme_name(k), k != SLPI_SCHEME_ISOMP ? "" : cay ? "-cay" : "-comm",
+    printf("  %s %s%s %ld steps: eig_dev %.3g, H0 rel dev %.3g, mean iters %.1f\n", slpi_system_name(s),
+           slpi_scheme_name(k),
+           k != SLPI_SCHEME_ISOMP ? ""
+               : cay              ? "-cay"
+                                  : "-comm",
            n, e, h, fu_diag(f, x, x0, "mean_iters"));
     TEST_CHECKF(e < bound, "%s eigenvalue departure %g", slpi_system_name(s), e);
     TEST_CHECKF(fabs(h) > 1e-9, "%s energy must move under noise: %g", slpi_system_name(s), h);

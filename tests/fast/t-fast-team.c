@@ -89,9 +89,9 @@ static int run(int blas, double *x, int n, int steps)
     slpi_error err;
     slpi_fast *f = NULL;
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
-    if (slpi_problem_preset(&p, "iso/zeitlin/long", &err) != SLPI_OK || slpi_problem_set(&p, "N", "513", &err) != SLPI_OK ||
-        slpi_problem_finish(&p, &err) != SLPI_OK || slpi_fast_create(&f, &p, &err) != SLPI_OK ||
-        slpi_problem_state_dim(&p) != n) {
+    if (slpi_problem_preset(&p, "iso/zeitlin/long", &err) != SLPI_OK ||
+        slpi_problem_set(&p, "N", "513", &err) != SLPI_OK || slpi_problem_finish(&p, &err) != SLPI_OK ||
+        slpi_fast_create(&f, &p, &err) != SLPI_OK || slpi_problem_state_dim(&p) != n) {
         TEST_CHECKF(0, "N=513: %s", err.msg);
         slpi_fast_free(f);
         return 0;
@@ -117,13 +117,13 @@ int main(void)
         printf("t-fast-team: SKIP: not linked with OpenBLAS and OpenMP\n");
         return 77;
     }
-    omp_set_num_threads(2);   /* the team: the caller and one helper */
+    omp_set_num_threads(2); /* the team: the caller and one helper */
     int n = 513 * 513;
     double *a = malloc(sizeof(double) * (size_t)n), *b = malloc(sizeof(double) * (size_t)n), d = 0, scale = 0;
     pthread_t dog;
     int watching = pthread_create(&dog, NULL, watchdog, NULL) == 0;
     TEST_CHECKF(watching, "no watchdog thread");
-    uint64_t seed = test_rng_state_;   /* the same increments for both runs */
+    uint64_t seed = test_rng_state_; /* the same increments for both runs */
     int oka = run(2, a, n, 2);
     test_rng_state_ = seed;
     int okb = run(1, b, n, 2);

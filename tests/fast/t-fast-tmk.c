@@ -42,8 +42,8 @@ static double c1_drift(int f, long n)
     slpi_error err;
     slpi_fast *fa = NULL;
     double x[6], g0 = 0, g1 = 0;
-    TEST_CHECKF(slpi_problem_build(&p, "rkmk/heavy-top/casimirs-tmk-421", NULL, 0, NULL, NULL, NULL,
-                                   &err) == SLPI_OK, "%s", err.msg);
+    TEST_CHECKF(slpi_problem_build(&p, "rkmk/heavy-top/casimirs-tmk-421", NULL, 0, NULL, NULL, NULL, &err) == SLPI_OK,
+                "%s", err.msg);
     p.sys.ht.exp_form = f;
     p.grid.T = 0;
     p.grid.steps = n;
@@ -70,7 +70,7 @@ int main(void)
     double x[4][6];
     for (form = 1; form <= 3; form++) su_fast_vs_ref_with(SLPI_SCHEME_TMK, SLPI_SYS_HEAVY_TOP, set_form);
     for (int f = 0; f < 4; f++) heavy_top_run(f, x[f]);
-    for (int f = 1; f < 4; f++)   /* really another rounding, not the default again */
+    for (int f = 1; f < 4; f++) /* really another rounding, not the default again */
         TEST_CHECKF(memcmp(x[0], x[f], sizeof x[0]) != 0, "exp_form %d rounds as the default", f);
     TEST_CHECKF(memcmp(x[1], x[3], sizeof x[1]) != 0, "exp_form 3 rounds as the textbook form 1");
     /* the one-sided cosine: |gamma|^2 drifts upwards by about 1e-16 a step (R2: linear growth),

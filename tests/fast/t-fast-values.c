@@ -7,7 +7,10 @@
 #include "fastutil.h"
 #include "fast/dense.h"
 
-static void tw_none(slpi_problem *p) { (void)p; }
+static void tw_none(slpi_problem *p)
+{
+    (void)p;
+}
 
 static void check_initial_values(void)
 {
@@ -34,17 +37,20 @@ static void check_initial_values(void)
     slpi_fast_initial_state(f, x, NULL);
     double complex Z[100];
     double w[10];
-    const double spec[5] = {0.74778, 0.55109, 0.35565, 0.09862, 0.03033};
+    const double spec[5] = { 0.74778, 0.55109, 0.35565, 0.09862, 0.03033 };
     for (int i = 0, k = 0; i < 10; i++) {
         Z[i * 10 + i] = 0;
-        for (int j = i + 1; j < 10; j++, k++) { Z[j * 10 + i] = x[k]; Z[i * 10 + j] = -x[k]; }
+        for (int j = i + 1; j < 10; j++, k++) {
+            Z[j * 10 + i] = x[k];
+            Z[i * 10 + j] = -x[k];
+        }
     }
     TEST_CHECK(slpi_fast_eig_skewh(10, Z, w) == 0);
     double e = 0;
     for (int k = 0; k < 5; k++) e = fmax(e, fmax(fabs(w[9 - k] - spec[k]), fabs(w[k] + spec[k])));
     TEST_CHECKF(e < 1e-5, "Manakov initial spectrum off by %g", e);
     /* its diagnostics tr X^{2k} (repeated squaring) from the spectrum i w_j: sum (-w_j^2)^k */
-    slpi_diag d = {0};
+    slpi_diag d = { 0 };
     slpi_fast_diagnostics(f, x, NULL, &d);
     for (int k = 1; k <= 5; k++) {
         char name[8];
@@ -71,7 +77,7 @@ static void tw_svi_c(slpi_problem *p)
 
 static void check_svi_t50(void)
 {
-    const double ex[3] = {-0.441197, -0.776799, 0.449353};
+    const double ex[3] = { -0.441197, -0.776799, 0.449353 };
     for (int s = 0; s < 2; s++) {
         g_c = s ? -0.25 : 0.25;
         slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI, tw_svi_c);
@@ -97,16 +103,16 @@ static void tw_weak(slpi_problem *p)
 
 static void check_weak_oracles(void)
 {
-    static const slpi_scheme_id ks[] = {SLPI_SCHEME_ISOMP, SLPI_SCHEME_SVI, SLPI_SCHEME_TMK};
+    static const slpi_scheme_id ks[] = { SLPI_SCHEME_ISOMP, SLPI_SCHEME_SVI, SLPI_SCHEME_TMK };
     for (int j = 0; j < 3; j++) {
         g_form = ks[j] == SLPI_SCHEME_SVI ? SLPI_RB_FORM_SVI : SLPI_RB_FORM_ISO;
         slpi_fast *f = fu_make(SLPI_SYS_RIGID_BODY, ks[j], tw_weak);
         for (int t = 0; t < test_iters(20); t++) {
-            double x[3] = {1, 0, 0}, dw = 0.5 * fu_normal(), phi;
+            double x[3] = { 1, 0, 0 }, dw = 0.5 * fu_normal(), phi;
             fu_run(f, x, 1, &dw);
             phi = j == 0 ? 2 * atan(dw / 2) : j == 1 ? 4 * atan(dw / 4) : dw;
-            double e[3] = {cos(phi), -sin(phi), 0};
-            double e2[3] = {cos(phi), sin(phi), 0};
+            double e[3] = { cos(phi), -sin(phi), 0 };
+            double e2[3] = { cos(phi), sin(phi), 0 };
             double d = fmin(fu_maxdiff(x, e, 3), fu_maxdiff(x, e2, 3));
             TEST_CHECKF(d < 1e-15, "%s weak oracle rotation: %g", slpi_scheme_name(ks[j]), d);
         }
@@ -134,7 +140,7 @@ static void tw_pv_ring(slpi_problem *p)
 }
 static void tw_pv_tet(slpi_problem *p)
 {
-    static const double t[12] = {1, 1, 1, 1, -1, -1, -1, 1, -1, -1, -1, 1};
+    static const double t[12] = { 1, 1, 1, 1, -1, -1, -1, 1, -1, -1, -1, 1 };
     p->sys.pv.noise = 0;
     p->sys.n_x0 = 12;
     for (int i = 0; i < 12; i++) p->sys.x0[i] = t[i] / sqrt(3.0);
@@ -144,7 +150,7 @@ static void check_vortices(void)
 {
     /* every vortex of the ring, through the matrix path (ISOMP) and the coordinate
      * vector field (TMK, IM-direct: each vortex's ad* on its own) */
-    static const slpi_scheme_id kr[] = {SLPI_SCHEME_ISOMP, SLPI_SCHEME_TMK, SLPI_SCHEME_IM_DIRECT};
+    static const slpi_scheme_id kr[] = { SLPI_SCHEME_ISOMP, SLPI_SCHEME_TMK, SLPI_SCHEME_IM_DIRECT };
     double x[12], x0[12], z = 0.5, Om = 3 * z / (4 * SLPI_FAST_PI * (1 - z * z));
     for (int j = 0; j < 3; j++) {
         slpi_fast *f = fu_make(SLPI_SYS_POINT_VORTICES, kr[j], tw_pv_ring);
@@ -167,7 +173,7 @@ static void check_vortices(void)
     TEST_CHECKF(fu_maxdiff(x, x0, 12) < 1e-14, "tetrahedron moved by %g", fu_maxdiff(x, x0, 12));
     slpi_fast_free(f);
     /* model (A) at h equals model (B) at 2 sqrt2 h for the coordinate schemes */
-    static const slpi_scheme_id ks[] = {SLPI_SCHEME_TMK, SLPI_SCHEME_RKMK_HEUN, SLPI_SCHEME_IM_DIRECT};
+    static const slpi_scheme_id ks[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_RKMK_HEUN, SLPI_SCHEME_IM_DIRECT };
     for (int j = 0; j < 3; j++) {
         slpi_fast *a = fu_make(SLPI_SYS_POINT_VORTICES, ks[j], tw_pv_det);
         slpi_fast *b = fu_make(SLPI_SYS_POINT_VORTICES, ks[j], tw_pv_det);
@@ -179,7 +185,7 @@ static void check_vortices(void)
         slpi_problem pb = *a->p;
         pb.sys.pv.model = SLPI_VORTEX_MODEL_B;
         pb.grid.h = a->h * 2 * SLPI_FAST_SQRT2;
-        slpi_error err = {0};
+        slpi_error err = { 0 };
         TEST_CHECK(slpi_fast_create(&b, &pb, &err) == 0);
         fu_run(a, xa, 200, NULL);
         fu_run(b, xb, 200, NULL);

@@ -63,11 +63,9 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
     int dim = s.state_dim, M = s.M, lmin = N / 2, nb = N * N - 1;
     size_t NN = (size_t)N * N;
     TEST_CHECK(M == (noise == SLPI_EZ_NOISE_NONE ? 0 : N * N - lmin * lmin));
-    double *mu = malloc(dim * sizeof *mu), *xi = malloc(dim * sizeof *xi),
-           *v = malloc(dim * sizeof *v), *ref = malloc(dim * sizeof *ref),
-           *tmp = malloc(dim * sizeof *tmp), *w = malloc(dim * sizeof *w),
-           *delta = malloc((M + 1) * sizeof *delta), *om = malloc(nb * sizeof *om),
-           *e1 = calloc(nb, sizeof *e1);
+    double *mu = malloc(dim * sizeof *mu), *xi = malloc(dim * sizeof *xi), *v = malloc(dim * sizeof *v),
+           *ref = malloc(dim * sizeof *ref), *tmp = malloc(dim * sizeof *tmp), *w = malloc(dim * sizeof *w),
+           *delta = malloc((M + 1) * sizeof *delta), *om = malloc(nb * sizeof *om), *e1 = calloc(nb, sizeof *e1);
     cplx *X = cmat(N), *P = cmat(N), *B = cmat(N), *C = cmat(N), *T = cmat(N), *V = cmat(N);
     double wf = 0, wk = 0, wh = 0, wH = 0;
     for (int it = 0; it < samples; it++) {
@@ -132,7 +130,7 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
             h += 0.5 * om[i] * om[i] / ((double)l * (l + 1));
             c2 -= om[i] * om[i];
         }
-        slpi_diag d = {0};
+        slpi_diag d = { 0 };
         s.diagnostics(&s, &d, mu, NULL);
         double eH = fmax(fabs(diag_get(&d, "H0") - h) / h, fabs(diag_get(&d, "C2") - c2) / -c2);
         wf = fmax(wf, e / (N * N * U * sc));
@@ -144,10 +142,23 @@ static void check_system(int N, slpi_ez_noise noise, int samples)
     TEST_CHECKF(wk < 256, "gen_sum vs grad N=%d noise %d: ratio %.3g", N, noise, wk);
     TEST_CHECKF(wh < 1024, "dgen vs quotient N=%d noise %d: ratio %.3g", N, noise, wh);
     TEST_CHECKF(wH < 256, "H0, C2 vs coefficients N=%d noise %d: ratio %.3g", N, noise, wH);
-    printf("  system N=%d noise %d (M=%d): field %.2f, gen_sum %.2f, dgen %.2f, H0/C2 %.2f\n", N,
-           noise, M, wf, wk, wh, wH);
-    free(mu); free(xi); free(v); free(ref); free(tmp); free(w); free(delta); free(om); free(e1);
-    free(X); free(P); free(B); free(C); free(T); free(V);
+    printf("  system N=%d noise %d (M=%d): field %.2f, gen_sum %.2f, dgen %.2f, H0/C2 %.2f\n", N, noise, M, wf, wk, wh,
+           wH);
+    free(mu);
+    free(xi);
+    free(v);
+    free(ref);
+    free(tmp);
+    free(w);
+    free(delta);
+    free(om);
+    free(e1);
+    free(X);
+    free(P);
+    free(B);
+    free(C);
+    free(T);
+    free(V);
     slpi_fast_zeitlin_clear(&z);
     s.clear(&s);
 }
@@ -169,11 +180,10 @@ static void check_isomp_run(int N, int steps, slpi_isomp_update upd)
     TEST_CHECKF(rc == SLPI_OK, "isomp create: %s", err.msg);
     if (rc) return;
     int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
-    double *x = malloc(dim * sizeof *x), *x0 = malloc(dim * sizeof *x0),
-           *dW = malloc((M + 1) * sizeof *dW);
+    double *x = malloc(dim * sizeof *x), *x0 = malloc(dim * sizeof *x0), *dW = malloc((M + 1) * sizeof *dW);
     TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
     memcpy(x0, x, dim * sizeof *x);
-    slpi_diag d = {0};
+    slpi_diag d = { 0 };
     slpi_fast_diagnostics(f, x, NULL, &d);
     TEST_CHECKF(fabs(diag_get(&d, "C2") + 1) < 1e-14, "IC norm: C2 = %.17g", diag_get(&d, "C2"));
     int fails = 0;
@@ -189,12 +199,14 @@ static void check_isomp_run(int N, int steps, slpi_isomp_update upd)
     double r = diag_get(&d, "eig_dev") / (N * U * lmax), rc2 = fabs(diag_get(&d, "C2_rel_dev")) / (N * U);
     TEST_CHECKF(r < 64 && rc2 < 64, "isomp %s N=%d: eig ratio %.3g C2 ratio %.3g",
                 upd == SLPI_ISO_UPDATE_CAY ? "cay" : "comm", N, r, rc2);
-    TEST_CHECKF(fabs(diag_get(&d, "H0_rel_dev")) > 1e-8, "noise moves H0: %.3g",
-                diag_get(&d, "H0_rel_dev"));
+    TEST_CHECKF(fabs(diag_get(&d, "H0_rel_dev")) > 1e-8, "noise moves H0: %.3g", diag_get(&d, "H0_rel_dev"));
     printf("  isomp %s N=%d, %d steps: eig_dev ratio %.2f, C2 ratio %.2f, H0_rel_dev %.3g, mean "
-           "iterations %.2f\n", upd == SLPI_ISO_UPDATE_CAY ? "cay" : "comm", N, steps, r, rc2,
-           diag_get(&d, "H0_rel_dev"), diag_get(&d, "mean_iters"));
-    free(x); free(x0); free(dW);
+           "iterations %.2f\n",
+           upd == SLPI_ISO_UPDATE_CAY ? "cay" : "comm", N, steps, r, rc2, diag_get(&d, "H0_rel_dev"),
+           diag_get(&d, "mean_iters"));
+    free(x);
+    free(x0);
+    free(dW);
     slpi_fast_free(f);
 }
 
@@ -206,8 +218,8 @@ static void check_sun_kernel(int N)
     slpi_fast_sun u;
     slpi_error err;
     TEST_CHECK(slpi_fast_sun_init(&u, N, NULL, NULL, &err) == SLPI_OK);
-    cplx *P = cmat(N), *X = cmat(N), *Y = cmat(N), *R = cmat(N), *C = cmat(N), *T = cmat(N),
-         *Yn = cmat(N), *Xx = cmat(N), *Rx = cmat(N);
+    cplx *P = cmat(N), *X = cmat(N), *Y = cmat(N), *R = cmat(N), *C = cmat(N), *T = cmat(N), *Yn = cmat(N),
+         *Xx = cmat(N), *Rx = cmat(N);
     rand_skewh(P, N);
     rand_skewh(X, N);
     rand_skewh(Y, N);
@@ -253,8 +265,7 @@ static void check_sun_kernel(int N)
      * need not be skew-Hermitian to the bit (the Euler predictor's is not) */
     Y[1] += 10 * I;
     double yr, dr = slpi_fast_sun_isomp(&u, Yn, &yr, P, X, Y), dm = 0;
-    for (size_t i = 0; i < NN; i++)
-        dm = fmax(dm, fmax(fabs(creal(Yn[i] - Y[i])), fabs(cimag(Yn[i] - Y[i]))));
+    for (size_t i = 0; i < NN; i++) dm = fmax(dm, fmax(fabs(creal(Yn[i] - Y[i])), fabs(cimag(Yn[i] - Y[i]))));
     TEST_CHECKF(dr == dm, "sun isomp N=%d: residual %.17g, over every double %.17g", N, dr, dm);
     /* a NaN met early in the pass (entry (0, 1) of X_n, the first tile) stays in both maxima */
     X[(size_t)N] = NAN;
@@ -275,7 +286,15 @@ static void check_sun_kernel(int N)
     TEST_CHECKF(e <= 2 * U, "pack/unpack N=%d: %.3g", N, e);
     printf("  sun kernel N=%d: vs naive ratio %.2f\n", N, worst);
     free(x);
-    free(P); free(X); free(Y); free(R); free(C); free(T); free(Yn); free(Xx); free(Rx);
+    free(P);
+    free(X);
+    free(Y);
+    free(R);
+    free(C);
+    free(T);
+    free(Yn);
+    free(Xx);
+    free(Rx);
     slpi_fast_sun_clear(&u);
 }
 
@@ -305,8 +324,7 @@ static void check_weights_once(int N)
     slpi_fast *f = noisy_isomp(N, &p), *g = noisy_isomp(N, &p);
     if (!f || !g) return;
     int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
-    double *x = malloc(dim * sizeof *x), *y = malloc(dim * sizeof *y),
-           *dW = malloc((M + 1) * sizeof *dW);
+    double *x = malloc(dim * sizeof *x), *y = malloc(dim * sizeof *y), *dW = malloc((M + 1) * sizeof *dW);
     TEST_CHECK(slpi_fast_initial_state(f, x, &err) == SLPI_OK);
     for (int k = 0; k < M; k++) dW[k] = sqrt(p.grid.h) * gauss();
     slpi_step_info info;
@@ -315,8 +333,7 @@ static void check_weights_once(int N)
     dW[M - 1] += 0.25 * sqrt(p.grid.h);
     TEST_CHECK(!slpi_step_failed(slpi_fast_step(f, x, dW, &info)));
     TEST_CHECK(!slpi_step_failed(slpi_fast_step(g, y, dW, &info)));
-    TEST_CHECKF(memcmp(x, y, dim * sizeof *x) == 0,
-                "N=%d: a step after a step differs from a fresh system's", N);
+    TEST_CHECKF(memcmp(x, y, dim * sizeof *x) == 0, "N=%d: a step after a step differs from a fresh system's", N);
     /* the cache itself: the field for increments that differ from the last ones only in
      * the last component equals a fresh system's (within a step the predictor's halved
      * increments change every component, so steps alone cannot see a stale last weight) */
@@ -332,10 +349,14 @@ static void check_weights_once(int N)
         TEST_CHECKF(memcmp(v, w, dim * sizeof *v) == 0,
                     "N=%d: the field after a change of the last increment alone is stale", N);
     }
-    free(delta); free(v); free(w);
+    free(delta);
+    free(v);
+    free(w);
     if (f2) slpi_fast_free(f2);
     if (g2) slpi_fast_free(g2);
-    free(x); free(y); free(dW);
+    free(x);
+    free(y);
+    free(dW);
     slpi_fast_free(f);
     slpi_fast_free(g);
 }
@@ -369,10 +390,14 @@ static void check_threads(int N)
             ref = x;
             refv = v;
         } else {
-            TEST_CHECKF(memcmp(x, ref, dim * sizeof *x) == 0, "N=%d: steps on %d threads differ "
-                        "from 1 thread", N, t);
-            TEST_CHECKF(memcmp(v, refv, dim * sizeof *v) == 0, "N=%d: field on %d threads "
-                        "differs from 1 thread", N, t);
+            TEST_CHECKF(memcmp(x, ref, dim * sizeof *x) == 0,
+                        "N=%d: steps on %d threads differ "
+                        "from 1 thread",
+                        N, t);
+            TEST_CHECKF(memcmp(v, refv, dim * sizeof *v) == 0,
+                        "N=%d: field on %d threads "
+                        "differs from 1 thread",
+                        N, t);
             free(x);
             free(v);
         }
@@ -380,7 +405,10 @@ static void check_threads(int N)
     }
     omp_set_num_threads(keep);
     printf("  threads N=%d: 1, 2, 3 threads bit-identical\n", N);
-    free(ref); free(refv); free(dW); free(delta);
+    free(ref);
+    free(refv);
+    free(dW);
+    free(delta);
 }
 
 /* slpi_fast_zgemm_3m's rule (docs/install.md#products) under the OpenBLAS kernels that

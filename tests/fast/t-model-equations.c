@@ -30,17 +30,22 @@
 static void rotate(double *out, const double *axis, double theta, const double *v)
 {
     double n = sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]), k[3], kv[3], d = 0;
-    for (int i = 0; i < 3; i++) { k[i] = axis[i] / n; d += k[i] * v[i]; }
+    for (int i = 0; i < 3; i++) {
+        k[i] = axis[i] / n;
+        d += k[i] * v[i];
+    }
     kv[0] = k[1] * v[2] - k[2] * v[1];
     kv[1] = k[2] * v[0] - k[0] * v[2];
     kv[2] = k[0] * v[1] - k[1] * v[0];
-    for (int i = 0; i < 3; i++)
-        out[i] = v[i] * cos(theta) + kv[i] * sin(theta) + k[i] * d * (1 - cos(theta));
+    for (int i = 0; i < 3; i++) out[i] = v[i] * cos(theta) + kv[i] * sin(theta) + k[i] * d * (1 - cos(theta));
 }
 
 static const double e_vec[3] = { 0.3, -0.2, 0.5 };
 
-static void exact_so3(double *x, double t) { ju_euler_top(x, t); }
+static void exact_so3(double *x, double t)
+{
+    ju_euler_top(x, t);
+}
 
 static void exact_so3k(double *x, double t)
 {
@@ -61,7 +66,7 @@ static void exact_so3_matrix(double *X, double t)
 
 static const double pi0[3] = { 0.3, -0.4, 0.5 }, gamma0[3] = { 0.6, 0.2, -0.7 };
 
-static void exact_se3_free(double *x, double t)   /* I = 2 */
+static void exact_se3_free(double *x, double t) /* I = 2 */
 {
     memcpy(x, pi0, sizeof pi0);
     rotate(x + 3, pi0, -sqrt(0.5) * t / 2, gamma0);
@@ -84,8 +89,7 @@ typedef struct {
 static const flow flows[] = {
     { "so3", "x1^2/2 + x2^2/4 + x3^2/6", "0.4,0,1", exact_so3 },
     { "so(3)", "X_2_3^2/2 + X_1_3^2/4 + X_1_2^2/6", "-1,0,-0.4", exact_so3_matrix },
-    { "so3^2", "x1_1^2/2 + x1_2^2/4 + x1_3^2/6 + 0.3*x2_1 - 0.2*x2_2 + 0.5*x2_3",
-      "0.4,0,1,0.6,0.8,-0.3", exact_so3k },
+    { "so3^2", "x1_1^2/2 + x1_2^2/4 + x1_3^2/6 + 0.3*x2_1 - 0.2*x2_2 + 0.5*x2_3", "0.4,0,1,0.6,0.8,-0.3", exact_so3k },
     { "se3", "(pi1^2 + pi2^2 + pi3^2)/(2*2)", "0.3,-0.4,0.5,0.6,0.2,-0.7", exact_se3_free },
     { "se3", "0.3*gamma1 - 0.2*gamma2 + 0.5*gamma3", "0.3,-0.4,0.5,0.6,0.2,-0.7", exact_se3_potential },
 };
@@ -140,7 +144,7 @@ static void check_jacobi(void)
         TEST_CHECKF(fabs((d1 - d2) / (2 * e) + m * sn * cn) < 1e-8, "jacobi(%g, %g): dn' = -m sn cn", u, m);
     }
     double sn, cn, dn;
-    ju_jacobi(1.0, 0.0, &sn, &cn, &dn);   /* m = 0: the circular functions */
+    ju_jacobi(1.0, 0.0, &sn, &cn, &dn); /* m = 0: the circular functions */
     TEST_CHECK(fabs(sn - sin(1.0)) < 1e-15 && fabs(cn - cos(1.0)) < 1e-15 && dn == 1);
 }
 
@@ -156,8 +160,8 @@ int main(void)
             double e2 = run_error(flows + c, (slpi_scheme_id)k, 0x1p-6);
             printf("  %s H=%s %s: error %.3g at h = 2^-5, %.3g at 2^-6\n", flows[c].alg, flows[c].H,
                    slpi_scheme_name((slpi_scheme_id)k), e1, e2);
-            TEST_CHECKF((e2 <= 0.6 * e1 || e2 <= 1e-12) && e2 <= 0.1, "%s H=%s %s: error %.3g -> %.3g",
-                        flows[c].alg, flows[c].H, slpi_scheme_name((slpi_scheme_id)k), e1, e2);
+            TEST_CHECKF((e2 <= 0.6 * e1 || e2 <= 1e-12) && e2 <= 0.1, "%s H=%s %s: error %.3g -> %.3g", flows[c].alg,
+                        flows[c].H, slpi_scheme_name((slpi_scheme_id)k), e1, e2);
             ran++;
         }
     TEST_CHECKF(ran >= 29, "only %d flow/scheme pairs ran", ran);

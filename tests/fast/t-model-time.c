@@ -51,12 +51,19 @@ static double complex step_factor(slpi_scheme_id k, const rot_case *c, long n, d
     double bm = b_at(c, n, 0.5, dW), b0 = b_at(c, n, 0, dW), b1 = b_at(c, n, 1, dW);
     double complex q;
     switch (k) {
-    case SLPI_SCHEME_TMK: return cexp(-I * bm);
-    case SLPI_SCHEME_RKMK_LE: return cexp(-I * b0);
-    case SLPI_SCHEME_RKMK_HEUN: return cexp(-I * (b0 + b1) / 2);
-    case SLPI_SCHEME_TRAP_DIRECT: return (1 - I * b0 / 2) / (1 + I * b1 / 2);
-    case SLPI_SCHEME_SVI: q = (1 - I * bm / 4) / (1 + I * bm / 4); return q * q;
-    default: return (1 - I * bm / 2) / (1 + I * bm / 2);   /* IM, ISOMP */
+    case SLPI_SCHEME_TMK:
+        return cexp(-I * bm);
+    case SLPI_SCHEME_RKMK_LE:
+        return cexp(-I * b0);
+    case SLPI_SCHEME_RKMK_HEUN:
+        return cexp(-I * (b0 + b1) / 2);
+    case SLPI_SCHEME_TRAP_DIRECT:
+        return (1 - I * b0 / 2) / (1 + I * b1 / 2);
+    case SLPI_SCHEME_SVI:
+        q = (1 - I * bm / 4) / (1 + I * bm / 4);
+        return q * q;
+    default:
+        return (1 - I * bm / 2) / (1 + I * bm / 2); /* IM, ISOMP */
     }
 }
 
@@ -93,8 +100,7 @@ static void check_closed_form(slpi_scheme_id k)
     double val[3] = { c.A, c.B, c.S }, dW[NSTEPS];
     for (int n = 0; n < NSTEPS; n++) dW[n] = sqrt(c.h) * fu_normal();
     slpi_problem p;
-    if (make_problem(&p, k, "(A + B*sin(3*t))*x3", "S*cos(2*t)*x3", c.t0, c.h, 3, par, val, "0.6,-0.3,0.7"))
-        return;
+    if (make_problem(&p, k, "(A + B*sin(3*t))*x3", "S*cos(2*t)*x3", c.t0, c.h, 3, par, val, "0.6,-0.3,0.7")) return;
     slpi_error err = { 0 };
     slpi_fast *f = NULL;
     slpi_ref *r = NULL;
@@ -108,9 +114,10 @@ static void check_closed_form(slpi_scheme_id k)
     double worst = 0, worst_ref = 0, excess = 0;
     for (long n = 0; n < NSTEPS; n++) {
         slpi_step_info info;
-        TEST_CHECKF(!slpi_step_failed(slpi_fast_step(f, x, dW + n, &info)), "%s: fast step %ld", slpi_scheme_name(k), n);
-        TEST_CHECKF(!slpi_step_failed(slpi_ref_step(r, bx, dW + n, &info)), "%s: ref step %ld: %s",
-                    slpi_scheme_name(k), n, slpi_ref_unable_reason(r));
+        TEST_CHECKF(!slpi_step_failed(slpi_fast_step(f, x, dW + n, &info)), "%s: fast step %ld", slpi_scheme_name(k),
+                    n);
+        TEST_CHECKF(!slpi_step_failed(slpi_ref_step(r, bx, dW + n, &info)), "%s: ref step %ld: %s", slpi_scheme_name(k),
+                    n, slpi_ref_unable_reason(r));
         z *= step_factor(k, &c, n, dW[n]);
         double ex[3] = { creal(z), cimag(z), 0.7 };
         for (int i = 0; i < 3; i++) {
@@ -135,11 +142,15 @@ static void check_closed_form(slpi_scheme_id k)
     slpi_step_info info;
     double aN1 = c.A + c.B * sin(3 * (tN + c.h));
     TEST_CHECK(!slpi_step_failed(slpi_fast_step(f, x, dW, &info)) && slpi_fast_fields(f, xi, V, x) == 3);
-    TEST_CHECKF(fabs(xi[2] - aN1) <= 1e-14, "%s: at t_N+1: xi_0 %.17g, expected %.17g", slpi_scheme_name(k), xi[2], aN1);
+    TEST_CHECKF(fabs(xi[2] - aN1) <= 1e-14, "%s: at t_N+1: xi_0 %.17g, expected %.17g", slpi_scheme_name(k), xi[2],
+                aN1);
     printf("  %-11s t0 = %.3f, h = %.3f: |fast - closed form| %.2g, |ref - closed form| %.2g, fast outside the ball "
-           "by %.2g of the budget\n", slpi_scheme_name(k), c.t0, c.h, worst, worst_ref, fmax(excess, 0));
-    TEST_CHECKF(worst <= 1e-12 && worst_ref <= 1e-12, "%s: the step is not the closed form at its stage times "
-                "(fast %.3g, ref %.3g)", slpi_scheme_name(k), worst, worst_ref);
+           "by %.2g of the budget\n",
+           slpi_scheme_name(k), c.t0, c.h, worst, worst_ref, fmax(excess, 0));
+    TEST_CHECKF(worst <= 1e-12 && worst_ref <= 1e-12,
+                "%s: the step is not the closed form at its stage times "
+                "(fast %.3g, ref %.3g)",
+                slpi_scheme_name(k), worst, worst_ref);
     TEST_CHECKF(excess <= 1, "%s: the double path is %.3g budgets outside the certified ball", slpi_scheme_name(k),
                 excess);
     _arb_vec_clear(bx, 3);

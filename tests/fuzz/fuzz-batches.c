@@ -33,8 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (rc != SLPI_OK && done[b]) abort();
         for (int j = 0; j < STRIDE; j++) {
             double v = rows[b * STRIDE + j];
-            if (rc != SLPI_OK && v != 0) abort();                 /* a refusal leaves no row behind */
-            if (rc == SLPI_OK && !done[b] && v != -7) abort();    /* nor does an accepted file */
+            if (rc != SLPI_OK && v != 0) abort();              /* a refusal leaves no row behind */
+            if (rc == SLPI_OK && !done[b] && v != -7) abort(); /* nor does an accepted file */
             if (rc == SLPI_OK && done[b] && j == STRIDE - 1 && v != b + 1) abort();
         }
     }

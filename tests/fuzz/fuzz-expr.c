@@ -28,16 +28,39 @@ static void print_node(const slpi_expr *e, int i, FILE *f, const slpi_algebra *a
     const slpi_expr_node *n = &e->node[i];
     char name[64];
     switch (n->op) {
-    case SLPI_EXPR_CONST: print_const(e->ctext[n->arg], f); return;
-    case SLPI_EXPR_COORD: slpi_algebra_coord_name(alg, n->arg, name, sizeof name); fputs(name, f); return;
-    case SLPI_EXPR_PI: fputs("pi", f); return;
-    case SLPI_EXPR_NEG: fputs("(-", f); print_node(e, n->a, f, alg); fputc(')', f); return;
-    case SLPI_EXPR_POWI: fputc('(', f); print_node(e, n->a, f, alg); fprintf(f, ")^(%d)", n->arg); return;
-    case SLPI_EXPR_ADD: case SLPI_EXPR_SUB: case SLPI_EXPR_MUL: case SLPI_EXPR_DIV: case SLPI_EXPR_POW:
+    case SLPI_EXPR_CONST:
+        print_const(e->ctext[n->arg], f);
+        return;
+    case SLPI_EXPR_COORD:
+        slpi_algebra_coord_name(alg, n->arg, name, sizeof name);
+        fputs(name, f);
+        return;
+    case SLPI_EXPR_PI:
+        fputs("pi", f);
+        return;
+    case SLPI_EXPR_NEG:
+        fputs("(-", f);
+        print_node(e, n->a, f, alg);
+        fputc(')', f);
+        return;
+    case SLPI_EXPR_POWI:
+        fputc('(', f);
+        print_node(e, n->a, f, alg);
+        fprintf(f, ")^(%d)", n->arg);
+        return;
+    case SLPI_EXPR_ADD:
+    case SLPI_EXPR_SUB:
+    case SLPI_EXPR_MUL:
+    case SLPI_EXPR_DIV:
+    case SLPI_EXPR_POW:
         fputs("((", f);
         print_node(e, n->a, f, alg);
-        fputs(n->op == SLPI_EXPR_ADD ? ")+(" : n->op == SLPI_EXPR_SUB ? ")-(" : n->op == SLPI_EXPR_MUL ? ")*(" :
-              n->op == SLPI_EXPR_DIV ? ")/(" : ")^(", f);
+        fputs(n->op == SLPI_EXPR_ADD       ? ")+("
+                  : n->op == SLPI_EXPR_SUB ? ")-("
+                  : n->op == SLPI_EXPR_MUL ? ")*("
+                  : n->op == SLPI_EXPR_DIV ? ")/("
+                                           : ")^(",
+              f);
         print_node(e, n->b, f, alg);
         fputs("))", f);
         return;
@@ -88,8 +111,8 @@ static void check(const char *text, const char *alg_text)
             int same = r.n == e.n;
             for (int i = 0; same && i < e.n; i++)
                 same = r.node[i].op == e.node[i].op && r.node[i].a == e.node[i].a && r.node[i].b == e.node[i].b &&
-                       (r.node[i].op == SLPI_EXPR_CONST ? r.cval[r.node[i].arg] == e.cval[e.node[i].arg]
-                                                        : r.node[i].arg == e.node[i].arg);
+                    (r.node[i].op == SLPI_EXPR_CONST ? r.cval[r.node[i].arg] == e.cval[e.node[i].arg]
+                                                     : r.node[i].arg == e.node[i].arg);
             if (!same) {
                 fprintf(stderr, "round trip changed the tape:\n%s\n%s\n", text, buf);
                 abort();

@@ -6,7 +6,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (memmem(data, size, "_file", 5)) return 0;   /* file names are other readers' */
+    if (memmem(data, size, "_file", 5)) return 0; /* file names are other readers' */
     slpi_golden g, h;
     slpi_error err = { 0, "" };
     int rc = slpi_golden_read(fuzz_file(data, size), &g, &err);

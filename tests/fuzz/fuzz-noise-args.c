@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int refine = (int8_t)in[8], flags = in[9];
     uint64_t first = word(in + 10, 8), seed = word(in + 18, 8);
     uint32_t component = (uint32_t)word(in + 26, 4), path = (uint32_t)word(in + 30, 4);
-    if (!(flags & 0x40)) first &= 0xffff;                    /* mostly valid indices */
+    if (!(flags & 0x40)) first &= 0xffff; /* mostly valid indices */
     size_t count = flags & 0x80 ? (size_t)-1 - (flags & 0x3f) : (size_t)(flags & 0x3f);
     if (refine >= 0 && refine <= SLPI_NOISE_MAX_REFINE && count <= OUT && ((uint64_t)count << refine) > (1u << 16))
         count = 0;
@@ -39,19 +39,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     slpi_error err = { 0, "" };
     int rc = slpi_noise_increments(seed, path, component, h, refine, first, count, out, &err);
     fuzz_check_error(rc, &err);
-    if (rc == SLPI_OK && count > OUT) abort();                /* a count that large must be refused */
+    if (rc == SLPI_OK && count > OUT) abort(); /* a count that large must be refused */
     size_t filled = rc == SLPI_OK ? count : 0;
     for (size_t i = 0; i < filled; i++)
         if (!isfinite(out[i])) abort();
     for (size_t i = filled; i <= OUT; i++)
-        if (out[i] != 7) abort();                              /* untouched beyond what it filled */
-    if (in[34] & 1) {                                          /* out NULL */
+        if (out[i] != 7) abort(); /* untouched beyond what it filled */
+    if (in[34] & 1) {             /* out NULL */
         slpi_error e2 = { 0, "" };
         int rc2 = slpi_noise_increments(seed, path, component, h, refine, first, count, NULL, &e2);
         fuzz_check_error(rc2, &e2);
         if (rc2 != (count > 0 ? SLPI_EINPUT : rc)) abort();
     }
-    if (in[34] & 2) {                                          /* err NULL: the same answer */
+    if (in[34] & 2) { /* err NULL: the same answer */
         double again[OUT + 1];
         for (int i = 0; i <= OUT; i++) again[i] = 7;
         int rc3 = slpi_noise_increments(seed, path, component, h, refine, first, count, again, NULL);

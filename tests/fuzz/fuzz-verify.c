@@ -6,7 +6,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (memmem(data, size, "_file", 5)) return 0;   /* file names are other readers' */
+    if (memmem(data, size, "_file", 5)) return 0; /* file names are other readers' */
     slpi_verify_result res;
     slpi_error err = { 0, "" };
     int rc = slpi_verify_file(fuzz_file(data, size), NULL, "oracle/golden", 0, NULL, &res, &err);

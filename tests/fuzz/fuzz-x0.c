@@ -29,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (fabs(sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) - 1) > SLPI_MANIFOLD_TOL) abort();
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++)
-                if (fabs(R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j)) > SLPI_MANIFOLD_TOL) abort();
+                if (fabs(R[i] * R[j] + R[3 + i] * R[3 + j] + R[6 + i] * R[6 + j] - (i == j)) > SLPI_MANIFOLD_TOL)
+                    abort();
     }
     return 0;
 }

@@ -29,8 +29,8 @@
 
 static void test_dexpinv(uint64_t seed)
 {
-    slpi_error err = {0, ""};
-    const slpi_system_id sys[2] = {SLPI_SYS_RIGID_BODY, SLPI_SYS_HEAVY_TOP};
+    slpi_error err = { 0, "" };
+    const slpi_system_id sys[2] = { SLPI_SYS_RIGID_BODY, SLPI_SYS_HEAVY_TOP };
     for (int i = 0; i < 2; i++) {
         double ds, dp;
         TEST_CHECK(slpi_gaps_dexpinv(sys[i], 0, (int)test_iters(40), seed, &ds, &err) == SLPI_OK);
@@ -45,7 +45,7 @@ static void test_dexpinv(uint64_t seed)
 
 static void test_adstar(uint64_t seed)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     double v = slpi_gaps_cayley_ad_so3((int)test_iters(200), seed);
     printf("  (30) on SO(3), both c: %.2e\n", v);
     TEST_CHECKF(v <= 1e-15, "SO(3) vector form: %.3e", v);
@@ -63,12 +63,12 @@ static void test_adstar(uint64_t seed)
 
 static void test_svivs(uint64_t seed)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     double worst = 0;
     long n = test_iters(200);
     for (long t = 0; t < n; t++) {
         double sigma = test_rand_uniform(0, 1), dt = test_rand_uniform(0.001, 0.2);
-        double dW = sqrt(dt) * test_rand_uniform(-1.5, 1.5), z[2], z1[2];   /* |a| < 1 */
+        double dW = sqrt(dt) * test_rand_uniform(-1.5, 1.5), z[2], z1[2]; /* |a| < 1 */
         z[0] = test_rand_uniform(-3, 3);
         z[1] = test_rand_uniform(-3, 3);
         int it;
@@ -86,21 +86,21 @@ static void test_svivs(uint64_t seed)
     printf("  SVI-VS: |det - 1| %.2e, |d(q^2+p^2)| %.2e\n", det, quad);
     TEST_CHECKF(det <= 1e-10, "det - 1 = %.3e", det);
     TEST_CHECKF(quad <= 1e-13, "q^2 + p^2 changed by %.3e", quad);
-    double z[2] = {1, 0}, z1[2];
+    double z[2] = { 1, 0 }, z1[2];
     int it;
-    TEST_CHECK(slpi_step_failed(slpi_svivs_kubo_step(1.0, 3.0, 0.0, z, z1, &it)));   /* a/2 > 1 */
+    TEST_CHECK(slpi_step_failed(slpi_svivs_kubo_step(1.0, 3.0, 0.0, z, z1, &it))); /* a/2 > 1 */
 }
 
 static void preset(slpi_problem *p, const char *name)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     slpi_problem_init(p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP); /* a preset applies to an initialised problem */
     TEST_CHECKF(slpi_problem_preset(p, name, &err) == SLPI_OK, "%s: %s", name, err.msg);
 }
 
 static void test_svi(void)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     for (int k = 0; k < 2; k++) {
         slpi_problem p;
         preset(&p, "svi/rigid-body/paths");
@@ -127,7 +127,7 @@ static void test_svi(void)
  * a solver cap below the iterations needed fails at every point; a large step spreads |(A, B)|. */
 static void test_svi_orbit(void)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     slpi_problem p;
     slpi_gaps_svi_orbit_result r;
     double map[6 * 12];
@@ -142,7 +142,7 @@ static void test_svi_orbit(void)
         TEST_CHECKF(fabs(r.nmin - sqrt(2)) < 1e-3 && fabs(r.nmax - sqrt(2)) < 1e-3, "c = %g: [%g, %g]", p.sch.svi_c,
                     r.nmin, r.nmax);
         TEST_CHECKF(k || r.ratio <= 1 + 1e-15, "c = +1/4: ratio %.17g", r.ratio);
-        double mmax = 0, mmin = INFINITY;   /* the map holds each point's largest |(A, B)| */
+        double mmax = 0, mmin = INFINITY; /* the map holds each point's largest |(A, B)| */
         for (int i = 0; i < 6 * 12; i++) {
             mmax = fmax(mmax, map[i]);
             mmin = fmin(mmin, map[i]);
@@ -154,8 +154,7 @@ static void test_svi_orbit(void)
     TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_OK && r.failed == r.points);
     preset(&p, "svi/rigid-body/paths");
     p.grid.h = 0.5;
-    TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_OK && r.failed == 0 &&
-               r.nmax - r.nmin > 1e-2);
+    TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_OK && r.failed == 0 && r.nmax - r.nmin > 1e-2);
     TEST_CHECK(slpi_gaps_svi_orbit(&p, 1, &r, NULL, &err) == SLPI_EINPUT);
     preset(&p, "iso/rigid-body/long");
     TEST_CHECK(slpi_gaps_svi_orbit(&p, 4, &r, NULL, &err) == SLPI_EINPUT);
@@ -163,7 +162,7 @@ static void test_svi_orbit(void)
 
 static void test_lifted(void)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     slpi_problem p;
     preset(&p, "iso/rigid-body/long");
     p.grid.h = 0.05;
@@ -172,10 +171,9 @@ static void test_lifted(void)
         slpi_gaps_lifted_result r;
         int rc = slpi_gaps_lifted(&p, a, test_iters(40), 7, &r, &err);
         TEST_CHECKF(rc == SLPI_OK, "lifted: %s", err.msg);
-        printf("  lifted a = %g: |Q^TQ - I| %.2e, vs ISOMP(h) %.2e, vs ISOMP(h/2) %.2e, equiv %.2e\n",
-               a, r.group, r.proj, r.half, r.equiv);
-        TEST_CHECKF(r.group <= 1e-13 && r.equiv <= 1e-13, "a = %g: group %.3e equiv %.3e", a,
-                    r.group, r.equiv);
+        printf("  lifted a = %g: |Q^TQ - I| %.2e, vs ISOMP(h) %.2e, vs ISOMP(h/2) %.2e, equiv %.2e\n", a, r.group,
+               r.proj, r.half, r.equiv);
+        TEST_CHECKF(r.group <= 1e-13 && r.equiv <= 1e-13, "a = %g: group %.3e equiv %.3e", a, r.group, r.equiv);
         TEST_CHECKF(k ? r.proj >= 1e-3 && r.half <= 1e-13 : r.proj <= 1e-13 && r.half >= 1e-3,
                     "a = %g: projection %.3e (h), %.3e (h/2)", a, r.proj, r.half);
     }
@@ -188,7 +186,7 @@ static void test_lifted(void)
 /* X4: drift and gap agree on which noises are Stratonovich-consistent for Lie-Euler. */
 static void test_consistency(uint64_t seed)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     slpi_problem p;
     double d0, d1, d2, g1[6], g2[6];
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
@@ -200,19 +198,23 @@ static void test_consistency(uint64_t seed)
     TEST_CHECKF(d0 <= 1e-14 && d2 <= 1e-14 && d1 >= 0.1, "%.2e %.2e %.2e", d0, d1, d2);
     TEST_CHECK(slpi_gaps_le_gap(1, 1, 4, 9, test_iters(40), seed, g1, &err) == SLPI_OK);
     TEST_CHECK(slpi_gaps_le_gap(2, 1, 4, 9, test_iters(40), seed, g2, &err) == SLPI_OK);
-    printf("  LE - Heun gap h = 2^-4 .. 2^-9: x1 x2 %.2e -> %.2e, x1^2 %.2e -> %.2e\n", g1[0], g1[5],
-           g2[0], g2[5]);
-    TEST_CHECKF(g2[0] / g2[5] > 20 && g2[0] / g2[5] < 50, "consistent gap ratio %.2f (2^5 = 32)",
-                g2[0] / g2[5]);
+    printf("  LE - Heun gap h = 2^-4 .. 2^-9: x1 x2 %.2e -> %.2e, x1^2 %.2e -> %.2e\n", g1[0], g1[5], g2[0], g2[5]);
+    TEST_CHECKF(g2[0] / g2[5] > 20 && g2[0] / g2[5] < 50, "consistent gap ratio %.2f (2^5 = 32)", g2[0] / g2[5]);
     TEST_CHECKF(g1[0] / g1[5] < 2, "inconsistent gap ratio %.2f (flat)", g1[0] / g1[5]);
     /* the library's rule (slpi_problem_le_consistent) and the computed missed drift agree
      * for every noise model with coordinate operations on the fast path */
-    static const struct { const char *preset, *noise; } le[] = {
-        {"iso/rigid-body/strong", "iso-quad"}, {"iso/rigid-body/strong", "iso-quad1"},
-        {"iso/rigid-body/strong", "svi-lin"}, {"rkmk/heavy-top/casimirs-421", "salt"},
-        {"iso/manakov/long", "quad"}, {"iso/vortices/long", "quad"},
-        {"iso/zeitlin/strong", "Q"}, {"iso/zeitlin/strong", "L"},
-        {"rkmk/sine-euler/casimirs-tmk", "two-mode"},
+    static const struct {
+        const char *preset, *noise;
+    } le[] = {
+        { "iso/rigid-body/strong", "iso-quad" },
+        { "iso/rigid-body/strong", "iso-quad1" },
+        { "iso/rigid-body/strong", "svi-lin" },
+        { "rkmk/heavy-top/casimirs-421", "salt" },
+        { "iso/manakov/long", "quad" },
+        { "iso/vortices/long", "quad" },
+        { "iso/zeitlin/strong", "Q" },
+        { "iso/zeitlin/strong", "L" },
+        { "rkmk/sine-euler/casimirs-tmk", "two-mode" },
     };
     for (size_t i = 0; i < sizeof le / sizeof le[0]; i++) {
         double d;
@@ -242,8 +244,10 @@ static const char *registry(const char *const *lines, int n)
         char id[8];
         snprintf(id, sizeof id, "%.*s", (int)strcspn(lines[i], " "), lines[i]);
         size_t l = strlen(buf);
-        snprintf(buf + l, sizeof buf - l, "= %s | s | m | p | -\n%s\n%s | x | CONFIRMED | fails | - | "
-                 "thresholds 1 | -\n", id, lines[i], id);
+        snprintf(buf + l, sizeof buf - l,
+                 "= %s | s | m | p | -\n%s\n%s | x | CONFIRMED | fails | - | "
+                 "thresholds 1 | -\n",
+                 id, lines[i], id);
     }
     return buf;
 }
@@ -274,10 +278,10 @@ static int poisson_case(slpi_problem *p, slpi_system_id s, slpi_scheme_id k, con
  * both; bounds 1.5 and 2.5). Rigid body (ISOMP) and heavy top (TMK), noise-free, h = 1/8. */
 static void test_poisson_fd_radius(void)
 {
-    static const char *pre[] = {"iso/rigid-body/long", "rkmk/heavy-top/critical-step"};
+    static const char *pre[] = { "iso/rigid-body/long", "rkmk/heavy-top/critical-step" };
     for (int i = 0; i < 2; i++) {
         slpi_problem p;
-        slpi_error err = {0, ""};
+        slpi_error err = { 0, "" };
         double x0[64];
         arb_t d1, d2;
         arb_init(d1);
@@ -299,11 +303,11 @@ static void test_poisson_fd_radius(void)
  * and with dW = 0.1 on every noise; SVI c = -1/4 (not a Poisson map) excludes 0. */
 static void test_poisson_ift(void)
 {
-    static const char *pre[] = {"iso/rigid-body/long", "svi/rigid-body/energy-det", "svi/rigid-body/energy-det"};
+    static const char *pre[] = { "iso/rigid-body/long", "svi/rigid-body/energy-det", "svi/rigid-body/energy-det" };
     for (int i = 0; i < 3; i++)
         for (int w = 0; w < 2; w++) {
             slpi_problem p;
-            slpi_error err = {0, ""};
+            slpi_error err = { 0, "" };
             double x0[64];
             arb_t d;
             arb_init(d);
@@ -319,7 +323,7 @@ static void test_poisson_ift(void)
 
 static void test_registry(void)
 {
-    static const char *ids[] = {"R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3", "V25", "V5", "V19", "V26"};
+    static const char *ids[] = { "R19", "I13", "V16", "V18", "V20", "V17", "I19", "X3", "V25", "V5", "V19", "V26" };
     /* V16 and V17: their control is a mutant, not run by the audit: CONDITIONAL
      * (docs/claims.md#verdicts, 2026-11-27) */
     static const slpi_claim_verdict want[] = { SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED,   SLPI_CLAIM_CONDITIONAL,
@@ -329,8 +333,8 @@ static void test_registry(void)
     char dir[] = "/tmp/slpi-gaps-XXXXXX";
     TEST_CHECK(mkdtemp(dir) != NULL);
     for (int i = 0; i < (int)(sizeof ids / sizeof *ids); i++) {
-        slpi_audit a = {0};
-        slpi_error err = {0, ""};
+        slpi_audit a = { 0 };
+        slpi_error err = { 0, "" };
         a.only = ids[i];
         snprintf(a.outdir, sizeof a.outdir, "%s", dir);
         TEST_CHECKF(slpi_audit_load(&a, "reports/claims.txt", &err) == SLPI_OK, "%s", err.msg);
@@ -341,8 +345,8 @@ static void test_registry(void)
             if (a.checks[j].role == SLPI_ROLE_EV) evpass &= a.checks[j].outcome == SLPI_CHECK_PASS;
         }
         TEST_CHECKF(a.nclaims == 1 && a.claims[0].verdict == want[i] && !unable && evpass,
-                    "%s: verdict %s (%d checks UNABLE, evidence %s)", ids[i], a.nclaims ?
-                    slpi_claim_verdict_name(a.claims[0].verdict) : "-", unable, evpass ? "ok" : "FAILED");
+                    "%s: verdict %s (%d checks UNABLE, evidence %s)", ids[i],
+                    a.nclaims ? slpi_claim_verdict_name(a.claims[0].verdict) : "-", unable, evpass ? "ok" : "FAILED");
         slpi_audit_free(&a);
     }
     static const char *const lines[] = {
@@ -351,12 +355,13 @@ static void test_registry(void)
         "R19 | x | CONFIRMED | claim | - | dexpinv heavy-top sigma <= 1e-7 | -",
         "V20 | x | CONFIRMED | claim | svi/rigid-body/paths h=0.1 | sviident 20 mid <= 1e-13 | -",
         "I13 | x | CONFIRMED | claim | iso/rigid-body/long h=0.05 | lifted 0.25 20 proj <= 1e-13 | -",
-        "X9 | x | CONFIRMED | claim | - | lifted 0.5 20 proj <= 1e-13 | -"};
+        "X9 | x | CONFIRMED | claim | - | lifted 0.5 20 proj <= 1e-13 | -"
+    };
     const char *reg = registry(lines, 6);
-    static const slpi_claim_verdict want2[] = {SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_DISCREPANCY,
-        SLPI_CLAIM_CONFIRMED, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_UNABLE};
-    slpi_audit a = {0};
-    slpi_error err = {0, ""};
+    static const slpi_claim_verdict want2[] = { SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_CONFIRMED,
+                                                SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_DISCREPANCY, SLPI_CLAIM_UNABLE };
+    slpi_audit a = { 0 };
+    slpi_error err = { 0, "" };
     snprintf(a.outdir, sizeof a.outdir, "%s", dir);
     TEST_CHECKF(slpi_audit_load(&a, test_temp_file(reg), &err) == SLPI_OK, "%s", err.msg);
     slpi_audit_run(&a, NULL, NULL);
@@ -366,10 +371,11 @@ static void test_registry(void)
     TEST_CHECK(a.nclaims == 6);
     slpi_audit_free(&a);
     /* a sign that is neither + nor - is refused at load (the check language's table) */
-    static const char *const bad[] = {"X10 | x | CONFIRMED | claim | - | adstar son 5 * <= 1 | -"};
+    static const char *const bad[] = { "X10 | x | CONFIRMED | claim | - | adstar son 5 * <= 1 | -" };
     memset(&a, 0, sizeof a);
     TEST_CHECKF(slpi_audit_load(&a, test_temp_file(registry(bad, 1)), &err) == SLPI_EINPUT &&
-                strstr(err.msg, "word 4: '*' is not one of + - (nearest: +)"), "%s", err.msg);
+                    strstr(err.msg, "word 4: '*' is not one of + - (nearest: +)"),
+                "%s", err.msg);
     slpi_audit_free(&a);
     rmdir(dir);
 }
@@ -380,16 +386,18 @@ static void test_registry(void)
 static void test_cayleypi(void)
 {
     slpi_audit_check c;
-    const char *checks[2] = {"cayleypi pi", "cayleypi 3"};
+    const char *checks[2] = { "cayleypi pi", "cayleypi 3" };
     for (int i = 0; i < 2; i++) {
         char why[256];
         memset(&c, 0, sizeof c);
         TEST_CHECKF(!slpi_audit_parse(checks[i], &c.args, why, sizeof why), "%s: %s", checks[i], why);
         snprintf(c.check, sizeof c.check, "%s", checks[i]);
-        slpi_audit_eval(&(slpi_audit){0}, &c);
+        slpi_audit_eval(&(slpi_audit){ 0 }, &c);
         if (i == 0)
-            TEST_CHECKF(c.outcome == SLPI_CHECK_FAIL && isinf(c.value), "cayleypi pi: outcome %d, value %g "
-                        "(want not met, inf)", (int)c.outcome, c.value);
+            TEST_CHECKF(c.outcome == SLPI_CHECK_FAIL && isinf(c.value),
+                        "cayleypi pi: outcome %d, value %g "
+                        "(want not met, inf)",
+                        (int)c.outcome, c.value);
         else
             TEST_CHECKF(c.outcome == SLPI_CHECK_PASS && c.value <= 1e-14, "cayleypi 3: outcome %d, value %g",
                         (int)c.outcome, c.value);

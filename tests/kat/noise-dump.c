@@ -23,9 +23,9 @@ int main(int argc, char **argv)
 {
     if (argc == 2 && !strcmp(argv[1], "words")) {
         uint64_t x = 0;
-        for (int s = 0; s <= 52; s++) {          /* p's binade follows the shift s */
+        for (int s = 0; s <= 52; s++) { /* p's binade follows the shift s */
             for (int i = 0; i < 64; i++) {
-                uint64_t z = (x += 0x9e3779b97f4a7c15ULL);   /* splitmix64 */
+                uint64_t z = (x += 0x9e3779b97f4a7c15ULL); /* splitmix64 */
                 z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
                 z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
                 z ^= z >> 31;

@@ -33,10 +33,12 @@ static void test_coverage(void)
         for (int k = 0; k < SLPI_SCHEME_COUNT; k++) {
             if (slpi_registry_pair((slpi_system_id)s, (slpi_scheme_id)k, NULL) == SLPI_NA) continue;
             char pair[96];
-            snprintf(pair, sizeof pair, "%s/%s", slpi_system_name((slpi_system_id)s), slpi_scheme_name((slpi_scheme_id)k));
+            snprintf(pair, sizeof pair, "%s/%s", slpi_system_name((slpi_system_id)s),
+                     slpi_scheme_name((slpi_scheme_id)k));
             int found = 0;
             for (const char *const *c = slpi_golden_cases(); *c; c++)
-                found |= strncmp(*c, pair, strlen(pair)) == 0 && ((*c)[strlen(pair)] == '\0' || (*c)[strlen(pair)] == '/');
+                found |=
+                    strncmp(*c, pair, strlen(pair)) == 0 && ((*c)[strlen(pair)] == '\0' || (*c)[strlen(pair)] == '/');
             TEST_CHECKF(found, "applicable pair %s has no golden case", pair);
         }
 }
@@ -111,13 +113,18 @@ static void test_case_files(const char *tmp)
             continue;
         }
         TEST_CHECKF(strcmp(g.name, *c) == 0, "%s holds case %s", path, g.name);
-        {   /* the header's what= line is read back as written */
+        { /* the header's what= line is read back as written */
             char line[600] = "", *what = NULL;
             FILE *f = fopen(path, "r");
             while (f && fgets(line, sizeof line, f))
-                if (strncmp(line, "# what=", 7) == 0) { line[strcspn(line, "\n")] = 0; what = line + 7; break; }
+                if (strncmp(line, "# what=", 7) == 0) {
+                    line[strcspn(line, "\n")] = 0;
+                    what = line + 7;
+                    break;
+                }
             if (f) fclose(f);
-            TEST_CHECKF(what && strcmp(g.what, what) == 0, "%s: what= '%s' read as '%s'", path, what ? what : "(none)", g.what);
+            TEST_CHECKF(what && strcmp(g.what, what) == 0, "%s: what= '%s' read as '%s'", path, what ? what : "(none)",
+                        g.what);
         }
         double *x0 = calloc((size_t)g.dim, sizeof(double)),
                *dW = calloc((size_t)(g.problem->grid.steps * g.M + 1), sizeof(double));
@@ -126,7 +133,8 @@ static void test_case_files(const char *tmp)
         /* the stored x0 is the case's input; a different default of the generator makes
          * the file stale (regenerate it deliberately), not wrong */
         if (memcmp(x0, g.x0, (size_t)g.dim * sizeof(double)) != 0)
-            printf("t-golden: note: %s: the system's default x0 has changed since the file was made (make golden)\n", *c);
+            printf("t-golden: note: %s: the system's default x0 has changed since the file was made (make golden)\n",
+                   *c);
         TEST_CHECKF(memcmp(dW, g.dW, (size_t)(g.problem->grid.steps * g.M) * sizeof(double)) == 0,
                     "%s: stored increments differ from the canonical noise", *c);
         TEST_CHECKF(g.check[g.ncheck - 1].step == g.problem->grid.steps && g.check[g.ncheck - 1].ninv > 0,
@@ -175,7 +183,8 @@ static void test_controls(void)
         char want[96];
         snprintf(want, sizeof want, "ref state %d at step %ld does not overlap", i, k->step);
         TEST_CHECKF(r.ref == SLPI_VERDICT_FAIL && r.fast == SLPI_VERDICT_PASS && strstr(r.msg, want),
-                    "moved ball %d: ref %s, fast %s (%s)", i, slpi_verdict_name(r.ref), slpi_verdict_name(r.fast), r.msg);
+                    "moved ball %d: ref %s, fast %s (%s)", i, slpi_verdict_name(r.ref), slpi_verdict_name(r.fast),
+                    r.msg);
         arb_set(k->state + i, keep);
     }
     /* a stored invariant moved likewise */
@@ -194,7 +203,8 @@ static void test_controls(void)
     /* the unchanged case passes, and the fresh balls lie inside the stored ones */
     TEST_CHECK(slpi_golden_check(&g, &r, &err) == SLPI_OK);
     TEST_CHECKF(r.ref == SLPI_VERDICT_PASS && r.fast == SLPI_VERDICT_PASS && r.ref_encloses,
-                "unchanged: ref %s, fast %s, encloses %d", slpi_verdict_name(r.ref), slpi_verdict_name(r.fast), r.ref_encloses);
+                "unchanged: ref %s, fast %s, encloses %d", slpi_verdict_name(r.ref), slpi_verdict_name(r.fast),
+                r.ref_encloses);
     /* the budget: stored balls 100 n u away from the exact result fail the fast path, one
      * component at a time, then all */
     for (int i = 0; i < g.dim; i++) {
@@ -208,11 +218,10 @@ static void test_controls(void)
         slpi_golden_clear(&one);
     }
     for (int c = 0; c < g.ncheck; c++)
-        for (int i = 0; i < g.dim; i++)
-            shift_mid(g.check[c].state + i, 100.0 * (double)g.check[c].step * 0x1p-53);
+        for (int i = 0; i < g.dim; i++) shift_mid(g.check[c].state + i, 100.0 * (double)g.check[c].step * 0x1p-53);
     TEST_CHECK(slpi_golden_check(&g, &r, &err) == SLPI_OK);
-    TEST_CHECKF(r.fast == SLPI_VERDICT_FAIL && r.state.lo > SLPI_ORACLE_THRESHOLD, "shifted balls: fast %s, state ratio [%g, %g]",
-                slpi_verdict_name(r.fast), r.state.lo, r.state.hi);
+    TEST_CHECKF(r.fast == SLPI_VERDICT_FAIL && r.state.lo > SLPI_ORACLE_THRESHOLD,
+                "shifted balls: fast %s, state ratio [%g, %g]", slpi_verdict_name(r.fast), r.state.lo, r.state.hi);
     /* the same midpoints with radii 2^-20 that hold the ref result: the ref path passes,
      * the fast path's ratio interval is too wide to pass (UNABLE), and its message gives
      * that interval low end first */
@@ -222,8 +231,9 @@ static void test_controls(void)
     char want[96];
     snprintf(want, sizeof want, "fast path: state ratio in [%.3g, %.3g],", r.state.lo, r.state.hi);
     TEST_CHECKF(r.ref == SLPI_VERDICT_PASS && r.fast == SLPI_VERDICT_UNABLE && r.state.lo < r.state.hi &&
-                strncmp(r.msg, want, strlen(want)) == 0, "widened shifted balls: ref %s, fast %s, '%s'",
-                slpi_verdict_name(r.ref), slpi_verdict_name(r.fast), r.msg);
+                    strncmp(r.msg, want, strlen(want)) == 0,
+                "widened shifted balls: ref %s, fast %s, '%s'", slpi_verdict_name(r.ref), slpi_verdict_name(r.fast),
+                r.msg);
     arb_clear(keep);
     slpi_golden_clear(&g);
 }

@@ -132,7 +132,8 @@ static char *replace_all(const char *text, const char *from, const char *to)
  * the name it became; a name that never existed is UNABLE. */
 static void test_old_names(const char *dir, const char *text)
 {
-    static const char *const cases[][3] = { { "casimir_norm2", "|x|^2", "PASS" }, { "casimir_norm2", "|y|^2", "UNABLE" } };
+    static const char *const cases[][3] = { { "casimir_norm2", "|x|^2", "PASS" },
+                                            { "casimir_norm2", "|y|^2", "UNABLE" } };
     char path[256];
     snprintf(path, sizeof path, "%s/old-names.golden", dir);
     for (int k = 0; k < 2; k++) {
@@ -231,15 +232,17 @@ static void test_reader(const char *dir)
     BAD(st, "state", "expected 'state");
     BAD(inv, "inv", "expected 'inv");
     t = replace_line(text, find_line(text, "problem\tprec_max="), "problem\tprec_max=64");
-    expect_bad(bad, t, x0, "below prec");   /* a whole-problem rule: named where it is complete */
+    expect_bad(bad, t, x0, "below prec"); /* a whole-problem rule: named where it is complete */
     free(t);
-    t = replace_line(text, find_line(text, "problem\tsteps="), "problem\tsteps=100000000");   /* found when the problem is complete */
+    t = replace_line(text, find_line(text, "problem\tsteps="),
+                     "problem\tsteps=100000000"); /* found when the problem is complete */
     expect_bad(bad, t, x0, "more increments than a golden case holds");
     free(t);
     BAD(st + 1, NULL, "state index 2, expected 1");
     /* records out of order, each named at its line (oracle/golden.c's reader states) */
     char *x0_text = line_at(text, x0), *dw0_text = line_at(text, dw0), *st_text = line_at(text, st);
-    int cps = find_line(text, "# checkpoints="), invs = find_line(text, "# invariants="), what = find_line(text, "# what=");
+    int cps = find_line(text, "# checkpoints="), invs = find_line(text, "# invariants="),
+        what = find_line(text, "# what=");
     BAD(find_line(text, "problem\t"), x0_text, "no 'problem' lines before this record");
     BAD(dw0, x0_text, "second x0 line");
     BAD(dw0, "problem\th=0.01", "'problem' line after the x0 line");
@@ -265,7 +268,7 @@ static void test_reader(const char *dir)
     free(t);
     BAD(2, "# nokey", "expected a '# key=value' header line");
     char *cps_text = line_at(text, cps);
-    t = replace_line(text, what, cps_text);   /* named at the second one */
+    t = replace_line(text, what, cps_text); /* named at the second one */
     expect_bad(bad, t, cps, "second 'checkpoints' header line");
     free(t);
     free(cps_text);
@@ -274,20 +277,24 @@ static void test_reader(const char *dir)
     BAD(cps, "# checkpoints=1,9,16", "promises a checkpoint at step 9; the file has another one in its place");
     BAD(cps, "# checkpoints=1,8", "the file holds 3 checkpoints, the header promises 2");
     BAD(cps, "# checkpoints=1,x,16", "checkpoints:");
-    BAD(invs, "# invariants=H0,casimir_norm2,C9", "promises the invariant 'C9' in every checkpoint; the checkpoint at step 1 lacks it");
-    BAD(invs, "# invariants=casimir_norm2,H0", "promises the invariant 'casimir_norm2' in every checkpoint; the checkpoint at step 1 has another one in its place");
+    BAD(invs, "# invariants=H0,casimir_norm2,C9",
+        "promises the invariant 'C9' in every checkpoint; the checkpoint at step 1 lacks it");
+    BAD(invs, "# invariants=casimir_norm2,H0",
+        "promises the invariant 'casimir_norm2' in every checkpoint; the checkpoint at step 1 has another one in its place");
     BAD(invs, "# invariants=H0", "the checkpoint at step 1 holds 2 invariants, the header promises 1");
     free(x0_text), free(dw0_text), free(st_text);
     /* whole-file refusals (no line to name): an empty file, a file without its case name */
-    struct { const char *text, *what; } whole[2] = { { "", ": empty file" }, { NULL, ": no '# case=' header line" } };
+    struct {
+        const char *text, *what;
+    } whole[2] = { { "", ": empty file" }, { NULL, ": no '# case=' header line" } };
     char *nocase = replace_line(text, find_line(text, "# case="), "# other=1");
     whole[1].text = nocase;
     for (int k = 0; k < 2; k++) {
         slpi_golden e;
         spit(bad, whole[k].text);
         int rc = slpi_golden_read(bad, &e, &err);
-        TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, whole[k].what), "golden '%s': rc %d, message '%s'", whole[k].what,
-                    rc, err.msg);
+        TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, whole[k].what), "golden '%s': rc %d, message '%s'",
+                    whole[k].what, rc, err.msg);
         if (rc == SLPI_OK) slpi_golden_clear(&e);
     }
     free(nocase);
@@ -298,7 +305,7 @@ static void test_reader(const char *dir)
     if (!t) return;
     snprintf(t, tn, "%sx\n", text);
     expect_bad(bad, t, end + 1, "after the 'end'");
-    t[strlen(text) - 1] = '\0';   /* drop the last newline: "end" unterminated */
+    t[strlen(text) - 1] = '\0'; /* drop the last newline: "end" unterminated */
     expect_bad(bad, t, end, "truncated");
     free(t);
     t = replace_line(text, end, NULL);
@@ -335,10 +342,12 @@ static void test_scores(void)
         slpi_score_vector(f, b, n, slpi_score_unit(step, SLPI_U_BINARY64), 0.0, &s);
         long double worst = 0, ulps = 0;
         for (int i = 0; i < n; i++) {
-            long double e = fabsl((long double)f[i] - (long double)m[i]) / ((long double)step * 0x1p-53L * (long double)scale);
+            long double e =
+                fabsl((long double)f[i] - (long double)m[i]) / ((long double)step * 0x1p-53L * (long double)scale);
             if (e > worst) worst = e;
             if (fabs(m[i]) >= 0x1p-26 * scale) {
-                long double u = fabsl((long double)f[i] - (long double)m[i]) / (long double)(nextafter(fabs(m[i]), 3.0) - fabs(m[i]));
+                long double u = fabsl((long double)f[i] - (long double)m[i]) /
+                    (long double)(nextafter(fabs(m[i]), 3.0) - fabs(m[i]));
                 if (u > ulps) ulps = u;
             }
         }
@@ -354,19 +363,20 @@ static void test_scores(void)
     slpi_score s;
     slpi_score_vector(f, b, 1, slpi_score_unit(1, SLPI_U_BINARY64), 1.0, &s);
     double lo = (f[0] - 1.0 - 1e-14) / 0x1p-53, hi = (f[0] - 1.0 + 1e-14) / 0x1p-53;
-    TEST_CHECKF(fabs(s.lo - lo) < 1e-8 * lo && fabs(s.hi - hi) < 1e-8 * hi, "ball ratio [%g, %g], want [%g, %g]", s.lo, s.hi, lo, hi);
+    TEST_CHECKF(fabs(s.lo - lo) < 1e-8 * lo && fabs(s.hi - hi) < 1e-8 * hi, "ball ratio [%g, %g], want [%g, %g]", s.lo,
+                s.hi, lo, hi);
     TEST_CHECKF(s.rounded == 0 && s.max_ulps < 0, "a wide ball cannot be rounded (rounded %d)", s.rounded);
     /* exact zeros: a coordinate 0 in both counts as rounded (0 ulps); one the certified
      * path puts at 0 while the fast one does not is below the 2^-26 scale cut and not
      * measured in ulps */
     {
         arb_ptr z = _arb_vec_init(3);
-        double g[3] = {0, 1, 1e-20};
+        double g[3] = { 0, 1, 1e-20 };
         arb_set_d(z + 1, 1.0);
         slpi_score_vector(g, z, 3, slpi_score_unit(1, SLPI_U_BINARY64), 1.0, &s);
         TEST_CHECKF(s.rounded == 2 && s.max_ulps == 0, "exact zeros: rounded %d, max ulps %g", s.rounded, s.max_ulps);
         /* a state of zeros with the scale left to the score (<= 0): the scale is 1, not 0 */
-        double g0[3] = {0, 0, 0};
+        double g0[3] = { 0, 0, 0 };
         arb_zero(z + 1);
         slpi_score_vector(g0, z, 3, slpi_score_unit(1, SLPI_U_BINARY64), 0.0, &s);
         TEST_CHECKF(s.lo == 0 && s.hi == 0, "zero state, own scale: ratio [%g, %g]", s.lo, s.hi);
@@ -408,7 +418,8 @@ static void test_scales(void)
         slpi_oracle_invariant_scales(s, x, 3, scale, d.n);
         for (int i = 0; i < d.n; i++) {
             double I = arf_get_d(arb_midref(d.value + i), ARF_RND_NEAR);
-            TEST_CHECKF(fabs(scale[i] - 2 * I) <= 1e-6 * fabs(I), "%s: scale %.17g, closed form %.17g", d.name[i], scale[i], 2 * I);
+            TEST_CHECKF(fabs(scale[i] - 2 * I) <= 1e-6 * fabs(I), "%s: scale %.17g, closed form %.17g", d.name[i],
+                        scale[i], 2 * I);
         }
         slpi_ref_diag_clear(&d);
     }

@@ -204,9 +204,16 @@ static int rel_close(double a, double b, double tol)
 
 static void precision_table(void)
 {
-    static const struct { const char *name; int bits; double u; } ieee[] = {
-        { "binary64", DBL_MANT_DIG, DBL_EPSILON / 2 }, { "binary32", FLT_MANT_DIG, FLT_EPSILON / 2 },
-        { "tf32", FLT_MANT_DIG, 0x1p-10 / 2 }, { "bfloat16", 8, 0x1p-7 / 2 }, { "binary16", 11, 0x1p-10 / 2 },
+    static const struct {
+        const char *name;
+        int bits;
+        double u;
+    } ieee[] = {
+        { "binary64", DBL_MANT_DIG, DBL_EPSILON / 2 },
+        { "binary32", FLT_MANT_DIG, FLT_EPSILON / 2 },
+        { "tf32", FLT_MANT_DIG, 0x1p-10 / 2 },
+        { "bfloat16", 8, 0x1p-7 / 2 },
+        { "binary16", 11, 0x1p-10 / 2 },
     };
     slpi_error err = { 0, "" };
     for (size_t i = 0; i < sizeof ieee / sizeof ieee[0]; i++) {
@@ -242,7 +249,7 @@ int main(void)
     make_problem(&p, steps, path, NULL);
     const char *good = test_temp_file(""), *wrong = test_temp_file(""), *good2 = test_temp_file("");
     write_port(good, &p, 0);
-    write_port(wrong, &p, 4e-5);   /* amplitude 0.1 (1 + 4e-5): about 2 u|x| per step */
+    write_port(wrong, &p, 4e-5); /* amplitude 0.1 (1 + 4e-5): about 2 u|x| per step */
     make_problem(&q, steps, path + 1, NULL);
     write_port(good2, &q, 0);
 
@@ -267,9 +274,9 @@ int main(void)
     TEST_CHECK(verify(1, &wrong, 1, 0, b) == SLPI_OK);
     own_statistics(wrong, &p, U32, &rows, &t2, &rms);
     TEST_CHECKF(rel_close(b->stats.t2, t2, 1e-6), "wrong amplitude: T^2 %.10g, test %.10g", b->stats.t2, t2);
-    TEST_CHECKF(b->proof == SLPI_VERDICT_PASS && b->stats.verdict == SLPI_VERDICT_FAIL && b->verdict == SLPI_VERDICT_FAIL
-                && b->stats.p_value < 1e-6 && fabs(b->stats.effect_per_step_u) >= 1
-                && !strncmp(b->stats.effect_direction, "noise", 5),
+    TEST_CHECKF(b->proof == SLPI_VERDICT_PASS && b->stats.verdict == SLPI_VERDICT_FAIL &&
+                    b->verdict == SLPI_VERDICT_FAIL && b->stats.p_value < 1e-6 &&
+                    fabs(b->stats.effect_per_step_u) >= 1 && !strncmp(b->stats.effect_direction, "noise", 5),
                 "wrong amplitude: proof %s, statistics %s p = %g, effect %g along %s", slpi_verdict_name(b->proof),
                 slpi_verify_stat_verdict_name(b->stats.verdict), b->stats.p_value, b->stats.effect_per_step_u,
                 b->stats.effect_direction);
@@ -286,9 +293,10 @@ int main(void)
     o.alpha = 2 * pw;
     TEST_CHECK(slpi_verify_run(wrong, &o, NULL, c, &err) == SLPI_OK && c->stats.verdict == SLPI_VERDICT_FAIL);
     o.alpha = 1.999 * pw;
-    TEST_CHECKF(slpi_verify_run(wrong, &o, NULL, c, &err) == SLPI_OK && c->stats.verdict != SLPI_VERDICT_FAIL
-                && c->stats.p_value == pw, "alpha = %g: %s with p = %g", o.alpha,
-                slpi_verify_stat_verdict_name(c->stats.verdict), c->stats.p_value);
+    TEST_CHECKF(slpi_verify_run(wrong, &o, NULL, c, &err) == SLPI_OK && c->stats.verdict != SLPI_VERDICT_FAIL &&
+                    c->stats.p_value == pw,
+                "alpha = %g: %s with p = %g", o.alpha, slpi_verify_stat_verdict_name(c->stats.verdict),
+                c->stats.p_value);
     /* the documented limits of the C options, at the limit and one past (before, the
      * library accepted u = 1 and returned PASS): 0 < u < 1, K > 0 finite, 0 < alpha < 1 */
     {
@@ -342,8 +350,9 @@ int main(void)
     make_problem(&s, 12, path, NULL);
     const char *shrt = test_temp_file("");
     write_port(shrt, &s, 0);
-    TEST_CHECK(verify(1, &shrt, 1, 0, a) == SLPI_OK && a->stats.verdict == SLPI_VERDICT_UNABLE
-               && a->verdict == SLPI_VERDICT_PASS && !strcmp(slpi_verify_stat_verdict_name(a->stats.verdict), "LOW-POWER"));
+    TEST_CHECK(verify(1, &shrt, 1, 0, a) == SLPI_OK && a->stats.verdict == SLPI_VERDICT_UNABLE &&
+               a->verdict == SLPI_VERDICT_PASS &&
+               !strcmp(slpi_verify_stat_verdict_name(a->stats.verdict), "LOW-POWER"));
     TEST_CHECK(verify(1, &shrt, 1, 1, a) == SLPI_OK && a->verdict == SLPI_VERDICT_UNABLE);
     slpi_problem op;
     make_problem(&op, steps, path, "0.2");

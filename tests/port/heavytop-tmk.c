@@ -39,7 +39,9 @@ static void orbit(real *out, const real *xi, const real *b, const real *mu, cons
         c3 = (1 - t2 / 20 * (1 - t2 / 42 * (1 - t2 / 72 * (1 - t2 / 110)))) / 6;
     } else {
         real s = sin(t / 2) / t;
-        c1 = sin(t) / t; c2 = 2 * s * s; c3 = (t - sin(t)) / (t2 * t);
+        c1 = sin(t) / t;
+        c2 = 2 * s * s;
+        c3 = (t - sin(t)) / (t2 * t);
     }
     real v[3], a[3], e[3], g[3];
     crossv(a, xi, b);
@@ -47,7 +49,10 @@ static void orbit(real *out, const real *xi, const real *b, const real *mu, cons
     for (int i = 0; i < 3; i++) v[i] = b[i] + c2 * a[i] + c3 * e[i];
     crossv(g, mu + 3, v);
     const real keep = (real)dfac(d, D_DROP, -1);
-    for (int i = 0; i < 3; i++) { out[i] = mu[i] + keep * g[i]; out[3 + i] = mu[3 + i]; }
+    for (int i = 0; i < 3; i++) {
+        out[i] = mu[i] + keep * g[i];
+        out[3 + i] = mu[3 + i];
+    }
     rot_t(out, xi, c1, c2);
     rot_t(out + 3, xi, c1, c2);
 }
@@ -55,11 +60,11 @@ static void orbit(real *out, const real *xi, const real *b, const real *mu, cons
 static void step(real *mu, const double *dw, const defect *d)
 {
     const real h = (real)0.01, half = (real)(0.5 * dfac(d, D_COEF, 1));
-    const real iinv[3] = {(real)0.25, (real)(0.5 * dfac(d, D_LAP, 1)), 1};
-    const real alpha[3] = {(real)(0.01 * dfac(d, D_AMP, 1) * dfac(d, D_SIGN, -2)),
-                           (real)(0.02 * dfac(d, D_AMP, 1)), (real)(0.03 * dfac(d, D_AMP, 1))};
-    const real dW = (real)dw[0], b[3] = {0, 0, h};
-    real xi[3] = {0, 0, 0}, o[6];
+    const real iinv[3] = { (real)0.25, (real)(0.5 * dfac(d, D_LAP, 1)), 1 };
+    const real alpha[3] = { (real)(0.01 * dfac(d, D_AMP, 1) * dfac(d, D_SIGN, -2)), (real)(0.02 * dfac(d, D_AMP, 1)),
+                            (real)(0.03 * dfac(d, D_AMP, 1)) };
+    const real dW = (real)dw[0], b[3] = { 0, 0, h };
+    real xi[3] = { 0, 0, 0 }, o[6];
     for (int it = 0, cap = dcap(d); it < cap; it++) {
         orbit(o, xi, b, mu, d);
         real change = 0, size = 0;
@@ -78,13 +83,27 @@ static void step(real *mu, const double *dw, const defect *d)
 static void x0(double *x)
 {
     const double r = sqrt(2.0) / 2;
-    x[0] = -r; x[1] = r; x[2] = 0; x[3] = -r; x[4] = r; x[5] = 0;
+    x[0] = -r;
+    x[1] = r;
+    x[2] = 0;
+    x[3] = -r;
+    x[4] = r;
+    x[5] = 0;
 }
-static void columns(FILE *f) { fprintf(f, "\tpi1\tpi2\tpi3\tgamma1\tgamma2\tgamma3"); }
+static void columns(FILE *f)
+{
+    fprintf(f, "\tpi1\tpi2\tpi3\tgamma1\tgamma2\tgamma3");
+}
 
 int main(int argc, char **argv)
 {
-    const port p = {"heavy-top TMK (heavytop-tmk.c)", "# preset=rkmk/heavy-top/stoch-421-realization\n",
-                    6, 1, 0.01, x0, step, columns};
+    const port p = { "heavy-top TMK (heavytop-tmk.c)",
+                     "# preset=rkmk/heavy-top/stoch-421-realization\n",
+                     6,
+                     1,
+                     0.01,
+                     x0,
+                     step,
+                     columns };
     return port_main(&p, argc, argv);
 }

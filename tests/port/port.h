@@ -47,26 +47,38 @@ static const char *const defect_names[D_COUNT] = { "none", "drop",  "coef", "amp
                                                    "bad",  "early", "upd",  "trans", "stage" };
 /* The index n of the step being taken (a port whose Hamiltonians read t reads it). */
 static long port_n;
-typedef struct { int kind; double mag; } defect;
+typedef struct {
+    int kind;
+    double mag;
+} defect;
 
 /* a defect's factor on a coefficient: (1 + MAG) when the defect is `kind`, else 1 */
-static double dfac(const defect *d, int kind, double sign) { return d->kind == kind ? 1 + sign * d->mag : 1; }
+static double dfac(const defect *d, int kind, double sign)
+{
+    return d->kind == kind ? 1 + sign * d->mag : 1;
+}
 /* the solve's iteration cap: MAG under `early`, else 100 */
-static int dcap(const defect *d) { return d->kind == D_EARLY ? (int)d->mag : 100; }
+static int dcap(const defect *d)
+{
+    return d->kind == D_EARLY ? (int)d->mag : 100;
+}
 /* the solve stops when an iteration moved the unknown by at most 4 eps of its size (the
  * contraction is about |psi| ~ 0.01, so the rest is far below eps); never under `early` */
 #define EPS ((real)(sizeof(real) == sizeof(float) ? 0x1p-23 : 0x1p-52))
-static int done(const defect *d, real change, real size) { return d->kind != D_EARLY && change <= 4 * EPS * size; }
+static int done(const defect *d, real change, real size)
+{
+    return d->kind != D_EARLY && change <= 4 * EPS * size;
+}
 
 /* What each port defines. */
 typedef struct {
-    const char *name;     /* for the comment line */
-    const char *problem;  /* '#' key lines of the problem, after "# slpi-trajectory 1" */
-    int dim, noises;      /* state doubles, increments per step */
+    const char *name;    /* for the comment line */
+    const char *problem; /* '#' key lines of the problem, after "# slpi-trajectory 1" */
+    int dim, noises;     /* state doubles, increments per step */
     double h;
-    void (*x0)(double *x);                                  /* the problem's x0, binary64 */
+    void (*x0)(double *x);                                    /* the problem's x0, binary64 */
     void (*step)(real *x, const double *dw, const defect *d); /* one step in place */
-    void (*columns)(FILE *f);                               /* the state's column names */
+    void (*columns)(FILE *f);                                 /* the state's column names */
 } port;
 
 static double maxabs(const double *x, int n)
@@ -93,7 +105,7 @@ static int port_main(const port *p, int argc, char **argv)
         fprintf(stderr, "usage: %s NOISE_FILE STEPS [DEFECT MAG [effect]]\n", argv[0]);
         return 2;
     }
-    defect d = {D_NONE, 0};
+    defect d = { D_NONE, 0 };
     if (argc > 3) {
         while (d.kind < D_COUNT && strcmp(argv[3], defect_names[d.kind]) != 0) d.kind++;
         if (d.kind == D_COUNT || argc < 5) {
@@ -108,7 +120,10 @@ static int port_main(const port *p, int argc, char **argv)
         return 2;
     }
     FILE *f = fopen(argv[1], "r");
-    if (!f) { perror(argv[1]); return 2; }
+    if (!f) {
+        perror(argv[1]);
+        return 2;
+    }
     long steps = strtol(argv[2], NULL, 10);
     char line[1 << 16], seed[64] = "", path[64] = "";
     int m = 0;
@@ -124,7 +139,10 @@ static int port_main(const port *p, int argc, char **argv)
     }
     double *xd = malloc(sizeof(double) * 3 * (size_t)p->dim), *dw = malloc(sizeof(double) * (size_t)p->noises);
     real *x = malloc(sizeof(real) * 2 * (size_t)p->dim);
-    if (!xd || !dw || !x) { fprintf(stderr, "%s: out of memory\n", argv[0]); return 2; }
+    if (!xd || !dw || !x) {
+        fprintf(stderr, "%s: out of memory\n", argv[0]);
+        return 2;
+    }
     real *y = x + p->dim;
     p->x0(xd);
     const char *x0s = getenv("PORT_X0"); /* another initial state: dim comma-separated doubles */
@@ -152,7 +170,7 @@ static int port_main(const port *p, int argc, char **argv)
         p->columns(stdout);
         printf("\n");
     }
-    defect none = {D_NONE, 0};
+    defect none = { D_NONE, 0 };
     long wa = 0, wb = steps;
     const char *win = getenv("PORT_WINDOW");
     if (win && sscanf(win, "%ld:%ld", &wa, &wb) != 2) {
@@ -189,7 +207,9 @@ static int port_main(const port *p, int argc, char **argv)
         }
     }
     if (effect) printf("effect_mean\t%.6g\teffect_max\t%.6g\n", sum / (double)steps, worst);
-    free(xd); free(dw); free(x);
+    free(xd);
+    free(dw);
+    free(x);
     return fclose(f) || ferror(stdout) ? 1 : 0;
 }
 #endif

@@ -26,7 +26,7 @@ static void solve_psi(real *p, const real *y, const double *dw, const defect *d)
 static void solve_psi(real *p, const real *y, const double *dw, const defect *d)
 {
     const real h = (real)0x1p-8, a = (real)(0.1 * dfac(d, D_AMP, 1));
-    const real iinv[3] = {(real)0.5, (real)dfac(d, D_LAP, 1), (real)1.5};
+    const real iinv[3] = { (real)0.5, (real)dfac(d, D_LAP, 1), (real)1.5 };
     for (int i = 0; i < 3; i++) p[i] = -h * iinv[i] * y[i] - a * y[i] * (real)dw[i];
     if (d->kind == D_SIGN) p[0] += (real)(2 * d->mag) * a * y[0] * (real)dw[0];
 }
@@ -43,7 +43,7 @@ static void step(real *x, const double *dw, const defect *d)
 {
     const real half = (real)(0.5 * dfac(d, D_COEF, 1));
     const real quarter = (real)(0.25 * dfac(d, D_DROP, -1) * dfac(d, D_TRANS, -2)), upd = (real)dfac(d, D_UPD, 1);
-    real y[3] = {x[0], x[1], x[2]}, p[3], c[3];
+    real y[3] = { x[0], x[1], x[2] }, p[3], c[3];
     for (int it = 0, cap = dcap(d); it < cap; it++) {
         solve_psi(p, y, dw, d);
         cross(c, p, y);
@@ -61,7 +61,10 @@ static void step(real *x, const double *dw, const defect *d)
     for (int i = 0; i < 3; i++) x[i] += upd * c[i];
 }
 
-static void columns(FILE *f) { fprintf(f, "\tx1\tx2\tx3"); }
+static void columns(FILE *f)
+{
+    fprintf(f, "\tx1\tx2\tx3");
+}
 
 #ifdef RB_TIME
 static void x0(double *x)

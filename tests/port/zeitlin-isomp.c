@@ -18,7 +18,7 @@
 #define M (3 * N * N / 4)
 typedef REAL _Complex cplx;
 
-static cplx basis[NB][N][N]; /* Y_alpha in `real` */
+static cplx basis[NB][N][N];                /* Y_alpha in `real` */
 static double dbasis[NB][N][N][2], lam[NB]; /* Y_alpha (re, im) in double; -l(l+1) */
 static int degree[NB];
 
@@ -40,30 +40,41 @@ static void jacobi(double a[N][N], double v[N][N], int n)
                 double t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1)), c = 1 / sqrt(t * t + 1), s = t * c;
                 for (int k = 0; k < n; k++) {
                     double akp = a[k][p], akq = a[k][q];
-                    a[k][p] = c * akp - s * akq; a[k][q] = s * akp + c * akq;
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
                 }
                 for (int k = 0; k < n; k++) {
                     double apk = a[p][k], aqk = a[q][k];
-                    a[p][k] = c * apk - s * aqk; a[q][k] = s * apk + c * aqk;
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
                 }
                 for (int k = 0; k < n; k++) {
                     double vkp = v[k][p], vkq = v[k][q];
-                    v[k][p] = c * vkp - s * vkq; v[k][q] = s * vkp + c * vkq;
+                    v[k][p] = c * vkp - s * vkq;
+                    v[k][q] = s * vkp + c * vkq;
                 }
             }
     }
     for (int i = 0; i < n; i++) /* selection sort by decreasing eigenvalue */
         for (int j = i + 1; j < n; j++)
             if (a[j][j] > a[i][i]) {
-                double t = a[i][i]; a[i][i] = a[j][j]; a[j][j] = t;
-                for (int k = 0; k < n; k++) { t = v[k][i]; v[k][i] = v[k][j]; v[k][j] = t; }
+                double t = a[i][i];
+                a[i][i] = a[j][j];
+                a[j][j] = t;
+                for (int k = 0; k < n; k++) {
+                    t = v[k][i];
+                    v[k][i] = v[k][j];
+                    v[k][j] = t;
+                }
             }
 }
 
 static void put(int alpha, int l, int a, int b, double re, double im)
 {
-    dbasis[alpha][a][b][0] = re; dbasis[alpha][a][b][1] = im;
-    degree[alpha] = l; lam[alpha] = -(double)l * (l + 1);
+    dbasis[alpha][a][b][0] = re;
+    dbasis[alpha][a][b][1] = im;
+    degree[alpha] = l;
+    lam[alpha] = -(double)l * (l + 1);
 }
 
 /* Y_l0 = i T_l0, Y^c_lm = (A - A^T)/sqrt 2, Y^s_lm = i (A + A^T)/sqrt 2, A = T_lm with
@@ -75,7 +86,7 @@ static void build_basis(void)
     for (int a = 0; a < N; a++) beta[a] = a < N - 1 ? sqrt(s * (s + 1) - (a - s) * (a - s + 1)) : 0;
     for (int m = 0; m < N; m++) {
         int n = N - m;
-        double L[N][N] = {{0}}, v[N][N];
+        double L[N][N] = { { 0 } }, v[N][N];
         for (int a = 0; a < n; a++) {
             L[a][a] = -2 * (s * (s + 1) - (a - s) * (a + m - s));
             if (a + 1 < n) L[a][a + 1] = L[a + 1][a] = beta[a] * beta[a + m];
@@ -87,11 +98,14 @@ static void build_basis(void)
             if (l == 0) continue;
             for (int b = 0; b < n; b++) {
                 double t = sg * v[b][col];
-                if (m == 0) put(l * l - 1, l, b, b, 0, t);
+                if (m == 0)
+                    put(l * l - 1, l, b, b, 0, t);
                 else {
                     int c = l * l - 1 + 2 * m - 1;
-                    put(c, l, b + m, b, t / sqrt(2), 0); put(c, l, b, b + m, -t / sqrt(2), 0);
-                    put(c + 1, l, b + m, b, 0, t / sqrt(2)); put(c + 1, l, b, b + m, 0, t / sqrt(2));
+                    put(c, l, b + m, b, t / sqrt(2), 0);
+                    put(c, l, b, b + m, -t / sqrt(2), 0);
+                    put(c + 1, l, b + m, b, 0, t / sqrt(2));
+                    put(c + 1, l, b, b + m, 0, t / sqrt(2));
                 }
             }
         }
@@ -149,7 +163,10 @@ static void pack(real *v, cplx x[N][N])
     int k = N;
     for (int a = 0; a < N; a++) v[a] = cimag(x[a][a]);
     for (int a = 0; a < N; a++)
-        for (int b = a + 1; b < N; b++, k += 2) { v[k] = creal(x[a][b]); v[k + 1] = cimag(x[a][b]); }
+        for (int b = a + 1; b < N; b++, k += 2) {
+            v[k] = creal(x[a][b]);
+            v[k + 1] = cimag(x[a][b]);
+        }
 }
 
 static void step(real *v, const double *dw, const defect *d)
@@ -161,7 +178,9 @@ static void step(real *v, const double *dw, const defect *d)
     memcpy(y, x, sizeof y);
     for (int it = 0, cap = dcap(d); it < cap; it++) {
         psi(p, y, dw, d);
-        mul(py, p, y); mul(yp, y, p); mul(pyp, py, p);
+        mul(py, p, y);
+        mul(yp, y, p);
+        mul(pyp, py, p);
         for (int a = 0; a < N; a++)
             for (int b = 0; b < N; b++) pt[a][b] = p[b][a];
         mul(pypt, py, pt);
@@ -178,7 +197,8 @@ static void step(real *v, const double *dw, const defect *d)
         if (done(d, change, size)) break;
     }
     psi(p, y, dw, d);
-    mul(py, p, y); mul(yp, y, p);
+    mul(py, p, y);
+    mul(yp, y, p);
     for (int a = 0; a < N; a++)
         for (int b = 0; b < N; b++) x[a][b] += upd * (py[a][b] - yp[a][b]);
     pack(v, x);
@@ -194,7 +214,7 @@ static void x0(double *v)
         c[k] = cos(1.3 * l + 0.7 * (k - (l * l - 1)) + 0.2);
         norm += c[k] * c[k];
     }
-    double xr[N][N] = {{0}}, xi[N][N] = {{0}};
+    double xr[N][N] = { { 0 } }, xi[N][N] = { { 0 } };
     for (int k = 0; k < NB; k++)
         for (int a = 0; a < N; a++)
             for (int b = 0; b < N; b++) {
@@ -204,7 +224,10 @@ static void x0(double *v)
     int k = N;
     for (int a = 0; a < N; a++) v[a] = xi[a][a];
     for (int a = 0; a < N; a++)
-        for (int b = a + 1; b < N; b++, k += 2) { v[k] = xr[a][b]; v[k + 1] = xi[a][b]; }
+        for (int b = a + 1; b < N; b++, k += 2) {
+            v[k] = xr[a][b];
+            v[k + 1] = xi[a][b];
+        }
 }
 
 static void columns(FILE *f)
@@ -217,7 +240,13 @@ static void columns(FILE *f)
 int main(int argc, char **argv)
 {
     build_basis();
-    const port p = {"Euler-Zeitlin su(8) ISOMP (zeitlin-isomp.c)",
-                    "# preset=iso/zeitlin/strong\n# N=8\n# ic_lmax=7\n", N * N, M, 0x1p-8, x0, step, columns};
+    const port p = { "Euler-Zeitlin su(8) ISOMP (zeitlin-isomp.c)",
+                     "# preset=iso/zeitlin/strong\n# N=8\n# ic_lmax=7\n",
+                     N * N,
+                     M,
+                     0x1p-8,
+                     x0,
+                     step,
+                     columns };
     return port_main(&p, argc, argv);
 }

@@ -15,8 +15,16 @@
 #include "testutil.h"
 #include "propsutil.h"
 
-static slpi_props_expect syn_expect(const slpi_props_case *c) { (void)c; return SLPI_PROPS_HOLDS; }
-static void syn_adjust(slpi_props_case *c, slpi_props_rng *r) { (void)c; (void)r; }
+static slpi_props_expect syn_expect(const slpi_props_case *c)
+{
+    (void)c;
+    return SLPI_PROPS_HOLDS;
+}
+static void syn_adjust(slpi_props_case *c, slpi_props_rng *r)
+{
+    (void)c;
+    (void)r;
+}
 static void syn_check(const slpi_props_case *c, int use_ref, slpi_props_outcome *o)
 {
     (void)use_ref;
@@ -33,8 +41,9 @@ static void fail_check(const slpi_props_case *c, int use_ref, slpi_props_outcome
     o->ratio = 1;
     snprintf(o->msg, sizeof o->msg, "always fails");
 }
-static const slpi_props_property always_fails = { "always-fails", "test", syn_expect, syn_adjust, fail_check, 1, 0,
-                                                  NULL };
+static const slpi_props_property always_fails = {
+    "always-fails", "test", syn_expect, syn_adjust, fail_check, 1, 0, NULL
+};
 
 static void check_shrinker(void)
 {
@@ -56,8 +65,9 @@ static void check_shrinker(void)
         TEST_CHECK(slpi_props_verdict_with(&synthetic, &c, 0, &o) == 0);
         int n = slpi_props_shrink_with(&synthetic, &c, 0, &o, NULL);
         TEST_CHECKF(n > 0 && c.steps == 3 && c.dim == 4 && c.noises == 1 && c.amp == 0 && c.mag == 1 &&
-                    c.inertia == 0 && c.state == 0, "shrunk to steps=%ld dim=%d noises=%d amp=%g mag=%g inertia=%d state=%d",
-                    c.steps, c.dim, c.noises, c.amp, c.mag, c.inertia, c.state);
+                        c.inertia == 0 && c.state == 0,
+                    "shrunk to steps=%ld dim=%d noises=%d amp=%g mag=%g inertia=%d state=%d", c.steps, c.dim, c.noises,
+                    c.amp, c.mag, c.inertia, c.state);
         TEST_CHECK(slpi_props_verdict_with(&synthetic, &c, 0, &o) == 0);
     }
     /* a failure that needs nothing shrinks to the smallest valid case: one step, the
@@ -74,10 +84,9 @@ static void check_shrinker(void)
     c.noises = 2;
     c.seed = test_rand_u64();
     slpi_props_shrink_with(&always_fails, &c, 0, &o, NULL);
-    TEST_CHECKF(c.steps == 1 && c.dim == slpi_props_dim_min(SLPI_SYS_MANAKOV) && c.noises == 0 && c.amp == 0 &&
-                c.mag == 1,
-                "always failing: shrunk to steps=%ld dim=%d noises=%d amp=%g mag=%g", c.steps, c.dim, c.noises, c.amp,
-                c.mag);
+    TEST_CHECKF(
+        c.steps == 1 && c.dim == slpi_props_dim_min(SLPI_SYS_MANAKOV) && c.noises == 0 && c.amp == 0 && c.mag == 1,
+        "always failing: shrunk to steps=%ld dim=%d noises=%d amp=%g mag=%g", c.steps, c.dim, c.noises, c.amp, c.mag);
 }
 
 /* The engine's group rule: a group whose cases are mostly UNABLE fails (a scheme that
@@ -93,20 +102,31 @@ static void unable_check(const slpi_props_case *c, int use_ref, slpi_props_outco
     snprintf(o->msg, sizeof o->msg, "synthetic UNABLE");
 }
 static const slpi_props_property sometimes_unable = { "sometimes-unable", "test", syn_expect, syn_adjust,
-                                                 unable_check, 1, 0, NULL };
+                                                      unable_check,       1,      0,          NULL };
 
 static void check_mostly_unable(void)
 {
     for (unable_of_4 = 0; unable_of_4 <= 4; unable_of_4++) {
-        slpi_props_options o = { slpi_props_property_find("casimir"), SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP, 40, 7, 0, 0,
-                            NULL, 0, NULL, &sometimes_unable, 1, 0 };
+        slpi_props_options o = { slpi_props_property_find("casimir"),
+                                 SLPI_SYS_RIGID_BODY,
+                                 SLPI_SCHEME_ISOMP,
+                                 40,
+                                 7,
+                                 0,
+                                 0,
+                                 NULL,
+                                 0,
+                                 NULL,
+                                 &sometimes_unable,
+                                 1,
+                                 0 };
         FILE *sink = tmpfile();
         o.out = sink;
         slpi_props_summary s;
         unable_calls = 0;
         int rc = slpi_props_run(&o, &s);
         fclose(sink);
-        int mostly = 2 * unable_of_4 > 4;   /* 3 or 4 of 4 */
+        int mostly = 2 * unable_of_4 > 4; /* 3 or 4 of 4 */
         TEST_CHECKF(s.groups == 2 && s.unable == 2 * 10 * unable_of_4 && s.pass == 2 * 10 * (4 - unable_of_4),
                     "%d of 4 UNABLE: %ld groups, %ld passed, %ld unable", unable_of_4, s.groups, s.pass, s.unable);
         TEST_CHECKF(rc == (mostly ? SLPI_ECHECK : SLPI_OK) && s.failed_groups == (mostly ? 2 : 0),
@@ -122,9 +142,15 @@ static void check_real_property(void)
     slpi_error err;
     slpi_props_outcome o;
     c.seed = 11;
-    TEST_CHECK(slpi_props_case_parse("property=casimir,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=4,h=0x1p-4,mag=1,amp=0.5,noises=3,inertia=0", &c, &err) == SLPI_OK);
+    TEST_CHECK(
+        slpi_props_case_parse(
+            "property=casimir,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=4,h=0x1p-4,mag=1,amp=0.5,noises=3,inertia=0",
+            &c, &err) == SLPI_OK);
     TEST_CHECKF(slpi_props_verdict(&c, 1, &o) == 1 && o.holds == 1, "isomp casimir: %s", o.msg);
-    TEST_CHECK(slpi_props_case_parse("property=casimir,system=rigid-body,scheme=trap-direct,variant=0,dim=3,steps=4,h=0.2,mag=1,amp=0.5,noises=3,inertia=0", &c, &err) == SLPI_OK);
+    TEST_CHECK(
+        slpi_props_case_parse(
+            "property=casimir,system=rigid-body,scheme=trap-direct,variant=0,dim=3,steps=4,h=0.2,mag=1,amp=0.5,noises=3,inertia=0",
+            &c, &err) == SLPI_OK);
     TEST_CHECKF(slpi_props_verdict(&c, 1, &o) == 1 && o.holds == 0 && o.ratio > 1e6, "trap control: %s", o.msg);
     /* the negative control stays visible under shrinking: the adjust keeps it detectable */
     c.h = 0x1p-20;
@@ -164,8 +190,9 @@ static void check_order_adjust(void)
  * group. */
 static void check_equivariance(void)
 {
-    slpi_props_options o = { slpi_props_property_find("equivariance"), -1, -1, 3, test_rand_u64(), 0, 0,
-                             NULL, 0, NULL, NULL, 1, 0 };
+    slpi_props_options o = {
+        slpi_props_property_find("equivariance"), -1, -1, 3, test_rand_u64(), 0, 0, NULL, 0, NULL, NULL, 1, 0
+    };
     FILE *sink = tmpfile();
     o.out = sink;
     slpi_props_summary s;
@@ -173,7 +200,7 @@ static void check_equivariance(void)
     TEST_CHECKF(rc == SLPI_OK && s.fail == 0 && s.failed_groups == 0 && s.pass >= 40 * 3,
                 "equivariance (seed %" PRIu64 "): rc %d, %ld passed, %ld failed, %ld unable in %ld groups", o.seed, rc,
                 s.pass, s.fail, s.unable, s.groups);
-    if (rc != SLPI_OK && sink) {   /* the failing groups, for the log */
+    if (rc != SLPI_OK && sink) { /* the failing groups, for the log */
         char line[512];
         rewind(sink);
         while (fgets(line, sizeof line, sink))
@@ -192,12 +219,18 @@ static void check_energy(void)
     slpi_props_outcome o;
     double dev = -1;
     c.seed = test_rand_u64();
-    TEST_CHECK(slpi_props_case_parse("property=energy,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=8,h=0x1p-2,mag=1,amp=0,noises=0,inertia=3", &c, &err) == SLPI_OK);
+    TEST_CHECK(
+        slpi_props_case_parse(
+            "property=energy,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=8,h=0x1p-2,mag=1,amp=0,noises=0,inertia=3",
+            &c, &err) == SLPI_OK);
     memset(&o, 0, sizeof o);
     slpi_props_prop_energy.check(&c, 0, &o);
     TEST_CHECKF(o.holds == 1 && sscanf(o.msg, "fast: max |H0 - H0(x0)| = %lf", &dev) == 1 && dev > 1e-8,
                 "isomp energy (h = 1/4): the O(h^2) oscillation should be seen and bounded: %s", o.msg);
-    TEST_CHECK(slpi_props_case_parse("property=energy,system=rigid-body,scheme=rkmk-le,variant=0,dim=3,steps=256,h=0x1p-2,mag=1,amp=0,noises=0,inertia=3", &c, &err) == SLPI_OK);
+    TEST_CHECK(
+        slpi_props_case_parse(
+            "property=energy,system=rigid-body,scheme=rkmk-le,variant=0,dim=3,steps=256,h=0x1p-2,mag=1,amp=0,noises=0,inertia=3",
+            &c, &err) == SLPI_OK);
     memset(&o, 0, sizeof o);
     slpi_props_prop_energy.check(&c, 0, &o);
     TEST_CHECKF(o.holds == 0, "rkmk-le energy control (h = 1/4, 256 steps) should drift past the bound: %s", o.msg);
@@ -217,12 +250,15 @@ static void check_order_ci(void)
         slpi_props_outcome o;
         double s, lo, hi;
         c.seed = test_rand_u64();
-        TEST_CHECK(slpi_props_case_parse("property=order-strong,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=4,h=0x1p-4,mag=1,amp=0.5,noises=3,inertia=3", &c, &err) == SLPI_OK);
+        TEST_CHECK(
+            slpi_props_case_parse(
+                "property=order-strong,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=4,h=0x1p-4,mag=1,amp=0.5,noises=3,inertia=3",
+                &c, &err) == SLPI_OK);
         TEST_CHECKF(slpi_props_verdict(&c, 0, &o) == 1 && o.holds == 1, "order-strong (case seed %" PRIu64 "): %s",
                     c.seed, o.msg);
         const char *m = strstr(o.msg, "strong order ");
         TEST_CHECKF(m && sscanf(m, "strong order %lf, 95%% CI [%lf, %lf]", &s, &lo, &hi) == 3 && lo <= s && s <= hi &&
-                    lo >= 0.1,
+                        lo >= 0.1,
                     "order-strong (case seed %" PRIu64 "): the CI should hold the slope and exclude 0 (lo >= 0.1): %s",
                     c.seed, o.msg);
     }
@@ -240,7 +276,10 @@ static void check_budget_boundary(void)
     slpi_error err;
     slpi_props_outcome o;
     int above = 0, below = 0;
-    TEST_CHECK(slpi_props_case_parse("property=casimir,system=rigid-body,scheme=trap-direct,variant=0,dim=3,steps=1,h=0.5,mag=1,amp=0,noises=0,inertia=0", &c, &err) == SLPI_OK);
+    TEST_CHECK(
+        slpi_props_case_parse(
+            "property=casimir,system=rigid-body,scheme=trap-direct,variant=0,dim=3,steps=1,h=0.5,mag=1,amp=0,noises=0,inertia=0",
+            &c, &err) == SLPI_OK);
     for (int k = 1; k <= 30; k++) {
         c.h = ldexp(1.0, -k);
         memset(&o, 0, sizeof o);
@@ -266,10 +305,16 @@ static void check_budget_boundary(void)
  * coordinate (the largest, so that the scale is that coordinate's). */
 static void check_ref_fast_boundary(void)
 {
-    static const struct { const char *c; double budget; } cases[] = {
-        { "property=ref-fast,system=rigid-body,scheme=rkmk-le,variant=0,dim=3,steps=2,h=0.125,mag=1,amp=0.5,noises=3,inertia=0", 30 },
-        { "property=ref-fast,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=2,h=0.125,mag=1,amp=0.5,noises=3,inertia=0", 1e3 },
-        { "property=ref-fast,system=heavy-top,scheme=tmk,variant=0,dim=3,steps=2,h=0.125,mag=1,amp=0.5,noises=1,inertia=0", 1e3 },
+    static const struct {
+        const char *c;
+        double budget;
+    } cases[] = {
+        { "property=ref-fast,system=rigid-body,scheme=rkmk-le,variant=0,dim=3,steps=2,h=0.125,mag=1,amp=0.5,noises=3,inertia=0",
+          30 },
+        { "property=ref-fast,system=rigid-body,scheme=isomp,variant=0,dim=3,steps=2,h=0.125,mag=1,amp=0.5,noises=3,inertia=0",
+          1e3 },
+        { "property=ref-fast,system=heavy-top,scheme=tmk,variant=0,dim=3,steps=2,h=0.125,mag=1,amp=0.5,noises=1,inertia=0",
+          1e3 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         slpi_props_case c = { 0 };
@@ -292,12 +337,13 @@ static void check_ref_fast_boundary(void)
         for (int k = 0; ok && k < 3; k++) {
             double frac = k == 0 ? 0 : k == 1 ? 0.5 : 1.5;
             memcpy(x, mid, sizeof x);
-            if (k) x[big] = mid[big] + mag_get_d(arb_radref(xb + big)) +
-                            frac * cases[i].budget * 2 * DBL_EPSILON * fmax(fabs(mid[big]), 1.0);
+            if (k)
+                x[big] = mid[big] + mag_get_d(arb_radref(xb + big)) +
+                    frac * cases[i].budget * 2 * DBL_EPSILON * fmax(fabs(mid[big]), 1.0);
             memset(&o, 0, sizeof o);
             slpi_props_ref_fast_judge(&o, xb, x, d, c.steps, c.scheme);
-            TEST_CHECKF(o.holds == (k < 2), "ref-fast %s, %.1f budgets outside: %s (want %s)", cases[i].c, frac,
-                        o.msg, k < 2 ? "holds" : "violated");
+            TEST_CHECKF(o.holds == (k < 2), "ref-fast %s, %.1f budgets outside: %s (want %s)", cases[i].c, frac, o.msg,
+                        k < 2 ? "holds" : "violated");
         }
         _arb_vec_clear(xb, d);
     }
@@ -315,15 +361,14 @@ static void check_signed_perms(void)
         memset(G, 0, sizeof seen[idx]);
         for (int j = 0; j < 3; j++) {
             TEST_CHECKF(perm[j] >= 0 && perm[j] < 3 && (s[j] == 1 || s[j] == -1), "signed perm %d: entry %d", idx, j);
-            if (perm[j] >= 0 && perm[j] < 3)
-                G[3 * perm[j] + j] = s[j];
+            if (perm[j] >= 0 && perm[j] < 3) G[3 * perm[j] + j] = s[j];
         }
         double dev = 0;
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++)
                 dev = fmax(dev, fabs(G[i] * G[j] + G[3 + i] * G[3 + j] + G[6 + i] * G[6 + j] - (i == j)));
         double det = G[0] * (G[4] * G[8] - G[5] * G[7]) - G[1] * (G[3] * G[8] - G[5] * G[6]) +
-                     G[2] * (G[3] * G[7] - G[4] * G[6]);
+            G[2] * (G[3] * G[7] - G[4] * G[6]);
         TEST_CHECKF(dev == 0 && det == 1, "signed perm %d: |G^T G - I| = %g, det %g", idx, dev, det);
         for (int k = 0; k < idx; k++)
             TEST_CHECKF(memcmp(seen[k], G, sizeof seen[k]) != 0, "signed perms %d and %d are equal", k, idx);

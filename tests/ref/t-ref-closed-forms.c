@@ -28,15 +28,13 @@ static int agree(arb_srcptr a, arb_srcptr b, int n)
 {
     for (int i = 0; i < n; i++) {
         double ra = mag_get_d(arb_radref(a + i)), rb = mag_get_d(arb_radref(b + i));
-        if (!arb_overlaps(a + i, b + i) || ra > 2 * rb + 0x1p-100)
-            return 0;
+        if (!arb_overlaps(a + i, b + i) || ra > 2 * rb + 0x1p-100) return 0;
     }
     return 1;
 }
 
 /* out = pack(A Y C + C Y A) with matrices */
-static void sandwich_matrix(const slpi_ref_system *s, arb_ptr out, arb_srcptr a,
-                            arb_srcptr y, arb_srcptr c, slong prec)
+static void sandwich_matrix(const slpi_ref_system *s, arb_ptr out, arb_srcptr a, arb_srcptr y, arb_srcptr c, slong prec)
 {
     acb_mat_t A, Y, C, T, U, V;
     acb_mat_init(A, 3, 3);
@@ -96,8 +94,7 @@ static void check_coordinates(const slpi_ref_system *s, const slpi_ref_system *m
 }
 
 /* one ISOMP step both ways from random states; h and dW scaled by `scale` */
-static void check_steps(const slpi_ref_system *s, const slpi_ref_system *m, double scale,
-                        slong prec)
+static void check_steps(const slpi_ref_system *s, const slpi_ref_system *m, double scale, slong prec)
 {
     arb_ptr xs = _arb_vec_init(3), xm = _arb_vec_init(3);
     double delta[4];
@@ -106,12 +103,11 @@ static void check_steps(const slpi_ref_system *s, const slpi_ref_system *m, doub
         rand_vec(xs, 3, 1, it % 2 ? 1e-30 : 0);
         _arb_vec_set(xm, xs, 3);
         delta[0] = scale * test_rand_uniform(0.001, 0.01);
-        for (int k = 1; k <= s->M; k++)
-            delta[k] = scale * test_rand_uniform(-0.1, 0.1);
+        for (int k = 1; k <= s->M; k++) delta[k] = scale * test_rand_uniform(-0.1, 0.1);
         slpi_step_status a = slpi_ref_scheme_isomp.step(s, xs, delta, prec, why, sizeof why);
         slpi_step_status b = slpi_ref_scheme_isomp.step(m, xm, delta, prec, why, sizeof why);
-        TEST_CHECKF(a == SLPI_STEP_CONVERGED && b == SLPI_STEP_CONVERGED,
-                    "scale %g: statuses %d %d (%s)", scale, (int)a, (int)b, why);
+        TEST_CHECKF(a == SLPI_STEP_CONVERGED && b == SLPI_STEP_CONVERGED, "scale %g: statuses %d %d (%s)", scale,
+                    (int)a, (int)b, why);
         if (a == SLPI_STEP_CONVERGED && b == SLPI_STEP_CONVERGED)
             TEST_CHECKF(agree(xs, xm, 3), "scale %g, update %d, fixed %d: radii %g %g", scale,
                         (int)s->p->sch.isomp_update, s->p->sol.fixed_iters, slpi_ref_vec_radius(xs, 3),
@@ -125,9 +121,8 @@ int main(void)
 {
     test_start("t-ref-closed-forms", 29);
     const slong prec = 128;
-    const int noises[] = { SLPI_RB_NOISE_NONE, SLPI_RB_NOISE_ISO_QUAD, SLPI_RB_NOISE_ISO_QUAD1,
-                           SLPI_RB_NOISE_SVI_LIN, SLPI_RB_NOISE_SVI_LIN1,
-                           SLPI_RB_NOISE_CONST_E3 };
+    const int noises[] = { SLPI_RB_NOISE_NONE,    SLPI_RB_NOISE_ISO_QUAD, SLPI_RB_NOISE_ISO_QUAD1,
+                           SLPI_RB_NOISE_SVI_LIN, SLPI_RB_NOISE_SVI_LIN1, SLPI_RB_NOISE_CONST_E3 };
     for (int form = 0; form < 2; form++)
         for (int j = 0; j < 6; j++)
             for (int upd = 0; upd < 2; upd++)
@@ -145,14 +140,12 @@ int main(void)
                     slpi_ref_system s = { 0 };
                     TEST_CHECK(slpi_ref_system_init(&s, &p, NULL, &err) == SLPI_OK);
                     TEST_CHECK(s.m_sandwich != NULL);
-                    slpi_ref_system m = s;          /* the generic matrix level */
+                    slpi_ref_system m = s; /* the generic matrix level */
                     slpi_ref_matrix_attach(&m);
                     m.m_sandwich = NULL;
-                    if (upd == 0 && fixed == 0)
-                        check_coordinates(&s, &m, prec);
+                    if (upd == 0 && fixed == 0) check_coordinates(&s, &m, prec);
                     check_steps(&s, &m, 1, prec);
-                    if (fixed == 0)
-                        check_steps(&s, &m, 30, prec);   /* the dense fallback */
+                    if (fixed == 0) check_steps(&s, &m, 30, prec); /* the dense fallback */
                     slpi_ref_system_clear(&s);
                 }
     TEST_END();

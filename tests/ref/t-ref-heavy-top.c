@@ -17,8 +17,8 @@ static const double mu0[6] = { -0.70710678118654752, 0.70710678118654752, 0,
                                -0.70710678118654752, 0.70710678118654752, 0 };
 
 /* run steps; returns the state (balls) and diagnostics; 0 on a failed step */
-static int run(const slpi_problem *p, const double *x0, long steps, double dwamp,
-               arb_ptr x, slpi_ref_diag *d, double *rad)
+static int run(const slpi_problem *p, const double *x0, long steps, double dwamp, arb_ptr x, slpi_ref_diag *d,
+               double *rad)
 {
     slpi_error err;
     slpi_ref *r;
@@ -28,8 +28,7 @@ static int run(const slpi_problem *p, const double *x0, long steps, double dwamp
     }
     int n = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p), ok = 1;
     arb_ptr xs = _arb_vec_init(n);
-    for (int i = 0; i < n; i++)
-        arb_set_d(xs + i, x0[i]);
+    for (int i = 0; i < n; i++) arb_set_d(xs + i, x0[i]);
     _arb_vec_set(x, xs, n);
     *rad = 0;
     for (long s = 0; s < steps && ok; s++) {
@@ -50,8 +49,7 @@ static int run(const slpi_problem *p, const double *x0, long steps, double dwamp
 static int zero_in(const slpi_ref_diag *d, const char *name)
 {
     for (int i = 0; i < d->n; i++)
-        if (strcmp(d->name[i], name) == 0)
-            return arb_contains_zero(d->value + i);
+        if (strcmp(d->name[i], name) == 0) return arb_contains_zero(d->value + i);
     return 0;
 }
 
@@ -64,8 +62,7 @@ int main(void)
     arb_ptr x = _arb_vec_init(15);
     double rad;
 
-    const int orbit_schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_RKMK_LE, SLPI_SCHEME_RKMK_HEUN,
-                                  SLPI_SCHEME_TMK };
+    const int orbit_schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_RKMK_LE, SLPI_SCHEME_RKMK_HEUN, SLPI_SCHEME_TMK };
     for (int j = 0; j < 4; j++) {
         slpi_problem_init(&p, SLPI_SYS_HEAVY_TOP, orbit_schemes[j]);
         p.sol.fixed_iters = j == 3;
@@ -94,9 +91,8 @@ int main(void)
 
     /* SVI-SD, gyroscope (docs/systems.md#heavy-top-svi) */
     const double th = 0.15 * 3.14159265358979323846;
-    const double gyro[15] = { 0, 0, 1, 0, -sin(th), cos(th),
-                              1, 0, 0, 0, cos(th), sin(th), 0, -sin(th), cos(th) };
-    const int cases[] = { SLPI_HT_NOISE_NONE, SLPI_HT_NOISE_CASE1, SLPI_HT_NOISE_CASE2,
+    const double gyro[15] = { 0, 0, 1, 0, -sin(th), cos(th), 1, 0, 0, 0, cos(th), sin(th), 0, -sin(th), cos(th) };
+    const int cases[] = { SLPI_HT_NOISE_NONE,      SLPI_HT_NOISE_CASE1, SLPI_HT_NOISE_CASE2,
                           SLPI_HT_NOISE_CASE2_PI2, SLPI_HT_NOISE_CASE3, SLPI_HT_NOISE_CASE3_PI };
     for (int j = 0; j < 6; j++)
         for (int sign = -1; sign <= 1; sign += 2) {
@@ -107,7 +103,7 @@ int main(void)
             TEST_CHECKF(run(&p, gyro, 20, 0.2, x, &d, &rad), "svi case %d", j);
             TEST_CHECKF(zero_in(&d, "C1_dev") && zero_in(&d, "C2_dev") && zero_in(&d, "p_phi_dev"),
                         "svi case %d c=%g: invariants", j, p.sch.svi_c);
-            for (int i = 0; i < 3; i++)       /* Gamma_i = (R^T e3)_i = R_{3i} */
+            for (int i = 0; i < 3; i++) /* Gamma_i = (R^T e3)_i = R_{3i} */
                 TEST_CHECK(arb_overlaps(x + 3 + i, x + 12 + i));
             TEST_CHECKF(rad < 1e-30, "svi case %d: radius %g", j, rad);
         }
@@ -120,8 +116,7 @@ int main(void)
         slpi_error err;
         slpi_ref *r;
         TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_OK);
-        for (int i = 0; i < 3; i++)
-            arb_set_d(x + i, mu0[i]);
+        for (int i = 0; i < 3; i++) arb_set_d(x + i, mu0[i]);
         double dW[3] = { 0.1, 0.1, 0.1 };
         slpi_step_info info;
         TEST_CHECK(slpi_ref_step(r, x, dW, &info) == SLPI_STEP_UNABLE);

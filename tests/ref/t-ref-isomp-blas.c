@@ -48,22 +48,19 @@ static int make_problem(slpi_problem *p, const char *preset, int N, const char *
         (!mk && p->sys.ez.ic_lmax > N - 1 && slpi_problem_set(p, "ic_lmax", size2(N - 1), &err) != SLPI_OK) ||
         slpi_problem_set(p, "update", update, &err) != SLPI_OK ||
         slpi_problem_set(p, "matmul", route, &err) != SLPI_OK || slpi_problem_finish(p, &err) != SLPI_OK;
-    if (rc)
-        fprintf(stderr, "t-ref-isomp-blas: %s N=%d: %s\n", preset, N, err.msg);
+    if (rc) fprintf(stderr, "t-ref-isomp-blas: %s N=%d: %s\n", preset, N, err.msg);
     return !rc;
 }
 
 /* One step from the double state x on the given route into y; 1 if certified. */
-static int ref_step(const char *preset, int N, const char *update, const char *route, const double *x,
-                    const double *dW, arb_ptr y, int n)
+static int ref_step(const char *preset, int N, const char *update, const char *route, const double *x, const double *dW,
+                    arb_ptr y, int n)
 {
     slpi_problem p;
     slpi_error err;
     slpi_ref *r = NULL;
-    if (!make_problem(&p, preset, N, update, route) || slpi_ref_create(&r, &p, &err) != SLPI_OK)
-        return 0;
-    for (int i = 0; i < n; i++)
-        arb_set_d(y + i, x[i]);
+    if (!make_problem(&p, preset, N, update, route) || slpi_ref_create(&r, &p, &err) != SLPI_OK) return 0;
+    for (int i = 0; i < n; i++) arb_set_d(y + i, x[i]);
     slpi_step_status st = slpi_ref_step(r, y, dW, NULL);
     if (st != SLPI_STEP_CONVERGED)
         fprintf(stderr, "t-ref-isomp-blas: %s N=%d %s %s: %s\n", preset, N, update, route, slpi_ref_unable_reason(r));
@@ -74,8 +71,7 @@ static int ref_step(const char *preset, int N, const char *update, const char *r
 static int vec_equal(arb_srcptr a, arb_srcptr b, int n)
 {
     for (int i = 0; i < n; i++)
-        if (!arb_equal(a + i, b + i))
-            return 0;
+        if (!arb_equal(a + i, b + i)) return 0;
     return 1;
 }
 
@@ -110,8 +106,7 @@ static void check_case(const char *preset, int N, const char *update, int kind)
         mag_init(rmax);
         mag_init(lim);
         for (int i = 0; i < n; i++) {
-            if (bad < 0 && (!arb_contains_arf(yb + i, arb_midref(ya + i)) || !arb_overlaps(yb + i, ya + i)))
-                bad = i;
+            if (bad < 0 && (!arb_contains_arf(yb + i, arb_midref(ya + i)) || !arb_overlaps(yb + i, ya + i))) bad = i;
             mag_max(rmax, rmax, arb_radref(yb + i));
         }
         TEST_CHECKF(bad < 0, "%s N=%d %s %s: entry %d: blas %s misses arb %s", preset, N, update, state_name[kind], bad,
@@ -189,8 +184,7 @@ static void check_beyond_balls(void)
     }
     TEST_CHECKF(slpi_ref_step(r, y, dW, NULL) == SLPI_STEP_CONVERGED, "N=513: %s", slpi_ref_unable_reason(r));
     TEST_CHECK(!slpi_step_failed(slpi_fast_step(f, x, dW, &info)));
-    for (int i = 0; i < n; i++)
-        far += !(fabs(x[i] - arf_get_d(arb_midref(y + i), ARF_RND_NEAR)) <= 1e-12 * scale);
+    for (int i = 0; i < n; i++) far += !(fabs(x[i] - arf_get_d(arb_midref(y + i), ARF_RND_NEAR)) <= 1e-12 * scale);
     TEST_CHECKF(far == 0, "N=513: %d entries of the fast step beyond 1e-12 of the scale", far);
     slpi_ref_free(r);
     r = NULL;
@@ -199,8 +193,7 @@ static void check_beyond_balls(void)
     if (slpi_problem_set(&p, "T", "250", &err) == SLPI_OK && slpi_problem_set(&p, "h", "250", &err) == SLPI_OK &&
         slpi_problem_set(&p, "prec_max", "256", &err) == SLPI_OK && slpi_problem_finish(&p, &err) == SLPI_OK &&
         slpi_fast_create(&f, &p, &err) == SLPI_OK && slpi_ref_create(&r, &p, &err) == SLPI_OK) {
-        for (int i = 0; i < n; i++)
-            arb_set_d(y + i, x[i]);
+        for (int i = 0; i < n; i++) arb_set_d(y + i, x[i]);
         slpi_step_status sf = slpi_fast_step(f, x, dW, &info), st = slpi_ref_step(r, y, dW, NULL);
         TEST_CHECKF(slpi_step_failed(sf), "N=513 h=250: the double path's step did not fail (status %d)", (int)sf);
         TEST_CHECKF(st == SLPI_STEP_UNABLE && strstr(slpi_ref_unable_reason(r), "off the BLAS route"),
@@ -227,12 +220,11 @@ int main(void)
             for (int u = 0; u < 2; u++)
                 for (int kind = 0; kind < S_COUNT; kind++) {
                     if ((sizes[s] > 16 && kind != S_PLAIN) || (sizes[s] > 32 && u == 1) || (a >= 2 && sizes[s] > 64))
-                        continue;       /* the large sizes: plain states, CAY to 32; so(n): n <= 64 */
+                        continue; /* the large sizes: plain states, CAY to 32; so(n): n <= 64 */
                     check_case(presets[a], sizes[s], updates[u], kind);
                 }
     check_unable();
-    if (test_iters(1) >= 10)
-        check_beyond_balls();
+    if (test_iters(1) >= 10) check_beyond_balls();
     flint_cleanup();
     TEST_END();
 }

@@ -29,7 +29,11 @@
 #include "testutil.h"
 #include "ref/krawczyk.h"
 
-typedef struct { arb_t c; int kind; arb_t d; } prob;
+typedef struct {
+    arb_t c;
+    int kind;
+    arb_t d;
+} prob;
 
 /* kind 0: y^2 - c; 1: y^2 + 1; 2: y^2; 3: (y0^2 + y1 - 3, y0 y1^2 - 4 y0) zero (1,2);
  * 5: kind 3 minus the parameters (c, d), zero (1, 2) at (c, d) = 0;
@@ -42,9 +46,17 @@ static void F(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     prob *p = ctx;
     switch (p->kind) {
-    case 0: arb_sqr(out, y, prec); arb_sub(out, out, p->c, prec); break;
-    case 1: arb_sqr(out, y, prec); arb_add_ui(out, out, 1, prec); break;
-    case 2: arb_sqr(out, y, prec); break;
+    case 0:
+        arb_sqr(out, y, prec);
+        arb_sub(out, out, p->c, prec);
+        break;
+    case 1:
+        arb_sqr(out, y, prec);
+        arb_add_ui(out, out, 1, prec);
+        break;
+    case 2:
+        arb_sqr(out, y, prec);
+        break;
     case 4: {
         arb_t e;
         arb_init(e);
@@ -106,7 +118,7 @@ static void J(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec)
         arb_mul_2exp_si(arb_mat_entry(Jm, 0, 0), y, 1);
         return;
     }
-    if (p->kind == 4 || p->kind == 6) {     /* k [[1, 1], [1, 1 + 2^-e]] */
+    if (p->kind == 4 || p->kind == 6) { /* k [[1, 1], [1, 1 + 2^-e]] */
         ulong k = p->kind == 4 ? 1 : 3;
         arb_set_ui(arb_mat_entry(Jm, 0, 0), k);
         arb_set_ui(arb_mat_entry(Jm, 0, 1), k);
@@ -148,8 +160,7 @@ static void fix_G(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
         arb_add(out, u, p->c, prec);
     } else if (p->kind >= 2) {
         arb_mul_2exp_si(v, u, p->kind == 2 ? 1 : -12);
-        if (p->kind == 3)
-            arb_sub(v, u, v, prec);
+        if (p->kind == 3) arb_sub(v, u, v, prec);
         arb_add_ui(out, v, 1, prec);
     } else {
         arb_sub_ui(v, y + 1, 1, prec);
@@ -175,14 +186,13 @@ static void fix_dG(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong pre
         arb_mul_2exp_si(out, out, 1);
     } else if (p->kind >= 2) {
         arb_mul_2exp_si(v, Z, p->kind == 2 ? 1 : -12);
-        if (p->kind == 3)
-            arb_sub(v, Z, v, prec);
+        if (p->kind == 3) arb_sub(v, Z, v, prec);
         arb_set(out, v);
     } else {
         arb_sub_ui(v, Y + 1, 1, prec);
-        arb_mul(v, v, Z, prec);                    /* (y1 - 1) z0 + (y0 - 1) z1 */
+        arb_mul(v, v, Z, prec); /* (y1 - 1) z0 + (y0 - 1) z1 */
         arb_addmul(v, u, Z + 1, prec);
-        arb_mul(out + 1, u, Z, prec);              /* (y0 - 1) z0 */
+        arb_mul(out + 1, u, Z, prec); /* (y0 - 1) z0 */
         arb_set(out, v);
     }
     arb_clear(u);
@@ -257,8 +267,7 @@ static void check_wide_sets(double r)
             for (int i = 0; i < n; i++) {
                 in &= arb_contains(y + i, z + i);
                 arb_sub(t, z + i, y + i, 128);
-                worst = fmax(worst, fabs(arf_get_d(arb_midref(t), ARF_RND_NEAR)) /
-                                        mag_get_d(arb_radref(y + i)));
+                worst = fmax(worst, fabs(arf_get_d(arb_midref(t), ARF_RND_NEAR)) / mag_get_d(arb_radref(y + i)));
             }
             outside += !in;
         }
@@ -344,8 +353,8 @@ int main(void)
         int ok = slpi_ref_krawczyk(y, &f, g, 128, why, sizeof why);
         TEST_CHECKF(ok, "sqrt(%g): %s", c, why);
         long far = slpi_ref_iterations_take();
-        TEST_CHECKF(near >= 2 && far > near && far < 60 + 20, "sqrt(%g): %ld iterations from near, %ld from 1%% off",
-                    c, near, far);
+        TEST_CHECKF(near >= 2 && far > near && far < 60 + 20, "sqrt(%g): %ld iterations from near, %ld from 1%% off", c,
+                    near, far);
         /* both ends of the parameter ball: sqrt(c +/- 1e-20) */
         for (int s = -1; s <= 1; s += 2) {
             arb_set_d(t, 1e-20 * s);

@@ -45,9 +45,8 @@ static int setup(fixture *f, const char *preset, const char *keys)
     f->M = slpi_problem_noise_count(&f->p);
     f->x0 = calloc((size_t)f->n, sizeof(double));
     f->dW = calloc((size_t)f->M + 1, sizeof(double));
-    int ok = slpi_fast_create(&fp, &f->p, &err) == SLPI_OK &&
-             slpi_fast_initial_state(fp, f->x0, &err) == SLPI_OK &&
-             slpi_noise_source_open(&f->src, &f->p, &err) == SLPI_OK;
+    int ok = slpi_fast_create(&fp, &f->p, &err) == SLPI_OK && slpi_fast_initial_state(fp, f->x0, &err) == SLPI_OK &&
+        slpi_noise_source_open(&f->src, &f->p, &err) == SLPI_OK;
     TEST_CHECKF(ok, "%s: %s", preset, err.msg);
     slpi_fast_free(fp);
     return ok;
@@ -89,7 +88,7 @@ static void run(fixture *f, const char *name, double rad, int corners, int steps
         y[c] = _arb_vec_init(n);
         for (int i = 0; i < n; i++) {
             arb_set_d(y[c] + i, f->x0[i]);
-            if (rad > 0 && c > 0) {    /* corner 0: the centre */
+            if (rad > 0 && c > 0) { /* corner 0: the centre */
                 arb_t d;
                 arb_init(d);
                 /* every corner in turn while there are few (2^n <= corners - 1), then
@@ -114,8 +113,7 @@ static void run(fixture *f, const char *name, double rad, int corners, int steps
             TEST_CHECKF(0, "%s step %d: %s", name, k, slpi_ref_unable_reason(r));
             break;
         }
-        if (rad > 0 && slpi_ref_step(rp, xp, f->dW, &infop) == SLPI_STEP_CONVERGED)
-            wider += info.radius > infop.radius;
+        if (rad > 0 && slpi_ref_step(rp, xp, f->dW, &infop) == SLPI_STEP_CONVERGED) wider += info.radius > infop.radius;
         for (int c = 0; c < corners; c++) {
             if (slpi_ref_step(hi, y[c], f->dW, &infop) != SLPI_STEP_CONVERGED) {
                 TEST_CHECKF(0, "%s step %d: 256 bits: %s", name, k, slpi_ref_unable_reason(hi));
@@ -123,19 +121,14 @@ static void run(fixture *f, const char *name, double rad, int corners, int steps
                 break;
             }
             int in = 1;
-            for (int i = 0; i < n; i++)
-                in &= arb_contains(x + i, y[c] + i);
-            if (!in && first < 0)
-                first = k;
+            for (int i = 0; i < n; i++) in &= arb_contains(x + i, y[c] + i);
+            if (!in && first < 0) first = k;
             outside += !in;
         }
     }
-    TEST_CHECKF(outside == 0, "%s (radius %g): %d corner-steps outside, first at step %d", name,
-                rad, outside, first);
-    TEST_CHECKF(wider == 0, "%s: the Lohner ball wider than the plain one at %d steps", name,
-                wider);
-    for (int c = 0; c < corners; c++)
-        _arb_vec_clear(y[c], n);
+    TEST_CHECKF(outside == 0, "%s (radius %g): %d corner-steps outside, first at step %d", name, rad, outside, first);
+    TEST_CHECKF(wider == 0, "%s: the Lohner ball wider than the plain one at %d steps", name, wider);
+    for (int c = 0; c < corners; c++) _arb_vec_clear(y[c], n);
     free(y);
     _arb_vec_clear(x, n);
     _arb_vec_clear(xp, n);
@@ -152,12 +145,10 @@ static double horizon_radius(fixture *f, int steps)
     slpi_step_info info = { 0 };
     TEST_CHECK(slpi_ref_set_lohner(r, 1) == SLPI_OK);
     arb_ptr x = _arb_vec_init(f->n);
-    for (int i = 0; i < f->n; i++)
-        arb_set_d(x + i, f->x0[i]);
+    for (int i = 0; i < f->n; i++) arb_set_d(x + i, f->x0[i]);
     for (int k = 0; k < steps; k++) {
         TEST_CHECK(slpi_noise_source_step(f->src, k, f->dW, &err) == SLPI_OK);
-        if (slpi_ref_step(r, x, f->dW, &info) != SLPI_STEP_CONVERGED)
-            break;
+        if (slpi_ref_step(r, x, f->dW, &info) != SLPI_STEP_CONVERGED) break;
     }
     _arb_vec_clear(x, f->n);
     slpi_ref_free(r);
@@ -186,8 +177,7 @@ static void check_refusals(void)
         }
         TEST_CHECK(slpi_problem_finish(&p, &err) == SLPI_OK);
         TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_OK);
-        TEST_CHECKF(slpi_ref_set_lohner(r, 1) == SLPI_EINPUT, "%s %s: accepted", cases[i][0],
-                    cases[i][1]);
+        TEST_CHECKF(slpi_ref_set_lohner(r, 1) == SLPI_EINPUT, "%s %s: accepted", cases[i][0], cases[i][1]);
         slpi_ref_free(r);
     }
 }
@@ -218,8 +208,10 @@ static void check_switch_off(fixture *f, int steps)
     for (int k = 0; k < steps; k++) {
         slpi_step_info a, b, c, d;
         TEST_CHECK(slpi_noise_source_step(f->src, k, f->dW, &err) == SLPI_OK);
-        if (slpi_ref_step(off, x, f->dW, &a) != SLPI_STEP_CONVERGED || slpi_ref_step(plain, y, f->dW, &b) != SLPI_STEP_CONVERGED
-            || slpi_ref_step(on, z, f->dW, &c) != SLPI_STEP_CONVERGED || slpi_ref_step(autom, w, f->dW, &d) != SLPI_STEP_CONVERGED) {
+        if (slpi_ref_step(off, x, f->dW, &a) != SLPI_STEP_CONVERGED ||
+            slpi_ref_step(plain, y, f->dW, &b) != SLPI_STEP_CONVERGED ||
+            slpi_ref_step(on, z, f->dW, &c) != SLPI_STEP_CONVERGED ||
+            slpi_ref_step(autom, w, f->dW, &d) != SLPI_STEP_CONVERGED) {
             TEST_CHECKF(0, "switch off: step %d failed", k);
             break;
         }

@@ -27,8 +27,7 @@
 
 static void set_vec(arb_ptr x, const double *v, int n)
 {
-    for (int i = 0; i < n; i++)
-        arb_set_d(x + i, v[i]);
+    for (int i = 0; i < n; i++) arb_set_d(x + i, v[i]);
 }
 
 /* all Casimir differences (indices >= 1) of a diag contain 0 */
@@ -38,8 +37,8 @@ static int casimirs_zero(const slpi_ref_diag *d)
 {
     for (int i = 0; i < d->n; i++) {
         size_t n = strlen(d->name[i]);
-        if (n > 4 && !strcmp(d->name[i] + n - 4, "_dev") && strncmp(d->name[i], "H0", 2) && strcmp(d->name[i], "eig_dev")
-            && !arb_contains_zero(d->value + i))
+        if (n > 4 && !strcmp(d->name[i] + n - 4, "_dev") && strncmp(d->name[i], "H0", 2) &&
+            strcmp(d->name[i], "eig_dev") && !arb_contains_zero(d->value + i))
             return 0;
     }
     return 1;
@@ -51,8 +50,12 @@ static void sine_euler_state(arb_ptr x, const double *w, slong prec)
     const int N = 3;
     const int modes[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 1, -1 } };
     acb_mat_t g, h, gp, hp, J, W;
-    acb_mat_init(g, N, N); acb_mat_init(h, N, N); acb_mat_init(gp, N, N);
-    acb_mat_init(hp, N, N); acb_mat_init(J, N, N); acb_mat_init(W, N, N);
+    acb_mat_init(g, N, N);
+    acb_mat_init(h, N, N);
+    acb_mat_init(gp, N, N);
+    acb_mat_init(hp, N, N);
+    acb_mat_init(J, N, N);
+    acb_mat_init(W, N, N);
     acb_t c;
     acb_init(c);
     arb_t eps;
@@ -60,7 +63,7 @@ static void sine_euler_state(arb_ptr x, const double *w, slong prec)
     arb_const_pi(eps, prec);
     arb_mul_2exp_si(eps, eps, 1);
     arb_div_ui(eps, eps, N, prec);
-    for (int a = 0; a < N; a++) {      /* g = diag(q^a), q = e^{2 i eps}; h e_b = e_{b-1} */
+    for (int a = 0; a < N; a++) { /* g = diag(q^a), q = e^{2 i eps}; h e_b = e_{b-1} */
         acb_set_arb(c, eps);
         acb_mul_ui(c, c, 2 * a, prec);
         acb_mul_onei(c, c);
@@ -70,7 +73,7 @@ static void sine_euler_state(arb_ptr x, const double *w, slong prec)
     for (int j = 0; j < 4; j++)
         for (int s = -1; s <= 1; s += 2) {
             int m1 = s * modes[j][0], m2 = s * modes[j][1];
-            acb_mat_pow_ui(gp, g, (m1 % N + N) % N, prec);   /* g^N = h^N = I */
+            acb_mat_pow_ui(gp, g, (m1 % N + N) % N, prec); /* g^N = h^N = I */
             acb_mat_pow_ui(hp, h, (m2 % N + N) % N, prec);
             acb_mat_mul(J, gp, hp, prec);
             acb_set_arb(c, eps);
@@ -79,7 +82,7 @@ static void sine_euler_state(arb_ptr x, const double *w, slong prec)
             acb_exp(c, c, prec);
             acb_mul_onei(c, c);
             acb_div_arb(c, c, eps, prec);
-            acb_mul_2exp_si(c, c, -1);                          /* i e^{..} / (2 eps) */
+            acb_mul_2exp_si(c, c, -1); /* i e^{..} / (2 eps) */
             arb_t wt;
             arb_init(wt);
             arb_set_d(wt, w[j]);
@@ -91,8 +94,12 @@ static void sine_euler_state(arb_ptr x, const double *w, slong prec)
     slpi_ref_sun_pack(x, W, N, prec);
     acb_clear(c);
     arb_clear(eps);
-    acb_mat_clear(g); acb_mat_clear(h); acb_mat_clear(gp); acb_mat_clear(hp);
-    acb_mat_clear(J); acb_mat_clear(W);
+    acb_mat_clear(g);
+    acb_mat_clear(h);
+    acb_mat_clear(gp);
+    acb_mat_clear(hp);
+    acb_mat_clear(J);
+    acb_mat_clear(W);
 }
 
 /* The matrix exponential and its directional derivative (slpi_ref_mat_dexp: both from
@@ -116,8 +123,14 @@ static void check_dexp_wide(double ra, double rw)
 {
     const slong n = 3, prec = 128;
     acb_mat_t A, W, E, dE, a, w, e, de;
-    acb_mat_init(A, n, n); acb_mat_init(W, n, n); acb_mat_init(E, n, n); acb_mat_init(dE, n, n);
-    acb_mat_init(a, n, n); acb_mat_init(w, n, n); acb_mat_init(e, n, n); acb_mat_init(de, n, n);
+    acb_mat_init(A, n, n);
+    acb_mat_init(W, n, n);
+    acb_mat_init(E, n, n);
+    acb_mat_init(dE, n, n);
+    acb_mat_init(a, n, n);
+    acb_mat_init(w, n, n);
+    acb_mat_init(e, n, n);
+    acb_mat_init(de, n, n);
     double am[3][3][2], wm[3][3][2];
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
@@ -133,24 +146,32 @@ static void check_dexp_wide(double ra, double rw)
     slpi_ref_mat_dexp(E, dE, A, W, prec);
     int outside_e = 0, outside_de = 0, points = (int)test_iters(12);
     for (int t = 0; t < points; t++) {
-        for (int i = 0; i < n; i++)     /* point 0: a corner; then random points */
+        for (int i = 0; i < n; i++) /* point 0: a corner; then random points */
             for (int j = 0; j < n; j++)
                 for (int k = 0; k < 2; k++) {
                     double da = t == 0 ? ra : test_rand_uniform(-ra, ra);
                     double dw = t == 0 ? -rw : test_rand_uniform(-rw, rw);
-                    set_sum(k ? acb_imagref(acb_mat_entry(a, i, j)) : acb_realref(acb_mat_entry(a, i, j)),
-                            am[i][j][k], da);
-                    set_sum(k ? acb_imagref(acb_mat_entry(w, i, j)) : acb_realref(acb_mat_entry(w, i, j)),
-                            wm[i][j][k], dw);
+                    set_sum(k ? acb_imagref(acb_mat_entry(a, i, j)) : acb_realref(acb_mat_entry(a, i, j)), am[i][j][k],
+                            da);
+                    set_sum(k ? acb_imagref(acb_mat_entry(w, i, j)) : acb_realref(acb_mat_entry(w, i, j)), wm[i][j][k],
+                            dw);
                 }
         slpi_ref_mat_dexp(e, de, a, w, 256);
         outside_e += !acb_mat_contains(E, e);
         outside_de += !acb_mat_contains(dE, de);
     }
-    TEST_CHECKF(outside_e == 0 && outside_de == 0, "dexp over sets of radii %g (A), %g (W): e^A misses %d of %d "
-                "points, its derivative %d", ra, rw, outside_e, points, outside_de);
-    acb_mat_clear(A); acb_mat_clear(W); acb_mat_clear(E); acb_mat_clear(dE);
-    acb_mat_clear(a); acb_mat_clear(w); acb_mat_clear(e); acb_mat_clear(de);
+    TEST_CHECKF(outside_e == 0 && outside_de == 0,
+                "dexp over sets of radii %g (A), %g (W): e^A misses %d of %d "
+                "points, its derivative %d",
+                ra, rw, outside_e, points, outside_de);
+    acb_mat_clear(A);
+    acb_mat_clear(W);
+    acb_mat_clear(E);
+    acb_mat_clear(dE);
+    acb_mat_clear(a);
+    acb_mat_clear(w);
+    acb_mat_clear(e);
+    acb_mat_clear(de);
 }
 
 /* the vortices x_i (3-vectors) scaled to unit length, x_1 moved to 12 degrees from x_0
@@ -161,29 +182,24 @@ static int place_vortices(double *x, int k)
 {
     for (int i = 0; i < k; i++) {
         double r = sqrt(x[3 * i] * x[3 * i] + x[3 * i + 1] * x[3 * i + 1] + x[3 * i + 2] * x[3 * i + 2]);
-        if (r < 0.1)
-            return 0;
-        for (int j = 0; j < 3; j++)
-            x[3 * i + j] /= r;
+        if (r < 0.1) return 0;
+        for (int j = 0; j < 3; j++) x[3 * i + j] /= r;
     }
     double d = x[0] * x[3] + x[1] * x[4] + x[2] * x[5], t[3], r = 0;
-    for (int j = 0; j < 3; j++)
-    {
+    for (int j = 0; j < 3; j++) {
         t[j] = x[3 + j] - d * x[j];
         r += t[j] * t[j];
     }
-    if (r < 0.01)
-        return 0;
+    if (r < 0.01) return 0;
     r = tan(12 * 0.017453292519943295) / sqrt(r);
-    for (int j = 0; j < 3; j++)
-        x[3 + j] = x[j] + r * t[j];
+    for (int j = 0; j < 3; j++) x[3 + j] = x[j] + r * t[j];
     r = sqrt(x[3] * x[3] + x[4] * x[4] + x[5] * x[5]);
-    for (int j = 3; j < 6; j++)
-        x[j] /= r;
+    for (int j = 3; j < 6; j++) x[j] /= r;
     for (int i = 0; i < k; i++)
         for (int j = 0; j < i; j++)
-            if (i > 1 && x[3 * i] * x[3 * j] + x[3 * i + 1] * x[3 * j + 1] + x[3 * i + 2] * x[3 * j + 2] > 0.984807753012208)
-                return 0;   /* cos 10 degrees */
+            if (i > 1 &&
+                x[3 * i] * x[3 * j] + x[3 * i + 1] * x[3 * j + 1] + x[3 * i + 2] * x[3 * j + 2] > 0.984807753012208)
+                return 0; /* cos 10 degrees */
     return 1;
 }
 
@@ -198,70 +214,74 @@ static void check_gen_wide(slpi_system_id sys, const char *what, double rad)
     if (what[0] == 'B') p.sys.pv.model = SLPI_VORTEX_MODEL_B;
     TEST_CHECKF(slpi_ref_system_init(&s, &p, NULL, &err) == SLPI_OK, "%s: %s", what, err.msg);
     int n = s.dim, g = s.gdim, outside = 0, points = 0;
-    double worst[2] = { 0, 0 };     /* the widest radius relative to the values: whole, thin boxes */
+    double worst[2] = { 0, 0 }; /* the widest radius relative to the values: whole, thin boxes */
     arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), pt = _arb_vec_init(n), b = _arb_vec_init(g),
             db = _arb_vec_init(g), bp = _arb_vec_init(g), dbp = _arb_vec_init(g);
     double *c = malloc(sizeof(double) * (size_t)n);
     for (long it = 0; it < test_iters(6); it++) {
-        for (int i = 0; i < n; i++)
-            c[i] = test_rand_uniform(-1, 1);
+        for (int i = 0; i < n; i++) c[i] = test_rand_uniform(-1, 1);
         if (sys == SLPI_SYS_POINT_VORTICES && !place_vortices(c, n / 3)) {
-            it--;               /* a state near a collision: drawn again */
+            it--; /* a state near a collision: drawn again */
             continue;
         }
-        for (int i = 0; i < n; i++)
-            arb_set_d(w + i, test_rand_uniform(-1, 1));
+        for (int i = 0; i < n; i++) arb_set_d(w + i, test_rand_uniform(-1, 1));
         /* the whole box (axis -1), then thin boxes wide along one axis only, where the
          * ball arithmetic loses less to decorrelation and a dropped term shows */
         for (int axis = -1; axis < n; axis++)
-        for (int k = 0; k <= s.M; k++) {
-            for (int i = 0; i < n; i++) {
-                if (axis >= 0)      /* thin boxes: the direction along the box */
-                    arb_set_si(w + i, i == axis);
-                arb_set_d(mu + i, c[i]);
-                if (axis < 0 || axis == i)
-                    mag_set_d(arb_radref(mu + i), rad);
-            }
-            s.gen(&s, k, b, mu, 128);
-            s.dgen(&s, k, db, mu, w, 128);
-            double bmax = 0, dbmax = 0;     /* not vacuous: radii below 4 (thin boxes 1) times the */
-            for (int i = 0; i < g; i++) {  /* largest entry + 1 (the close pair is wide in model A) */
-                bmax = fmax(bmax, fabs(arf_get_d(arb_midref(b + i), ARF_RND_NEAR)));
-                dbmax = fmax(dbmax, fabs(arf_get_d(arb_midref(db + i), ARF_RND_NEAR)));
-            }
-            for (int i = 0; i < g; i++) {
-                double rb = mag_get_d(arb_radref(b + i)) / (1 + bmax), rdb = mag_get_d(arb_radref(db + i)) / (1 + dbmax);
-                worst[axis >= 0] = fmax(worst[axis >= 0], fmax(rb, rdb));
-                TEST_CHECKF(arb_is_finite(b + i) && arb_is_finite(db + i) && fmax(rb, rdb) < (axis < 0 ? 4 : 1),
-                            "%s: b_%d over the %s box: entry %d not finite or too wide to mean anything (%.3g)", what,
-                            k, axis < 0 ? "whole" : "thin", i, fmax(rb, rdb));
-            }
-            int ncorner = axis >= 0 ? 2 : n <= 6 ? 1 << n : 16;
-            for (int r = 0; r < ncorner + (axis < 0 ? 8 : 2); r++) {
-                unsigned corner = n <= 6 || axis >= 0 ? (unsigned)r : (unsigned)test_rand_int(1 << 30);
+            for (int k = 0; k <= s.M; k++) {
                 for (int i = 0; i < n; i++) {
-                    int bit = axis >= 0 ? 0 : i % 30;
-                    double u = axis >= 0 && i != axis ? 0
-                               : r < ncorner ? ((corner >> bit) & 1 ? 1.0 : -1.0) : test_rand_uniform(-1, 1);
-                    set_sum(pt + i, c[i], rad * u);
+                    if (axis >= 0) /* thin boxes: the direction along the box */
+                        arb_set_si(w + i, i == axis);
+                    arb_set_d(mu + i, c[i]);
+                    if (axis < 0 || axis == i) mag_set_d(arb_radref(mu + i), rad);
                 }
-                s.gen(&s, k, bp, pt, 256);
-                s.dgen(&s, k, dbp, pt, w, 256);
-                int in = 1;
-                for (int i = 0; i < g; i++)
-                    in = in && arb_contains(b + i, bp + i) && arb_contains(db + i, dbp + i);
-                outside += !in;
-                points++;
+                s.gen(&s, k, b, mu, 128);
+                s.dgen(&s, k, db, mu, w, 128);
+                double bmax = 0, dbmax = 0;   /* not vacuous: radii below 4 (thin boxes 1) times the */
+                for (int i = 0; i < g; i++) { /* largest entry + 1 (the close pair is wide in model A) */
+                    bmax = fmax(bmax, fabs(arf_get_d(arb_midref(b + i), ARF_RND_NEAR)));
+                    dbmax = fmax(dbmax, fabs(arf_get_d(arb_midref(db + i), ARF_RND_NEAR)));
+                }
+                for (int i = 0; i < g; i++) {
+                    double rb = mag_get_d(arb_radref(b + i)) / (1 + bmax),
+                           rdb = mag_get_d(arb_radref(db + i)) / (1 + dbmax);
+                    worst[axis >= 0] = fmax(worst[axis >= 0], fmax(rb, rdb));
+                    TEST_CHECKF(arb_is_finite(b + i) && arb_is_finite(db + i) && fmax(rb, rdb) < (axis < 0 ? 4 : 1),
+                                "%s: b_%d over the %s box: entry %d not finite or too wide to mean anything (%.3g)",
+                                what, k, axis < 0 ? "whole" : "thin", i, fmax(rb, rdb));
+                }
+                int ncorner = axis >= 0 ? 2 : n <= 6 ? 1 << n : 16;
+                for (int r = 0; r < ncorner + (axis < 0 ? 8 : 2); r++) {
+                    unsigned corner = n <= 6 || axis >= 0 ? (unsigned)r : (unsigned)test_rand_int(1 << 30);
+                    for (int i = 0; i < n; i++) {
+                        int bit = axis >= 0 ? 0 : i % 30;
+                        double u = axis >= 0 && i != axis ? 0
+                            : r < ncorner                 ? ((corner >> bit) & 1 ? 1.0 : -1.0)
+                                                          : test_rand_uniform(-1, 1);
+                        set_sum(pt + i, c[i], rad * u);
+                    }
+                    s.gen(&s, k, bp, pt, 256);
+                    s.dgen(&s, k, dbp, pt, w, 256);
+                    int in = 1;
+                    for (int i = 0; i < g; i++) in = in && arb_contains(b + i, bp + i) && arb_contains(db + i, dbp + i);
+                    outside += !in;
+                    points++;
+                }
             }
-        }
     }
-    TEST_CHECKF(outside == 0, "%s: the generators over a ball of radius %g miss %d of %d points", what, rad,
-                outside, points);
+    TEST_CHECKF(outside == 0, "%s: the generators over a ball of radius %g miss %d of %d points", what, rad, outside,
+                points);
     printf("t-ref-matrix-systems: %-17s generators over boxes of radius %g: %d points, %d outside; widest "
-           "radius/(1 + max|value|) %.2g (whole box), %.2g (thin)\n", what, rad, points, outside, worst[0], worst[1]);
+           "radius/(1 + max|value|) %.2g (whole box), %.2g (thin)\n",
+           what, rad, points, outside, worst[0], worst[1]);
     free(c);
-    _arb_vec_clear(mu, n); _arb_vec_clear(w, n); _arb_vec_clear(pt, n);
-    _arb_vec_clear(b, g); _arb_vec_clear(db, g); _arb_vec_clear(bp, g); _arb_vec_clear(dbp, g);
+    _arb_vec_clear(mu, n);
+    _arb_vec_clear(w, n);
+    _arb_vec_clear(pt, n);
+    _arb_vec_clear(b, g);
+    _arb_vec_clear(db, g);
+    _arb_vec_clear(bp, g);
+    _arb_vec_clear(dbp, g);
     slpi_ref_system_clear(&s);
 }
 
@@ -271,8 +291,11 @@ static void check_gen_wide(slpi_system_id sys, const char *what, double rad)
 static void check_mat_mul_shapes(slong m, slong k, slong n)
 {
     acb_mat_t A, B, C, D, E;
-    acb_mat_init(A, m, k); acb_mat_init(B, k, n);
-    acb_mat_init(C, m, n); acb_mat_init(D, m, n); acb_mat_init(E, m, n);
+    acb_mat_init(A, m, k);
+    acb_mat_init(B, k, n);
+    acb_mat_init(C, m, n);
+    acb_mat_init(D, m, n);
+    acb_mat_init(E, m, n);
     for (slong i = 0; i < m; i++)
         for (slong j = 0; j < k; j++)
             acb_set_d_d(acb_mat_entry(A, i, j), test_rand_uniform(-1, 1), test_rand_uniform(-1, 1));
@@ -289,11 +312,15 @@ static void check_mat_mul_shapes(slong m, slong k, slong n)
             mag_set_ui_2exp_si(arb_radref(acb_realref(e)), 1, -100);
             mag_set_ui_2exp_si(arb_radref(acb_imagref(e)), 1, -100);
             bad += !acb_overlaps(acb_mat_entry(C, i, j), acb_mat_entry(D, i, j)) ||
-                   !acb_overlaps(e, acb_mat_entry(D, i, j));
+                !acb_overlaps(e, acb_mat_entry(D, i, j));
         }
-    TEST_CHECKF(bad == 0, "ref matrix product %ld x %ld times %ld x %ld: %d entries differ", (long)m, (long)k,
-                (long)k, (long)n, bad);
-    acb_mat_clear(A); acb_mat_clear(B); acb_mat_clear(C); acb_mat_clear(D); acb_mat_clear(E);
+    TEST_CHECKF(bad == 0, "ref matrix product %ld x %ld times %ld x %ld: %d entries differ", (long)m, (long)k, (long)k,
+                (long)n, bad);
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(C);
+    acb_mat_clear(D);
+    acb_mat_clear(E);
 }
 
 /* Manakov n = 3 vs rigid body, ISOMP */
@@ -319,8 +346,7 @@ static void check_manakov_rigid_body(void)
     TEST_CHECK(slpi_ref_step(b, xb, wm, NULL) == SLPI_STEP_CONVERGED);
     arb_neg(xb, xb);
     arb_neg(xb + 2, xb + 2);
-    TEST_CHECK(arb_overlaps(xa, xb + 2) && arb_overlaps(xa + 1, xb + 1) &&
-               arb_overlaps(xa + 2, xb));
+    TEST_CHECK(arb_overlaps(xa, xb + 2) && arb_overlaps(xa + 1, xb + 1) && arb_overlaps(xa + 2, xb));
     _arb_vec_clear(xa, 3);
     _arb_vec_clear(xb, 3);
     slpi_ref_free(a);
@@ -352,13 +378,11 @@ static void check_vortex_models(slong prec)
     arb_init(s);
     arb_sqrt_ui(s, 8, prec);
     for (long it = 0; it < test_iters(5); it++) {
-        for (int i = 0; i < 12; i++)
-            arb_set_d(x + i, test_rand_uniform(-1, 1));
+        for (int i = 0; i < 12; i++) arb_set_d(x + i, test_rand_uniform(-1, 1));
         slpi_ref_vf(&sa, va, delta, x, prec);
         slpi_ref_vf(&sb, vb, delta, x, prec);
         _arb_vec_scalar_mul(vb, vb, 12, s, prec);
-        for (int i = 0; i < 12; i++)
-            TEST_CHECK(arb_overlaps(va + i, vb + i));
+        for (int i = 0; i < 12; i++) TEST_CHECK(arb_overlaps(va + i, vb + i));
     }
     arb_clear(s);
     _arb_vec_clear(x, 12);
@@ -404,8 +428,8 @@ int main(void)
         s.invariants(&s, inv, xse, 256);
         double c2 = arf_get_d(arb_midref(inv + 1), ARF_RND_NEAR);
         double c3 = arf_get_d(arb_midref(inv + 2), ARF_RND_NEAR);
-        TEST_CHECKF(fabs(c2 + 0.117121) < 1e-6 && fabs(c3 + 0.0151538) < 1e-7,
-                    "sine-Euler C2 = %.9g, C3 = %.9g", c2, c3);
+        TEST_CHECKF(fabs(c2 + 0.117121) < 1e-6 && fabs(c3 + 0.0151538) < 1e-7, "sine-Euler C2 = %.9g, C3 = %.9g", c2,
+                    c3);
         /* H0 = N/(8 eps^2) sum_m |w_m|^2/|m|^2, each real-even w counted for +-m */
         arb_t h, e;
         arb_init(h);
@@ -422,7 +446,7 @@ int main(void)
         arb_sqr(e, e, 256);
         arb_div(h, h, e, 256);
         arb_mul_ui(h, h, 27, 256);
-        arb_div_ui(h, h, 32, 256);            /* N/(8 eps^2) = 27 / (32 pi^2) */
+        arb_div_ui(h, h, 32, 256); /* N/(8 eps^2) = 27 / (32 pi^2) */
         TEST_CHECK(arb_overlaps(h, inv));
         arb_clear(h);
         arb_clear(e);
@@ -432,8 +456,8 @@ int main(void)
 
     /* certified Casimirs on the matrix systems */
     const int systems[] = { SLPI_SYS_MANAKOV, SLPI_SYS_POINT_VORTICES, SLPI_SYS_SINE_EULER };
-    const int schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_ISOMP, SLPI_SCHEME_SVI,
-                            SLPI_SCHEME_RKMK_HEUN, SLPI_SCHEME_RKMK_LE };   /* LE: claim X4 */
+    const int schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_ISOMP, SLPI_SCHEME_SVI, SLPI_SCHEME_RKMK_HEUN,
+                            SLPI_SCHEME_RKMK_LE }; /* LE: claim X4 */
     for (int si = 0; si < 3; si++)
         for (int k = 0; k < 5; k++) {
             slpi_problem_init(&p, systems[si], schemes[k]);
@@ -450,18 +474,17 @@ int main(void)
                 for (int i = 0; i < 4; i++) {
                     const double th[4] = { 0.3, 0.45, 0.6, 0.35 }, ph[4] = { 0, 0.6, 1.3, 1.7 };
                     arb_set_d(x0 + 3 * i, sin(th[i] * 3.14159265358979323846) * cos(ph[i] * 3.14159265358979323846));
-                    arb_set_d(x0 + 3 * i + 1, sin(th[i] * 3.14159265358979323846) * sin(ph[i] * 3.14159265358979323846));
+                    arb_set_d(x0 + 3 * i + 1,
+                              sin(th[i] * 3.14159265358979323846) * sin(ph[i] * 3.14159265358979323846));
                     arb_set_d(x0 + 3 * i + 2, cos(th[i] * 3.14159265358979323846));
                 }
             else
-                for (int i = 0; i < n; i++)
-                    arb_set_d(x0 + i, sin(1.0 + 2.1 * i));
+                for (int i = 0; i < n; i++) arb_set_d(x0 + i, sin(1.0 + 2.1 * i));
             _arb_vec_set(x, x0, n);
             double dW[8];
             int ok = 1;
             for (int step = 0; step < 3 && ok; step++) {
-                for (int j = 0; j < M; j++)
-                    dW[j] = 0.05 * test_rand_uniform(-1, 1);
+                for (int j = 0; j < M; j++) dW[j] = 0.05 * test_rand_uniform(-1, 1);
                 ok = slpi_ref_step(r, x, dW, NULL) == SLPI_STEP_CONVERGED;
             }
             TEST_CHECKF(ok, "%s/%s: %s", slpi_system_name(p.sys.system), slpi_scheme_name(p.sch.scheme),

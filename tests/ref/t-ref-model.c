@@ -30,8 +30,7 @@ static void set_const(arb_t c, const char *t)
 }
 
 /* out = H(mu + t w) mod t^3, by Arb's power-series functions over the tape */
-static void series_eval(arb_poly_t out, const slpi_expr *e, arb_srcptr mu, arb_srcptr w,
-                        slong prec)
+static void series_eval(arb_poly_t out, const slpi_expr *e, arb_srcptr mu, arb_srcptr w, slong prec)
 {
     arb_poly_struct *v = flint_malloc((size_t)e->n * sizeof *v);
     arb_poly_t t, u;
@@ -57,11 +56,21 @@ static void series_eval(arb_poly_t out, const slpi_expr *e, arb_srcptr mu, arb_s
             arb_const_pi(c, prec);
             arb_poly_set_arb(z, c);
             break;
-        case SLPI_EXPR_NEG: arb_poly_neg(z, x); break;
-        case SLPI_EXPR_ADD: arb_poly_add(z, x, y, prec); break;
-        case SLPI_EXPR_SUB: arb_poly_sub(z, x, y, prec); break;
-        case SLPI_EXPR_MUL: arb_poly_mullow(z, x, y, LEN, prec); break;
-        case SLPI_EXPR_DIV: arb_poly_div_series(z, x, y, LEN, prec); break;
+        case SLPI_EXPR_NEG:
+            arb_poly_neg(z, x);
+            break;
+        case SLPI_EXPR_ADD:
+            arb_poly_add(z, x, y, prec);
+            break;
+        case SLPI_EXPR_SUB:
+            arb_poly_sub(z, x, y, prec);
+            break;
+        case SLPI_EXPR_MUL:
+            arb_poly_mullow(z, x, y, LEN, prec);
+            break;
+        case SLPI_EXPR_DIV:
+            arb_poly_div_series(z, x, y, LEN, prec);
+            break;
         case SLPI_EXPR_POWI:
             if (nd->arg >= 0) {
                 arb_poly_pow_ui_trunc_binexp(z, x, (ulong)nd->arg, LEN, prec);
@@ -70,16 +79,36 @@ static void series_eval(arb_poly_t out, const slpi_expr *e, arb_srcptr mu, arb_s
                 arb_poly_pow_ui_trunc_binexp(z, t, (ulong)(-nd->arg), LEN, prec);
             }
             break;
-        case SLPI_EXPR_POW: arb_poly_pow_series(z, x, y, LEN, prec); break;
-        case SLPI_EXPR_SQRT: arb_poly_sqrt_series(z, x, LEN, prec); break;
-        case SLPI_EXPR_EXP: arb_poly_exp_series(z, x, LEN, prec); break;
-        case SLPI_EXPR_LOG: arb_poly_log_series(z, x, LEN, prec); break;
-        case SLPI_EXPR_SIN: arb_poly_sin_series(z, x, LEN, prec); break;
-        case SLPI_EXPR_COS: arb_poly_cos_series(z, x, LEN, prec); break;
-        case SLPI_EXPR_TAN: arb_poly_tan_series(z, x, LEN, prec); break;
-        case SLPI_EXPR_ATAN: arb_poly_atan_series(z, x, LEN, prec); break;
-        case SLPI_EXPR_SINH: arb_poly_sinh_series(z, x, LEN, prec); break;
-        case SLPI_EXPR_COSH: arb_poly_cosh_series(z, x, LEN, prec); break;
+        case SLPI_EXPR_POW:
+            arb_poly_pow_series(z, x, y, LEN, prec);
+            break;
+        case SLPI_EXPR_SQRT:
+            arb_poly_sqrt_series(z, x, LEN, prec);
+            break;
+        case SLPI_EXPR_EXP:
+            arb_poly_exp_series(z, x, LEN, prec);
+            break;
+        case SLPI_EXPR_LOG:
+            arb_poly_log_series(z, x, LEN, prec);
+            break;
+        case SLPI_EXPR_SIN:
+            arb_poly_sin_series(z, x, LEN, prec);
+            break;
+        case SLPI_EXPR_COS:
+            arb_poly_cos_series(z, x, LEN, prec);
+            break;
+        case SLPI_EXPR_TAN:
+            arb_poly_tan_series(z, x, LEN, prec);
+            break;
+        case SLPI_EXPR_ATAN:
+            arb_poly_atan_series(z, x, LEN, prec);
+            break;
+        case SLPI_EXPR_SINH:
+            arb_poly_sinh_series(z, x, LEN, prec);
+            break;
+        case SLPI_EXPR_COSH:
+            arb_poly_cosh_series(z, x, LEN, prec);
+            break;
         case SLPI_EXPR_TANH:
             arb_poly_sinh_series(t, x, LEN, prec);
             arb_poly_cosh_series(u, x, LEN, prec);
@@ -88,8 +117,7 @@ static void series_eval(arb_poly_t out, const slpi_expr *e, arb_srcptr mu, arb_s
         }
     }
     arb_poly_set(out, v + e->n - 1);
-    for (int i = 0; i < e->n; i++)
-        arb_poly_clear(v + i);
+    for (int i = 0; i < e->n; i++) arb_poly_clear(v + i);
     flint_free(v);
     arb_poly_clear(t);
     arb_poly_clear(u);
@@ -117,8 +145,7 @@ static void unweigh(arb_t out, const slpi_algebra *a, arb_srcptr b, arb_srcptr u
         arb_mul_si(t, t, slpi_algebra_weight(a, i), PREC);
         arb_add(out, out, t, PREC);
     }
-    if (a->kind != SLPI_ALGEBRA_SE3)
-        arb_neg(out, out);
+    if (a->kind != SLPI_ALGEBRA_SE3) arb_neg(out, out);
     arb_clear(t);
 }
 
@@ -129,8 +156,7 @@ static void rand_dir(arb_ptr u, const slpi_algebra *a)
     for (int i = 0; i < a->dim; i++) {
         double v = test_rand_uniform(-1, 1);
         if (a->kind == SLPI_ALGEBRA_SUN && i < a->n) {
-            if (i == a->n - 1)
-                v = -tr;
+            if (i == a->n - 1) v = -tr;
             tr += v;
         }
         arb_set_d(u + i, v);
@@ -143,11 +169,9 @@ static void traceless_part(arb_ptr out, arb_srcptr mu, const slpi_algebra *a)
     arb_t m;
     arb_init(m);
     _arb_vec_set(out, mu, a->dim);
-    for (int i = 0; i < a->n; i++)
-        arb_add(m, m, mu + i, PREC);
+    for (int i = 0; i < a->n; i++) arb_add(m, m, mu + i, PREC);
     arb_div_ui(m, m, a->n, PREC);
-    for (int i = 0; i < a->n; i++)
-        arb_sub(out + i, mu + i, m, PREC);
+    for (int i = 0; i < a->n; i++) arb_sub(out + i, mu + i, m, PREC);
     arb_clear(m);
 }
 
@@ -158,23 +182,22 @@ static void check_series(const char *alg, const char *H, double lo, double hi)
     slpi_problem p;
     slpi_ref_system s;
     model_problem(&p, SLPI_SCHEME_TMK, alg, H, 0, NULL);
-    if (!sys_init(&s, &p))
-        return;
+    if (!sys_init(&s, &p)) return;
     const slpi_model *m = ((const slpi_ref_tape *)s.data)->m;
     const slpi_algebra *a = &m->alg;
     const slpi_expr *e = &m->H[0];
     int n = a->dim;
-    arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), u = _arb_vec_init(n),
-            b = _arb_vec_init(n), db = _arb_vec_init(n), pw = _arb_vec_init(n),
-            pm = _arb_vec_init(n);
+    arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), u = _arb_vec_init(n), b = _arb_vec_init(n),
+            db = _arb_vec_init(n), pw = _arb_vec_init(n), pm = _arb_vec_init(n);
     arb_t x, y, z;
-    arb_init(x); arb_init(y); arb_init(z);
+    arb_init(x);
+    arb_init(y);
+    arb_init(z);
     for (long it = 0; it < test_iters(20); it++) {
-        for (int i = 0; i < n; i++)
-            arb_set_d(mu + i, test_rand_uniform(lo, hi));
+        for (int i = 0; i < n; i++) arb_set_d(mu + i, test_rand_uniform(lo, hi));
         rand_dir(w, a);
         rand_dir(u, a);
-        if (a->kind == SLPI_ALGEBRA_SUN)      /* H means H(P mu) (docs/models.md#su-n) */
+        if (a->kind == SLPI_ALGEBRA_SUN) /* H means H(P mu) (docs/models.md#su-n) */
             traceless_part(pm, mu, a);
         else
             _arb_vec_set(pm, mu, n);
@@ -205,9 +228,16 @@ static void check_series(const char *alg, const char *H, double lo, double hi)
         TEST_CHECKF(agree(inv, y, 1, "H"), "%s: H value", alg);
         _arb_vec_clear(inv, s.n_inv);
     }
-    arb_clear(x); arb_clear(y); arb_clear(z);
-    _arb_vec_clear(mu, n); _arb_vec_clear(w, n); _arb_vec_clear(u, n);
-    _arb_vec_clear(b, n); _arb_vec_clear(db, n); _arb_vec_clear(pw, n); _arb_vec_clear(pm, n);
+    arb_clear(x);
+    arb_clear(y);
+    arb_clear(z);
+    _arb_vec_clear(mu, n);
+    _arb_vec_clear(w, n);
+    _arb_vec_clear(u, n);
+    _arb_vec_clear(b, n);
+    _arb_vec_clear(db, n);
+    _arb_vec_clear(pw, n);
+    _arb_vec_clear(pm, n);
     slpi_ref_system_clear(&s);
 }
 
@@ -219,15 +249,12 @@ static void check_series(const char *alg, const char *H, double lo, double hi)
 #define TR_H(d0, d1, d2) d0 "^2*" d1 " + 2*" d2 "^3 + ReX_0_1*" d0 " + exp(" d1 ")*ImX_1_2 + ReX_0_2^2"
 static void check_traceless(void)
 {
-    static const char *const H[2] = {
-        TR_H("ImX_0_0", "ImX_1_1", "ImX_2_2"),
-        TR_H("(ImX_0_0 - " TR_M ")", "(ImX_1_1 - " TR_M ")", "(ImX_2_2 - " TR_M ")") };
+    static const char *const H[2] = { TR_H("ImX_0_0", "ImX_1_1", "ImX_2_2"),
+                                      TR_H("(ImX_0_0 - " TR_M ")", "(ImX_1_1 - " TR_M ")", "(ImX_2_2 - " TR_M ")") };
     slpi_problem p[2];
     slpi_ref_system s[2];
-    for (int j = 0; j < 2; j++)
-        model_problem(p + j, SLPI_SCHEME_TMK, "su(3)", H[j], 0, NULL);
-    if (!sys_init(s, p))
-        return;
+    for (int j = 0; j < 2; j++) model_problem(p + j, SLPI_SCHEME_TMK, "su(3)", H[j], 0, NULL);
+    if (!sys_init(s, p)) return;
     if (!sys_init(s + 1, p + 1)) {
         slpi_ref_system_clear(s);
         return;
@@ -248,7 +275,10 @@ static void check_traceless(void)
         TEST_CHECK(agree(b + n, b + 3 * n, n, "su(3) dgen along a direction with a trace"));
         TEST_CHECK(agree(inv, inv + s->n_inv, 1, "su(3) H at a point with a trace"));
     }
-    _arb_vec_clear(mu, n); _arb_vec_clear(w, n); _arb_vec_clear(b, 4 * n); _arb_vec_clear(inv, 2 * s->n_inv);
+    _arb_vec_clear(mu, n);
+    _arb_vec_clear(w, n);
+    _arb_vec_clear(b, 4 * n);
+    _arb_vec_clear(inv, 2 * s->n_inv);
     slpi_ref_system_clear(s);
     slpi_ref_system_clear(s + 1);
 }
@@ -259,10 +289,8 @@ static void check_closed_form(void)
     slpi_problem p;
     slpi_ref_system s;
     model_problem(&p, SLPI_SCHEME_TMK, "so3", "x1^3*x2 - 2*x2*x3^2", 0, NULL);
-    if (!sys_init(&s, &p))
-        return;
-    arb_ptr mu = _arb_vec_init(3), w = _arb_vec_init(3), b = _arb_vec_init(3),
-            c = _arb_vec_init(3);
+    if (!sys_init(&s, &p)) return;
+    arb_ptr mu = _arb_vec_init(3), w = _arb_vec_init(3), b = _arb_vec_init(3), c = _arb_vec_init(3);
     for (long it = 0; it < test_iters(20); it++) {
         double x[3], v[3];
         for (int i = 0; i < 3; i++) {
@@ -272,23 +300,24 @@ static void check_closed_form(void)
             arb_set_d(w + i, v[i]);
         }
         /* exact in binary64 to ~1e-15; the comparison is by a relative 1e-12 */
-        double g[3] = { 3 * x[0] * x[0] * x[1], x[0] * x[0] * x[0] - 2 * x[2] * x[2],
-                        -4 * x[1] * x[2] };
-        double hw[3] = { 6 * x[0] * x[1] * v[0] + 3 * x[0] * x[0] * v[1],
-                         3 * x[0] * x[0] * v[0] - 4 * x[2] * v[2],
+        double g[3] = { 3 * x[0] * x[0] * x[1], x[0] * x[0] * x[0] - 2 * x[2] * x[2], -4 * x[1] * x[2] };
+        double hw[3] = { 6 * x[0] * x[1] * v[0] + 3 * x[0] * x[0] * v[1], 3 * x[0] * x[0] * v[0] - 4 * x[2] * v[2],
                          -4 * x[2] * v[1] - 4 * x[1] * v[2] };
         s.gen(&s, 0, b, mu, PREC);
         s.dgen(&s, 0, c, mu, w, PREC);
         for (int i = 0; i < 3; i++) {
             double gb = arf_get_d(arb_midref(b + i), ARF_RND_NEAR);
             double cb = arf_get_d(arb_midref(c + i), ARF_RND_NEAR);
-            TEST_CHECKF(fabs(gb + g[i]) <= 1e-12 * (1 + fabs(g[i])),
-                        "closed form: gen[%d] = %.17g, expected %.17g", i, gb, -g[i]);
-            TEST_CHECKF(fabs(cb + hw[i]) <= 1e-12 * (1 + fabs(hw[i])),
-                        "closed form: dgen[%d] = %.17g, expected %.17g", i, cb, -hw[i]);
+            TEST_CHECKF(fabs(gb + g[i]) <= 1e-12 * (1 + fabs(g[i])), "closed form: gen[%d] = %.17g, expected %.17g", i,
+                        gb, -g[i]);
+            TEST_CHECKF(fabs(cb + hw[i]) <= 1e-12 * (1 + fabs(hw[i])), "closed form: dgen[%d] = %.17g, expected %.17g",
+                        i, cb, -hw[i]);
         }
     }
-    _arb_vec_clear(mu, 3); _arb_vec_clear(w, 3); _arb_vec_clear(b, 3); _arb_vec_clear(c, 3);
+    _arb_vec_clear(mu, 3);
+    _arb_vec_clear(w, 3);
+    _arb_vec_clear(b, 3);
+    _arb_vec_clear(c, 3);
     slpi_ref_system_clear(&s);
 }
 
@@ -301,8 +330,7 @@ static void check_domain(const char *H, const char *where, double x1)
     char why[200];
     /* an explicit scheme: its own step never fails, so UNABLE comes from the fault */
     model_problem(&p, SLPI_SCHEME_RKMK_LE, "so3", H, 0, NULL);
-    if (!sys_init(&s, &p))
-        return;
+    if (!sys_init(&s, &p)) return;
     arb_ptr mu = _arb_vec_init(3), b = _arb_vec_init(3);
     arb_set_d(mu + 0, x1);
     arb_set_d(mu + 1, 0.5);
@@ -310,10 +338,8 @@ static void check_domain(const char *H, const char *where, double x1)
     TEST_CHECKF(!s.fault(&s, why, sizeof why), "%s: fault before any evaluation", H);
     s.gen(&s, 0, b, mu, PREC);
     int f = s.fault(&s, why, sizeof why);
-    TEST_CHECKF(f && strstr(why, where) != NULL, "%s: fault %d '%s', expected '%s'", H, f,
-                f ? why : "", where);
-    for (int i = 0; i < 3; i++)
-        TEST_CHECKF(!arb_is_finite(b + i), "%s: gen[%d] finite after a domain error", H, i);
+    TEST_CHECKF(f && strstr(why, where) != NULL, "%s: fault %d '%s', expected '%s'", H, f, f ? why : "", where);
+    for (int i = 0; i < 3; i++) TEST_CHECKF(!arb_is_finite(b + i), "%s: gen[%d] finite after a domain error", H, i);
     TEST_CHECKF(!s.fault(&s, why, sizeof why), "%s: fault not cleared", H);
     /* a ball around a valid point that reaches the boundary */
     arb_set_d(mu + 0, 0.5);
@@ -334,8 +360,8 @@ static void check_domain(const char *H, const char *where, double x1)
         slpi_step_info info;
         for (int i = 0; i < 3; i++) arb_set_d(x + i, p.sys.x0[i]);
         slpi_step_status st = slpi_ref_step(r, x, NULL, &info);
-        TEST_CHECKF(st == SLPI_STEP_UNABLE && strstr(slpi_ref_unable_reason(r), where),
-                    "%s: step status %d (%s)", H, (int)st, slpi_ref_unable_reason(r));
+        TEST_CHECKF(st == SLPI_STEP_UNABLE && strstr(slpi_ref_unable_reason(r), where), "%s: step status %d (%s)", H,
+                    (int)st, slpi_ref_unable_reason(r));
         _arb_vec_clear(x, 3);
         slpi_ref_free(r);
     } else {
@@ -353,12 +379,10 @@ static void check_wide(const char *alg, const char *H, double lo, double hi, dou
     slpi_problem p;
     slpi_ref_system s;
     model_problem(&p, SLPI_SCHEME_TMK, alg, H, 0, NULL);
-    if (!sys_init(&s, &p))
-        return;
+    if (!sys_init(&s, &p)) return;
     int n = s.dim, g = s.gdim;
-    arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), pt = _arb_vec_init(n),
-            b = _arb_vec_init(g), db = _arb_vec_init(g), bp = _arb_vec_init(g),
-            dbp = _arb_vec_init(g);
+    arb_ptr mu = _arb_vec_init(n), w = _arb_vec_init(n), pt = _arb_vec_init(n), b = _arb_vec_init(g),
+            db = _arb_vec_init(g), bp = _arb_vec_init(g), dbp = _arb_vec_init(g);
     for (long it = 0; it < test_iters(10); it++) {
         double c[64];
         for (int i = 0; i < n; i++) {
@@ -384,8 +408,13 @@ static void check_wide(const char *alg, const char *H, double lo, double hi, dou
             }
         }
     }
-    _arb_vec_clear(mu, n); _arb_vec_clear(w, n); _arb_vec_clear(pt, n);
-    _arb_vec_clear(b, g); _arb_vec_clear(db, g); _arb_vec_clear(bp, g); _arb_vec_clear(dbp, g);
+    _arb_vec_clear(mu, n);
+    _arb_vec_clear(w, n);
+    _arb_vec_clear(pt, n);
+    _arb_vec_clear(b, g);
+    _arb_vec_clear(db, g);
+    _arb_vec_clear(bp, g);
+    _arb_vec_clear(dbp, g);
     slpi_ref_system_clear(&s);
 }
 
@@ -403,8 +432,8 @@ typedef struct {
 } tape_box;
 
 static const tape_box tape_boxes[] = {
-    { "x1^x3", { 0.4, 0.5, 0.01 }, { 0.05, 0, 0 }, { 0, 0, 1 } },     /* dp of POW */
-    { "x1^x3", { 0.4, 0.5, 0.01 }, { 0.05, 0, 0 }, { 1, 0, 0 } },     /* dq of POW */
+    { "x1^x3", { 0.4, 0.5, 0.01 }, { 0.05, 0, 0 }, { 0, 0, 1 } }, /* dp of POW */
+    { "x1^x3", { 0.4, 0.5, 0.01 }, { 0.05, 0, 0 }, { 1, 0, 0 } }, /* dq of POW */
     { "x1^x3", { 0.4, 0.5, 0.01 }, { 0.05, 0, 0.001 }, { 1, 0, 1 } },
     { "x1^2.5", { 0.4, 0.5, 0.3 }, { 0.05, 0, 0 }, { 1, 0, 0 } },
     { "x1^-3", { 0.6, 0.5, 0.3 }, { 0.05, 0, 0 }, { 1, 0, 0 } },
@@ -444,8 +473,7 @@ static void check_tape_box(const tape_box *b)
         TEST_CHECKF(arb_is_finite(wide.g + i) && arb_is_finite(wide.h + i), "%s: wide ball not finite", b->H);
     long npts = (1L << nwide) + 8;
     for (long k = 0; k < npts; k++) {
-        for (int i = 0; i < 3; i++)
-            arb_set_d(pt + i, b->c[i]);
+        for (int i = 0; i < 3; i++) arb_set_d(pt + i, b->c[i]);
         for (int j = 0; j < nwide; j++) {
             int i = axis[j];
             double s = k < (1L << nwide) ? ((k >> j) & 1 ? 1.0 : -1.0) : test_rand_uniform(-1, 1);
@@ -454,10 +482,12 @@ static void check_tape_box(const tape_box *b)
         TEST_CHECKF(slpi_ref_tape_eval(&point, 0, vp, pt, w, 1, 256), "%s: a point faulted: %s", b->H, point.why);
         TEST_CHECKF(arb_contains(v, vp), "%s: H at point %ld of the box escapes", b->H, k);
         for (int i = 0; i < 3; i++) {
-            TEST_CHECKF(arb_contains(wide.g + i, point.g + i), "%s: dH/dx%d at point %ld of the box escapes",
-                        b->H, i + 1, k);
-            TEST_CHECKF(arb_contains(wide.h + i, point.h + i), "%s: (D^2 H w)_%d at point %ld of the box escapes "
-                        "(w = %g,%g,%g)", b->H, i + 1, k, b->w[0], b->w[1], b->w[2]);
+            TEST_CHECKF(arb_contains(wide.g + i, point.g + i), "%s: dH/dx%d at point %ld of the box escapes", b->H,
+                        i + 1, k);
+            TEST_CHECKF(arb_contains(wide.h + i, point.h + i),
+                        "%s: (D^2 H w)_%d at point %ld of the box escapes "
+                        "(w = %g,%g,%g)",
+                        b->H, i + 1, k, b->w[0], b->w[1], b->w[2]);
         }
     }
     arb_clear(v);
@@ -472,22 +502,21 @@ static void check_tape_box(const tape_box *b)
 
 /* every function and operation of the grammar once (arguments in their domains on
  * the box the tests draw from, [0.2, 0.9]) */
-static const char rich[] =
-    "sin(x1)*exp(x2) + cos(x3)^3 - tan(x1*x2) + atan(x3/x1) + sinh(x2)*cosh(x3) "
-    "- tanh(x1 - x3) + log(x2 + 1.5) * sqrt(x1 + x3) + x1^x2 + x2^-2 + (x3 + 0.5)^1.75 "
-    "+ pi*x1*x2*x3 - -x2/(x3 + 2) + amp*x1^0 + 0.1*x1*x3";
+static const char rich[] = "sin(x1)*exp(x2) + cos(x3)^3 - tan(x1*x2) + atan(x3/x1) + sinh(x2)*cosh(x3) "
+                           "- tanh(x1 - x3) + log(x2 + 1.5) * sqrt(x1 + x3) + x1^x2 + x2^-2 + (x3 + 0.5)^1.75 "
+                           "+ pi*x1*x2*x3 - -x2/(x3 + 2) + amp*x1^0 + 0.1*x1*x3";
 
 int main(void)
 {
     test_start("t-ref-model", 0x6d6f64656cULL);
     /* (a) */
     check_series("so3", rich, 0.2, 0.9);
-    check_series("se3", "pi1^2*gamma3 + sin(pi2)*gamma1 + exp(pi3*gamma2) + log(gamma3 + 2)",
+    check_series("se3", "pi1^2*gamma3 + sin(pi2)*gamma1 + exp(pi3*gamma2) + log(gamma3 + 2)", -0.9, 0.9);
+    check_series("so(4)", "X_1_2^2*X_3_4 + cosh(X_1_3)*X_2_4 + sqrt(X_1_4^2 + X_2_3^2 + 1)", -0.9, 0.9);
+    check_series("su(3)",
+                 "ImX_0_0^2*ImX_1_1 + ReX_0_1*ImX_1_2 + exp(ImX_2_2)*ReX_0_2 + "
+                 "atan(ImX_0_1)",
                  -0.9, 0.9);
-    check_series("so(4)", "X_1_2^2*X_3_4 + cosh(X_1_3)*X_2_4 + sqrt(X_1_4^2 + X_2_3^2 + 1)",
-                 -0.9, 0.9);
-    check_series("su(3)", "ImX_0_0^2*ImX_1_1 + ReX_0_1*ImX_1_2 + exp(ImX_2_2)*ReX_0_2 + "
-                 "atan(ImX_0_1)", -0.9, 0.9);
     check_series("so3^2", "log(1.5 - x1_1*x2_1) + x1_2^3*x2_3 + tanh(x2_2)", -0.9, 0.9);
     check_closed_form();
     check_traceless();
@@ -502,15 +531,13 @@ int main(void)
     check_wide("so3", rich, 0.4, 0.7, 0.05);
     /* each function alone, so that no other term's radius covers its own (its second
      * derivative's ball included: dgen) */
-    static const char *const one[] = { "sin(2*x1)*x2", "cos(2*x1)*x2", "tan(x1)*x2", "atan(2*x1)*x2",
-                                       "exp(2*x1)*x2", "log(x1)*x2", "sqrt(x1)*x2", "sinh(2*x1)*x2",
-                                       "cosh(2*x1)*x2", "tanh(2*x1)*x2", "x1^2.5*x2", "x1^-3*x2",
-                                       "x2/x1", "x1^x3*x2" };
-    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
-        check_wide("so3", one[i], 0.4, 0.7, 0.05);
+    static const char *const one[] = { "sin(2*x1)*x2",  "cos(2*x1)*x2",  "tan(x1)*x2",  "atan(2*x1)*x2",
+                                       "exp(2*x1)*x2",  "log(x1)*x2",    "sqrt(x1)*x2", "sinh(2*x1)*x2",
+                                       "cosh(2*x1)*x2", "tanh(2*x1)*x2", "x1^2.5*x2",   "x1^-3*x2",
+                                       "x2/x1",         "x1^x3*x2" };
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) check_wide("so3", one[i], 0.4, 0.7, 0.05);
     check_wide("so3^2", "-log(1 - (x1_1*x2_1 + x1_2*x2_2 + x1_3*x2_3)/4)", -0.9, 0.9, 0.1);
     /* (e) */
-    for (size_t i = 0; i < sizeof tape_boxes / sizeof tape_boxes[0]; i++)
-        check_tape_box(tape_boxes + i);
+    for (size_t i = 0; i < sizeof tape_boxes / sizeof tape_boxes[0]; i++) check_tape_box(tape_boxes + i);
     TEST_END();
 }

@@ -44,8 +44,7 @@ static void cancel_rows(acb_mat_t B, const acb_mat_t A)
     acb_init(t);
     for (slong j = 0; j < acb_mat_ncols(B); j++) {
         acb_zero(s);
-        for (slong l = 0; l + 1 < k; l++)
-            acb_addmul(s, acb_mat_entry(A, 0, l), acb_mat_entry(B, l, j), PREC);
+        for (slong l = 0; l + 1 < k; l++) acb_addmul(s, acb_mat_entry(A, 0, l), acb_mat_entry(B, l, j), PREC);
         acb_div(t, s, acb_mat_entry(A, 0, k - 1), PREC);
         acb_neg(t, t);
         acb_ptr b = acb_mat_entry(B, k - 1, j);
@@ -74,7 +73,8 @@ static void check_product(int m, int k, int n, int kind, int cplx)
     if (ok)
         TEST_CHECKF(contains_mids(C, R, &bi, &bj), "%s %dx%dx%d cplx=%d: entry (%ld,%ld) %s misses Arb's %s",
                     kind_name[kind], m, k, n, cplx, (long)bi, (long)bj,
-                    arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 20, 0), arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 20, 0));
+                    arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 20, 0),
+                    arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 20, 0));
     acb_mat_clear(A);
     acb_mat_clear(B);
     acb_mat_clear(C);
@@ -104,7 +104,7 @@ static void check_vertex(int m, int k, int n, int cplx)
                     arb_set_d(x, mid);
                     mag_set_d(arb_radref(x), r);
                     arb_set_d(v, r);
-                    arb_add_arf(v, v, arb_midref(x), PREC);   /* exact at PREC */
+                    arb_add_arf(v, v, arb_midref(x), PREC); /* exact at PREC */
                 }
     }
     char why[200] = "";
@@ -183,18 +183,20 @@ static void check_table(int m, int k, int n, int t_left, int kind)
     double *mX = malloc(sizeof(double) * (size_t)xr * xc), *rX = malloc(sizeof(double) * (size_t)xr * xc);
     double *mT = malloc(sizeof(double) * (size_t)tr * tc);
     double *mC = malloc(sizeof(double) * (size_t)m * n), *rC = malloc(sizeof(double) * (size_t)m * n);
-    double sT = kind < 0 || test_rand_int(2) ? ldexp((double)(1 + test_rand_int(1 << 20)), -20 - (kind < 0 ? 0 : 30))
-                                              : 0;
+    double sT =
+        kind < 0 || test_rand_int(2) ? ldexp((double)(1 + test_rand_int(1 << 20)), -20 - (kind < 0 ? 0 : 30)) : 0;
     acb_mat_t X, T, R;
     acb_mat_init(X, xr, xc);
     acb_mat_init(T, tr, tc);
     acb_mat_init(R, m, n);
-    int fk = kind == K_BINADES || kind == K_UNDERFLOW || kind == K_SUBNORMAL ? kind : K_CANCEL;   /* K_CANCEL: gauss */
+    int fk = kind == K_BINADES || kind == K_UNDERFLOW || kind == K_SUBNORMAL ? kind : K_CANCEL; /* K_CANCEL: gauss */
     fill(X, fk, 0);
     fill(T, fk, 0);
     if (kind == K_CANCEL) {
-        if (t_left) cancel_rows(X, T);
-        else cancel_rows(T, X);
+        if (t_left)
+            cancel_rows(X, T);
+        else
+            cancel_rows(T, X);
     }
     int rx = kind < 0 || test_rand_int(2);
     for (int side = 0; side < 2; side++) {
@@ -204,7 +206,9 @@ static void check_table(int m, int k, int n, int t_left, int kind)
                 arb_ptr v = acb_realref(acb_mat_entry(M, i, j));
                 double mid = kind < 0 ? (side ? test_rand_uniform(0, 1) : ldexp(test_rand_uniform(0, 1), -60))
                                       : arf_get_d(arb_midref(v), ARF_RND_NEAR);
-                double rad = side ? sT : rx ? ldexp((double)(1 + test_rand_int(1 << 20)), kind < 0 ? -20 : -70) * fabs(mid) : 0;
+                double rad = side ? sT
+                    : rx          ? ldexp((double)(1 + test_rand_int(1 << 20)), kind < 0 ? -20 : -70) * fabs(mid)
+                                  : 0;
                 if (kind < 0 && !side) rad = ldexp((double)(1 + test_rand_int(1 << 20)), -20 - (int)test_rand_int(8));
                 (side ? mT : mX)[i * acb_mat_ncols(M) + j] = mid;
                 if (!side) rX[i * xc + j] = rad;
@@ -212,7 +216,7 @@ static void check_table(int m, int k, int n, int t_left, int kind)
                 mag_set_d(arb_radref(v), rad);
             }
     }
-    if (kind < 0) {             /* the corner: X and T exactly mid + rad */
+    if (kind < 0) { /* the corner: X and T exactly mid + rad */
         for (int side = 0; side < 2; side++) {
             acb_mat_struct *M = side ? T : X;
             for (slong i = 0; i < acb_mat_nrows(M); i++)
@@ -231,8 +235,10 @@ static void check_table(int m, int k, int n, int t_left, int kind)
     char why[200] = "";
     int ok = slpi_ref_mrmat_gemm_table(mC, rC, m, k, n, mX, rX, mT, sT, nT, t_left, why, sizeof why);
     TEST_CHECKF(ok, "table %dx%dx%d t_left=%d kind %d: refused: %s", m, k, n, t_left, kind, why);
-    if (t_left) acb_mat_mul(R, T, X, PREC);
-    else acb_mat_mul(R, X, T, PREC);
+    if (t_left)
+        acb_mat_mul(R, T, X, PREC);
+    else
+        acb_mat_mul(R, X, T, PREC);
     int in = 1, bi = 0;
     arb_t c;
     arb_init(c);
@@ -283,8 +289,7 @@ static void check_probe_refusal(int mode, const char *reason, int later)
     if (pid == 0) {
         char first[200] = "";
         if (later && !slpi_ref_mrmat_probe(first, sizeof first)) _exit(1);
-        if (mode == 0)
-            fesetround(FE_UPWARD);
+        if (mode == 0) fesetround(FE_UPWARD);
 #ifdef __SSE__
         else
             _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
@@ -321,9 +326,9 @@ static void check_axpy(int n, int kind, int cplx, int skew)
     fill(Y, kind, cplx);
     slpi_ref_mr x = { 0 }, y = { 0 }, z = { 0 };
     int ok = slpi_ref_mrmat_get(&x, X, cplx ? 2 : 1) && slpi_ref_mrmat_get(&y, Y, cplx ? 2 : 1) &&
-             slpi_ref_mrmat_scale(&z, a, &x) && slpi_ref_mrmat_axpy(&y, a, &x, skew);
+        slpi_ref_mrmat_scale(&z, a, &x) && slpi_ref_mrmat_axpy(&y, a, &x, skew);
     TEST_CHECKF(ok, "axpy %s n=%d: refused", kind_name[kind], n);
-    if (ok) {                                   /* the scaling a X alone */
+    if (ok) { /* the scaling a X alone */
         slpi_ref_mrmat_set(C, &z);
         acb_mat_scalar_mul_2exp_si(R, X, a == 1 ? 0 : a == 0.5 ? -1 : -1030);
         slong bi = 0, bj = 0;
@@ -362,16 +367,25 @@ static void check_up(void)
     for (long it = 0; it < test_iters(200000); it++) {
         double x;
         switch (it % 5) {
-        case 0: x = ldexp(1.0, (int)test_rand_int(2098) - 1074); break;
-        case 1: x = ldexp(test_rand_uniform(1, 2), (int)test_rand_int(2046) - 1022); break;
-        case 2: x = ldexp(test_rand_uniform(1, 2), (int)test_rand_int(80) - 1022 + 20); break;
-        case 3: x = ldexp((double)test_rand_int(1 << 30), -1074); break;
-        default: x = nextafter(ldexp(1.0, (int)test_rand_int(1100) - 1074), 0); break;
+        case 0:
+            x = ldexp(1.0, (int)test_rand_int(2098) - 1074);
+            break;
+        case 1:
+            x = ldexp(test_rand_uniform(1, 2), (int)test_rand_int(2046) - 1022);
+            break;
+        case 2:
+            x = ldexp(test_rand_uniform(1, 2), (int)test_rand_int(80) - 1022 + 20);
+            break;
+        case 3:
+            x = ldexp((double)test_rand_int(1 << 30), -1074);
+            break;
+        default:
+            x = nextafter(ldexp(1.0, (int)test_rand_int(1100) - 1074), 0);
+            break;
         }
         if (test_rand_int(2)) x = -x;
         double u = slpi_ref_mrmat_up(x), s1 = nextafter(x, INFINITY), s2 = nextafter(s1, INFINITY);
-        if (!(u >= s1 && u <= s2) && bad++ < 3)
-            TEST_CHECKF(0, "up(%a) = %a, not one or two doubles above", x, u);
+        if (!(u >= s1 && u <= s2) && bad++ < 3) TEST_CHECKF(0, "up(%a) = %a, not one or two doubles above", x, u);
     }
     double big = nextafter(DBL_MAX, 0);
     TEST_CHECKF(slpi_ref_mrmat_up(0) == 0x1p-1074 && slpi_ref_mrmat_up(big) >= DBL_MAX, "up(0), up(big)");
@@ -389,8 +403,8 @@ int main(void)
     char why[200] = "";
     TEST_CHECKF(slpi_ref_mrmat_probe(why, sizeof why), "probe: %s", why);
     check_up();
-    static const int sizes[][3] = { { 1, 1, 1 }, { 3, 5, 2 }, { 4, 4, 4 }, { 17, 9, 13 }, { 32, 32, 32 },
-                                    { 64, 64, 64 }, { 128, 128, 128 } };
+    static const int sizes[][3] = { { 1, 1, 1 },    { 3, 5, 2 },    { 4, 4, 4 },      { 17, 9, 13 },
+                                    { 32, 32, 32 }, { 64, 64, 64 }, { 128, 128, 128 } };
     int ns = (int)(sizeof sizes / sizeof sizes[0]);
     for (long it = 0; it < test_iters(1); it++)
         for (int s = 0; s < ns; s++)
@@ -399,7 +413,7 @@ int main(void)
                     if (sizes[s][1] == 128 && kind != K_CANCEL && kind != K_RANDOM) continue;
                     check_product(sizes[s][0], sizes[s][1], sizes[s][2], kind, cplx);
                 }
-    for (long it = 0; it < test_iters(20); it++)   /* k = 1: the rounding to doubles beyond gamma_1 */
+    for (long it = 0; it < test_iters(20); it++) /* k = 1: the rounding to doubles beyond gamma_1 */
         check_product(1, 1, 1, K_LOWBITS, 0);
     for (long it = 0; it < test_iters(2); it++)
         for (int cplx = 0; cplx < 2; cplx++) {
@@ -408,14 +422,13 @@ int main(void)
         }
     for (long it = 0; it < test_iters(2); it++)
         for (int t_left = 0; t_left < 2; t_left++)
-            for (int kind = -1; kind < K_LOWBITS; kind++) {   /* -1: the corner */
+            for (int kind = -1; kind < K_LOWBITS; kind++) { /* -1: the corner */
                 check_table(t_left ? 64 : 2, 64, t_left ? 2 : 64, t_left, kind);
                 check_table(t_left ? 7 : 1, 5, t_left ? 1 : 7, t_left, kind);
             }
     for (long it = 0; it < test_iters(2); it++)
         for (int kind = 0; kind < K_COUNT; kind++)
-            for (int v = 0; v < 4; v++)
-                check_axpy(v & 1 ? 9 : 1, kind, v >> 1, (int)test_rand_int(2));
+            for (int v = 0; v < 4; v++) check_axpy(v & 1 ? 9 : 1, kind, v >> 1, (int)test_rand_int(2));
     check_refusal();
     TEST_END();
 }

@@ -30,11 +30,9 @@ static int defect_of(const slpi_problem *p, const double *x0, const double *dW, 
         return 0;
     }
     arb_ptr x = _arb_vec_init(3);
-    for (int i = 0; i < 3; i++)
-        arb_set_d(x + i, x0[i]);
+    for (int i = 0; i < 3; i++) arb_set_d(x + i, x0[i]);
     int rc = slpi_ref_poisson_defect(r, x, dW, def, &err);
-    if (rc != SLPI_OK)
-        fprintf(stderr, "defect: %s\n", err.msg);
+    if (rc != SLPI_OK) fprintf(stderr, "defect: %s\n", err.msg);
     _arb_vec_clear(x, 3);
     slpi_ref_free(r);
     return rc == SLPI_OK;
@@ -43,8 +41,7 @@ static int defect_of(const slpi_problem *p, const double *x0, const double *dW, 
 static int all_contain_zero(arb_srcptr d)
 {
     for (int i = 0; i < 9; i++)
-        if (!arb_contains_zero(d + i))
-            return 0;
+        if (!arb_contains_zero(d + i)) return 0;
     return 1;
 }
 
@@ -53,27 +50,26 @@ static double max_abs_mid(arb_srcptr d)
     double m = 0;
     for (int i = 0; i < 9; i++) {
         double v = fabs(arf_get_d(arb_midref(d + i), ARF_RND_NEAR));
-        if (v > m)
-            m = v;
+        if (v > m) m = v;
     }
     return m;
 }
 
 /* The defect over the box x0 +/- r (the first d coordinates wide: Pi, or Pi and Gamma)
  * contains each point's defect (nstate state numbers, d x d defect). */
-static void check_wide_defect(const char *name, const slpi_problem *p, const double *x0, int nstate,
-                              int d, const double *dW, double r)
+static void check_wide_defect(const char *name, const slpi_problem *p, const double *x0, int nstate, int d,
+                              const double *dW, double r)
 {
     slpi_problem hp = *p;
     hp.cert.prec = hp.cert.prec_max = 256;
     slpi_ref *r0 = NULL, *rh = NULL;
     slpi_error err;
-    TEST_CHECKF(slpi_ref_create(&r0, p, &err) == SLPI_OK && slpi_ref_create(&rh, &hp, &err) == SLPI_OK,
-                "%s: %s", name, err.msg);
+    TEST_CHECKF(slpi_ref_create(&r0, p, &err) == SLPI_OK && slpi_ref_create(&rh, &hp, &err) == SLPI_OK, "%s: %s", name,
+                err.msg);
     arb_ptr x = _arb_vec_init(nstate), dd = _arb_vec_init(d * d), dp = _arb_vec_init(d * d);
     for (int i = 0; i < nstate; i++) {
         arb_set_d(x + i, x0[i]);
-        if (i < d) mag_set_d(arb_radref(x + i), r);   /* x0 +/- r: holds the double corners */
+        if (i < d) mag_set_d(arb_radref(x + i), r); /* x0 +/- r: holds the double corners */
     }
     int ok = slpi_ref_poisson_defect(r0, x, dW, dd, &err) == SLPI_OK;
     TEST_CHECKF(ok, "%s wide: %s", name, err.msg);
@@ -86,8 +82,10 @@ static void check_wide_defect(const char *name, const slpi_problem *p, const dou
         for (int i = 0; i < nstate; i++) {
             double v = x0[i];
             if (i < d) {
-                if (k < ncorner) v += ((d <= 3 ? (k >> i) & 1 : test_rand_int(2)) ? r : -r);
-                else if (k > ncorner) v = test_rand_uniform(x0[i] - r, x0[i] + r);
+                if (k < ncorner)
+                    v += ((d <= 3 ? (k >> i) & 1 : test_rand_int(2)) ? r : -r);
+                else if (k > ncorner)
+                    v = test_rand_uniform(x0[i] - r, x0[i] + r);
             }
             arb_set_d(x + i, v);
         }
@@ -101,16 +99,17 @@ static void check_wide_defect(const char *name, const slpi_problem *p, const dou
             arb_t t;
             arb_init(t);
             arb_sub(t, dp + i, dd + i, 128);
-            worst = fmax(worst, fabs(arf_get_d(arb_midref(t), ARF_RND_NEAR)) /
-                                    fmax(mag_get_d(arb_radref(dd + i)), 1e-300));
+            worst =
+                fmax(worst, fabs(arf_get_d(arb_midref(t), ARF_RND_NEAR)) / fmax(mag_get_d(arb_radref(dd + i)), 1e-300));
             arb_clear(t);
         }
         outside += !in;
     }
-    TEST_CHECKF(outside == 0, "UNSOUND: %s (radius %g): %ld of %ld points' defects outside the defect ball "
-                "(worst %.4f radii from its centre)", name, r, outside, npts, worst);
-    printf("wide set: %-36s radius %-6g %3ld points, defect radius %.3g, tightness %.4f\n", name, r, npts, rad,
-           worst);
+    TEST_CHECKF(outside == 0,
+                "UNSOUND: %s (radius %g): %ld of %ld points' defects outside the defect ball "
+                "(worst %.4f radii from its centre)",
+                name, r, outside, npts, worst);
+    printf("wide set: %-36s radius %-6g %3ld points, defect radius %.3g, tightness %.4f\n", name, r, npts, rad, worst);
     _arb_vec_clear(x, nstate);
     _arb_vec_clear(dd, d * d);
     _arb_vec_clear(dp, d * d);
@@ -124,13 +123,11 @@ static void rigid_body_svi(arb_ptr def)
 {
     slpi_problem p;
     for (long it = 0; it < test_iters(6); it++) {
-        double x0[3] = { test_rand_uniform(-1, 1), test_rand_uniform(-1, 1),
-                         test_rand_uniform(-1, 1) };
+        double x0[3] = { test_rand_uniform(-1, 1), test_rand_uniform(-1, 1), test_rand_uniform(-1, 1) };
         double dW[3] = { 0, 0, 0 };
         int noisy = it % 2;
         if (noisy)
-            for (int k = 0; k < 3; k++)
-                dW[k] = test_rand_uniform(-0.3, 0.3);
+            for (int k = 0; k < 3; k++) dW[k] = test_rand_uniform(-0.3, 0.3);
         for (int node = 0; node < 2; node++)
             for (int sign = -1; sign <= 1; sign += 2) {
                 slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI);
@@ -140,17 +137,21 @@ static void rigid_body_svi(arb_ptr def)
                 p.sys.rb.amp = 1.0;
                 TEST_CHECK(defect_of(&p, x0, dW, def));
                 if (sign > 0)
-                    TEST_CHECKF(all_contain_zero(def), "c=+1/4 (node %d, noise %d): defect "
-                                "excludes 0, max %g", node, noisy, max_abs_mid(def));
+                    TEST_CHECKF(all_contain_zero(def),
+                                "c=+1/4 (node %d, noise %d): defect "
+                                "excludes 0, max %g",
+                                node, noisy, max_abs_mid(def));
                 else
-                    TEST_CHECKF(!all_contain_zero(def), "c=-1/4 (node %d, noise %d): defect "
-                                "not refuted", node, noisy);
+                    TEST_CHECKF(!all_contain_zero(def),
+                                "c=-1/4 (node %d, noise %d): defect "
+                                "not refuted",
+                                node, noisy);
                 if (it == 0 && node == 0)
                     printf("c=%+.2f: max |defect| = %.3g, radius %.3g\n", p.sch.svi_c, max_abs_mid(def),
                            mag_get_d(arb_radref(def)));
                 if (it < 2 && sign < 0)
-                    check_wide_defect(node ? "svi c=-1/4 rigid body, node" : "svi c=-1/4 rigid body, rotation",
-                                      &p, x0, 3, 3, dW, 1e-3);
+                    check_wide_defect(node ? "svi c=-1/4 rigid body, node" : "svi c=-1/4 rigid body, rotation", &p, x0,
+                                      3, 3, dW, 1e-3);
             }
     }
 }
@@ -256,7 +257,10 @@ static void isomp_presets(void)
 static void refused_pairs(arb_ptr def)
 {
     slpi_problem p;
-    static const struct { slpi_scheme_id k; const char *key, *value; } refused[] = {
+    static const struct {
+        slpi_scheme_id k;
+        const char *key, *value;
+    } refused[] = {
         { SLPI_SCHEME_TMK, "h", "0.1" },
         { SLPI_SCHEME_ISOMP, "update", "cay" },
         { SLPI_SCHEME_ISOMP, "fixed_iters", "2" },
@@ -268,8 +272,8 @@ static void refused_pairs(arb_ptr def)
         TEST_CHECK(slpi_problem_set(&p, refused[k].key, refused[k].value, &err) == SLPI_OK);
         TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_OK);
         double dW[3] = { 0, 0, 0 };
-        TEST_CHECKF(slpi_ref_poisson_defect(r, def, dW, def, &err) == SLPI_EINPUT, "%s=%s",
-                    refused[k].key, refused[k].value);
+        TEST_CHECKF(slpi_ref_poisson_defect(r, def, dW, def, &err) == SLPI_EINPUT, "%s=%s", refused[k].key,
+                    refused[k].value);
         slpi_ref_free(r);
     }
 }

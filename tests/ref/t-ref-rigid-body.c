@@ -22,8 +22,7 @@ typedef struct {
     slpi_ref_diag d;
 } run_t;
 
-static int run(run_t *R, const slpi_problem *p, const double *x0, long steps, double dwamp,
-               double *maxrad)
+static int run(run_t *R, const slpi_problem *p, const double *x0, long steps, double dwamp, double *maxrad)
 {
     slpi_error err;
     if (slpi_ref_create(&R->r, p, &err) != SLPI_OK) {
@@ -34,21 +33,18 @@ static int run(run_t *R, const slpi_problem *p, const double *x0, long steps, do
     R->M = slpi_problem_noise_count(p);
     R->x = _arb_vec_init(R->n);
     R->x0 = _arb_vec_init(R->n);
-    for (int i = 0; i < R->n; i++)
-        arb_set_d(R->x0 + i, x0[i]);
+    for (int i = 0; i < R->n; i++) arb_set_d(R->x0 + i, x0[i]);
     _arb_vec_set(R->x, R->x0, R->n);
     double dW[8];
     *maxrad = 0;
     for (long s = 0; s < steps; s++) {
-        for (int k = 0; k < R->M; k++)
-            dW[k] = dwamp * test_rand_uniform(-1, 1);
+        for (int k = 0; k < R->M; k++) dW[k] = dwamp * test_rand_uniform(-1, 1);
         slpi_step_info info;
         if (slpi_ref_step(R->r, R->x, dW, &info) != SLPI_STEP_CONVERGED) {
             fprintf(stderr, "step %ld: %s\n", s, slpi_ref_unable_reason(R->r));
             return 0;
         }
-        if (info.radius > *maxrad)
-            *maxrad = info.radius;
+        if (info.radius > *maxrad) *maxrad = info.radius;
     }
     slpi_ref_diag_init(&R->d);
     slpi_ref_diagnostics(R->r, R->x, R->x0, &R->d);
@@ -67,8 +63,7 @@ static void done(run_t *R)
 static arb_srcptr diag(const run_t *R, const char *name)
 {
     for (int i = 0; i < R->d.n; i++)
-        if (strcmp(R->d.name[i], name) == 0)
-            return R->d.value + i;
+        if (strcmp(R->d.name[i], name) == 0) return R->d.value + i;
     return NULL;
 }
 
@@ -105,13 +100,14 @@ static void check_cayley_closed_form(void)
         TEST_CHECK(slpi_ref_create(&r, &p, &err) == SLPI_OK);
         arb_ptr x = _arb_vec_init(3);
         arb_t phi, c, s, e;
-        arb_init(phi); arb_init(c); arb_init(s); arb_init(e);
+        arb_init(phi);
+        arb_init(c);
+        arb_init(s);
+        arb_init(e);
         for (long it = 0; it < test_iters(20); it++) {
-            double x0[3] = { test_rand_uniform(-1, 1), test_rand_uniform(-1, 1),
-                             test_rand_uniform(-1, 1) };
+            double x0[3] = { test_rand_uniform(-1, 1), test_rand_uniform(-1, 1), test_rand_uniform(-1, 1) };
             double w = test_rand_uniform(-0.5, 0.5);
-            for (int i = 0; i < 3; i++)
-                arb_set_d(x + i, x0[i]);
+            for (int i = 0; i < 3; i++) arb_set_d(x + i, x0[i]);
             TEST_CHECK(slpi_ref_step(r, x, &w, NULL) == SLPI_STEP_CONVERGED);
             /* Psi = hat(b), b = -w e3: rotation about e3 by phi = -2 arctan(w/2) */
             arb_set_d(phi, w);
@@ -127,7 +123,10 @@ static void check_cayley_closed_form(void)
             arb_set_d(e, x0[2]);
             TEST_CHECK(arb_contains(x + 2, e));
         }
-        arb_clear(phi); arb_clear(c); arb_clear(s); arb_clear(e);
+        arb_clear(phi);
+        arb_clear(c);
+        arb_clear(s);
+        arb_clear(e);
         _arb_vec_clear(x, 3);
         slpi_ref_free(r);
     }
@@ -162,8 +161,8 @@ static void check_coordinates_vs_matrix(void)
         p.grid.h = 0.05;
         TEST_CHECK(run(&B, &p, x6, 10, 0, &rad));
         for (int i = 0; i < 3; i++)
-            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "%s: matrix vs coordinates, entry %d",
-                        slpi_scheme_name(scheme), i);
+            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "%s: matrix vs coordinates, entry %d", slpi_scheme_name(scheme),
+                        i);
         done(&A);
         done(&B);
     }
@@ -190,17 +189,17 @@ int main(void)
         test_rng_state_ = st;
         p.sch.isomp_update = SLPI_ISO_UPDATE_CAY;
         TEST_CHECK(run(&B, &p, xiso, 5, 0.25, &rad));
-        for (int i = 0; i < 3; i++)
-            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "COMM and CAY disagree in x%d", i);
+        for (int i = 0; i < 3; i++) TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "COMM and CAY disagree in x%d", i);
         TEST_CHECK(contains_zero(&B, "casimir_norm2_dev"));
         done(&A);
         done(&B);
     }
 
     /* Casimir containment with noise, and radius, for the orbit schemes and IM */
-    const int casimir_schemes[] = { SLPI_SCHEME_TMK, SLPI_SCHEME_RKMK_HEUN, SLPI_SCHEME_ISOMP,
-                                    SLPI_SCHEME_IM_DIRECT, SLPI_SCHEME_SVI,
-                                    SLPI_SCHEME_RKMK_LE };   /* with iso-quad (claim X4) */
+    const int casimir_schemes[] = {
+        SLPI_SCHEME_TMK,       SLPI_SCHEME_RKMK_HEUN, SLPI_SCHEME_ISOMP,
+        SLPI_SCHEME_IM_DIRECT, SLPI_SCHEME_SVI,       SLPI_SCHEME_RKMK_LE
+    }; /* with iso-quad (claim X4) */
     for (int j = 0; j < 6; j++) {
         slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, casimir_schemes[j]);
         p.sch.isomp_update = SLPI_ISO_UPDATE_CAY;
@@ -220,8 +219,7 @@ int main(void)
         p.sol.fixed_iters = 1;
         p.grid.h = 0x1p-4;
         TEST_CHECK(run(&R, &p, xiso, 5, 0.2, &rad));
-        TEST_CHECKF(contains_zero(&R, "casimir_norm2_dev") == mode, "fixed-iteration %s",
-                    mode ? "CAY" : "COMM");
+        TEST_CHECKF(contains_zero(&R, "casimir_norm2_dev") == mode, "fixed-iteration %s", mode ? "CAY" : "COMM");
         done(&R);
     }
 
@@ -245,8 +243,7 @@ int main(void)
         /* c = -1/4 conserves H0 exactly (App. 10.1); c = +1/4 provably does not */
         TEST_CHECKF(contains_zero(&R, "H0_rel_dev") == (sign < 0), "svi c=%g energy", p.sch.svi_c);
         for (int i = 0; i < 3; i++)
-            TEST_CHECK(arb_contains_zero(diag(&R, i == 0 ? "J_x_dev" :
-                                                  i == 1 ? "J_y_dev" : "J_z_dev")));
+            TEST_CHECK(arb_contains_zero(diag(&R, i == 0 ? "J_x_dev" : i == 1 ? "J_y_dev" : "J_z_dev")));
         done(&R);
     }
     /* TRAP provably loses the Casimir */
@@ -268,8 +265,7 @@ int main(void)
         test_rng_state_ = st;
         p.sch.svi_form = SLPI_SVI_FORM_LP;
         TEST_CHECK(run(&B, &p, xsvi, 5, 0.3, &rad));
-        for (int i = 0; i < 3; i++)
-            TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "SVI-LP vs SVI-SO3, entry %d", i);
+        for (int i = 0; i < 3; i++) TEST_CHECKF(arb_overlaps(A.x + i, B.x + i), "SVI-LP vs SVI-SO3, entry %d", i);
         done(&A);
         done(&B);
     }

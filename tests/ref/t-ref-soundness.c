@@ -27,7 +27,7 @@
 
 typedef struct {
     const char *settings;
-    const char *dW;         /* the increments (comma-separated), NULL: the canonical ones */
+    const char *dW; /* the increments (comma-separated), NULL: the canonical ones */
 } sound_case;
 
 #define RB "preset=iso/rigid-body/trajectories h=0.1 "
@@ -125,7 +125,7 @@ static void check_box(const char *settings, const slpi_problem *p, const double 
         hi[i] = wide ? x0[i] + r : x0[i];
         arb_set_d(box + i, lo[i]);
         arb_set_d(z + i, hi[i]);
-        arb_union(box + i, box + i, z + i, 128);   /* contains [lo, hi] */
+        arb_union(box + i, box + i, z + i, 128); /* contains [lo, hi] */
     }
     /* the wide step */
     _arb_vec_set(y, box, dim);
@@ -144,10 +144,14 @@ static void check_box(const char *settings, const slpi_problem *p, const double 
     double worst = 0;
     for (long k = 0; ok && k < npoints; k++) {
         for (int i = 0, j = 0; i < dim; i++) {
-            if (axis >= 0 && i != axis) pt[i] = x0[i];
-            else if (k < ncorner) pt[i] = (all_corners ? (k >> j++) & 1 : test_rand_u64() & 1) ? hi[i] : lo[i];
-            else if (k == ncorner) pt[i] = x0[i];
-            else pt[i] = fmin(hi[i], fmax(lo[i], test_rand_uniform(lo[i], hi[i])));
+            if (axis >= 0 && i != axis)
+                pt[i] = x0[i];
+            else if (k < ncorner)
+                pt[i] = (all_corners ? (k >> j++) & 1 : test_rand_u64() & 1) ? hi[i] : lo[i];
+            else if (k == ncorner)
+                pt[i] = x0[i];
+            else
+                pt[i] = fmin(hi[i], fmax(lo[i], test_rand_uniform(lo[i], hi[i])));
             arb_set_d(z + i, pt[i]);
         }
         slpi_step_info pinfo;
@@ -170,8 +174,10 @@ static void check_box(const char *settings, const slpi_problem *p, const double 
     }
     TEST_CHECKF(failed == 0, "'%s' axis %d: %ld of %ld point steps not certified at %d bits (%s)", settings, axis,
                 failed, npoints, POINT_PREC, why);
-    TEST_CHECKF(outside == 0, "'%s' axis %d: UNSOUND: %ld of %ld points of the input box step outside the "
-                "output ball (worst %.3g radii from its centre)", settings, axis, outside, npoints, worst);
+    TEST_CHECKF(outside == 0,
+                "'%s' axis %d: UNSOUND: %ld of %ld points of the input box step outside the "
+                "output ball (worst %.3g radii from its centre)",
+                settings, axis, outside, npoints, worst);
     printf("%-72s axis %2d  %3ld points  output radius %-9.3g tightness %.3f\n", settings, axis, npoints,
            ok ? info.radius : -1.0, worst);
     _arb_vec_clear(box, dim);
@@ -195,7 +201,7 @@ static void check_case(const char *settings, const char *dWs)
     double dW[64] = { 0 };
     rc = slpi_fast_problem_initial_state(&p, x0, &err);
     if (rc == SLPI_OK && M <= 64) rc = slpi_oracle_increments(&p, 1, dW, &err);
-    for (int k = 0; dWs && k < M; k++) {   /* given increments */
+    for (int k = 0; dWs && k < M; k++) { /* given increments */
         char *end;
         dW[k] = strtod(dWs, &end);
         dWs = end + (*end == ',');
@@ -209,8 +215,8 @@ static void check_case(const char *settings, const char *dWs)
 int main(void)
 {
     test_start("t-ref-soundness", 5);
-    const char *only = getenv("SLPI_SOUNDNESS_ONLY");   /* a substring of the settings */
-    const char *one = getenv("SLPI_SOUNDNESS_CASE");    /* settings of a case to run alone */
+    const char *only = getenv("SLPI_SOUNDNESS_ONLY"); /* a substring of the settings */
+    const char *one = getenv("SLPI_SOUNDNESS_CASE");  /* settings of a case to run alone */
     if (one) check_case(one, getenv("SLPI_SOUNDNESS_DW"));
     for (int i = 0; i < NCASES && !one; i++)
         if (!only || strstr(cases[i].settings, only)) check_case(cases[i].settings, cases[i].dW);

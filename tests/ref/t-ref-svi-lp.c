@@ -22,7 +22,10 @@
 #include "testutil.h"
 #include "ref/scheme.h"
 
-typedef struct { slpi_system_id sys; const char *what; } lp_system;
+typedef struct {
+    slpi_system_id sys;
+    const char *what;
+} lp_system;
 
 /* 1 - cos 18 degrees: DF's pole terms 1/(1 - c)^2 stay below 400. Measured on seeds 0..60
  * at SLPI_TEST_MULTIPLIER 0.1 and 1 (122 runs, 52 draws drawn again): all pass, the
@@ -110,11 +113,11 @@ static void check_system(const lp_system *L, double rad)
                     arb_set_d(a + i, c[i]);
                     arb_set_d(b + i, c[i]);
                     arb_set_d(w, rad * ua);
-                    arb_add(a + i, a + i, w, 256);       /* exact: c + rad u in 256 bits */
+                    arb_add(a + i, a + i, w, 256); /* exact: c + rad u in 256 bits */
                     arb_set_d(w, rad * ub);
                     arb_add(b + i, b + i, w, 256);
                 }
-                _arb_vec_sub(w, b, a, n, 256);           /* exact */
+                _arb_vec_sub(w, b, a, n, 256); /* exact */
                 slpi_ref_svi_lp_map(NULL, dF, X, w, mu, delta, &s, 128);
                 slpi_ref_svi_lp_map(Fa, NULL, a, NULL, mu, delta, &s, 256);
                 slpi_ref_svi_lp_map(Fb, NULL, b, NULL, mu, delta, &s, 256);
@@ -125,8 +128,10 @@ static void check_system(const lp_system *L, double rad)
                 for (int i = 0; i < n; i++) {
                     double rr = mag_get_d(arb_radref(dF + i)) / (1 + dmax);
                     worst = fmax(worst, rr);
-                    TEST_CHECKF(arb_is_finite(dF + i) && rr < 0.25, "%s: DF(X)[w] entry %d over the %s box not finite "
-                                "or too wide to mean anything (%.3g)", L->what, i, axis < 0 ? "whole" : "thin", rr);
+                    TEST_CHECKF(arb_is_finite(dF + i) && rr < 0.25,
+                                "%s: DF(X)[w] entry %d over the %s box not finite "
+                                "or too wide to mean anything (%.3g)",
+                                L->what, i, axis < 0 ? "whole" : "thin", rr);
                     in = in && arb_contains(dF + i, Fb + i);
                 }
                 outside += !in;
@@ -142,8 +147,14 @@ static void check_system(const lp_system *L, double rad)
         L->what, rad, pairs, outside, worst, redrawn);
     free(delta);
     free(c);
-    _arb_vec_clear(mu, n); _arb_vec_clear(X, n); _arb_vec_clear(w, n); _arb_vec_clear(a, n);
-    _arb_vec_clear(b, n); _arb_vec_clear(dF, n); _arb_vec_clear(Fa, n); _arb_vec_clear(Fb, n);
+    _arb_vec_clear(mu, n);
+    _arb_vec_clear(X, n);
+    _arb_vec_clear(w, n);
+    _arb_vec_clear(a, n);
+    _arb_vec_clear(b, n);
+    _arb_vec_clear(dF, n);
+    _arb_vec_clear(Fa, n);
+    _arb_vec_clear(Fb, n);
     slpi_ref_system_clear(&s);
 }
 
@@ -151,7 +162,7 @@ int main(void)
 {
     test_start("t-ref-svi-lp", 41);
     static const lp_system systems[] = {
-        { SLPI_SYS_RIGID_BODY, "rigid body (lp)" }, { SLPI_SYS_MANAKOV, "Manakov n = 4" },
+        { SLPI_SYS_RIGID_BODY, "rigid body (lp)" },    { SLPI_SYS_MANAKOV, "Manakov n = 4" },
         { SLPI_SYS_POINT_VORTICES, "point vortices" }, { SLPI_SYS_EULER_ZEITLIN, "Euler-Zeitlin N = 3" },
         { SLPI_SYS_SINE_EULER, "sine-Euler N = 3" },
     };

@@ -23,14 +23,14 @@ static int problem(slpi_problem *p, slpi_system_id s, slpi_scheme_id k, int N)
     int ok = 1;
     if (s == SLPI_SYS_MODEL)
         ok = slpi_problem_set(p, "algebra", "so3", &err) == SLPI_OK &&
-             slpi_problem_set(p, "H", "x1^2/2+x2^2/4+x3^2/6", &err) == SLPI_OK &&
-             slpi_problem_set(p, "noise_H1", "x1", &err) == SLPI_OK &&
-             slpi_problem_set(p, "x0", "1,2,3", &err) == SLPI_OK;
+            slpi_problem_set(p, "H", "x1^2/2+x2^2/4+x3^2/6", &err) == SLPI_OK &&
+            slpi_problem_set(p, "noise_H1", "x1", &err) == SLPI_OK &&
+            slpi_problem_set(p, "x0", "1,2,3", &err) == SLPI_OK;
     if (s == SLPI_SYS_EULER_ZEITLIN)
         ok = slpi_problem_set(p, "N", n, &err) == SLPI_OK && slpi_problem_set(p, "ic_lmax", l, &err) == SLPI_OK;
     TEST_CHECKF(ok, "%s: keys refused: %s", slpi_system_name(s), err.msg);
     return ok && slpi_problem_set(p, "steps", "2", &err) == SLPI_OK && slpi_problem_finish(p, &err) == SLPI_OK &&
-           slpi_problem_validate(p, &err) == SLPI_OK;
+        slpi_problem_validate(p, &err) == SLPI_OK;
 }
 
 int main(void)
@@ -54,14 +54,16 @@ int main(void)
                 if (ra == SLPI_OK)
                     ra = slpi_ref_system_init(&a, &p, plan, &err), rb = slpi_ref_system_init(&b, &p, plan, &err);
                 slpi_plan_unref(plan); /* the systems hold their own references */
-                TEST_CHECKF(ra == SLPI_OK && rb == SLPI_OK, "%s/%s: init: %s", slpi_system_name(s),
-                            slpi_scheme_name(k), err.msg);
+                TEST_CHECKF(ra == SLPI_OK && rb == SLPI_OK, "%s/%s: init: %s", slpi_system_name(s), slpi_scheme_name(k),
+                            err.msg);
                 if (ra != SLPI_OK || rb != SLPI_OK) continue;
                 pairs++;
                 void *da = a.data, *db = b.data;
                 a.data = b.data = NULL;
-                TEST_CHECKF(memcmp(&a, &b, sizeof a) == 0, "%s/%s (N = %d): the table on memory filled with 0x%02x "
-                            "differs from the one on zeroed memory", slpi_system_name(s), slpi_scheme_name(k), N, fill);
+                TEST_CHECKF(memcmp(&a, &b, sizeof a) == 0,
+                            "%s/%s (N = %d): the table on memory filled with 0x%02x "
+                            "differs from the one on zeroed memory",
+                            slpi_system_name(s), slpi_scheme_name(k), N, fill);
                 a.data = da;
                 b.data = db;
                 slpi_ref_system_clear(&a);

@@ -17,11 +17,11 @@
 
 typedef struct {
     long calls, step, iterations, columns, prec, bad_order, bad_step;
-    long raise_moved;          /* a new precision first seen with counts that moved */
+    long raise_moved; /* a new precision first seen with counts that moved */
     long precs[16];
     int nprec;
-    int inside;                /* 1 while slpi_ref_step runs */
-    long outside;              /* calls outside a step */
+    int inside;   /* 1 while slpi_ref_step runs */
+    long outside; /* calls outside a step */
 } seen;
 
 static void watch(void *ctx, const slpi_ref_work *w)
@@ -92,14 +92,14 @@ int main(void)
             TEST_CHECKF(w.prec == info.prec && w.nprec >= 1 && w.precs[0] == p.cert.prec,
                         "%s step %ld: the watch saw %ld bits (first %ld), the step ran at %ld", schemes[k], step,
                         w.prec, w.nprec ? w.precs[0] : -1L, info.prec);
-            TEST_CHECKF(w.columns % n == 0, "%s step %ld: %ld Jacobian columns, not a multiple of %d", schemes[k],
-                        step, w.columns, n);
+            TEST_CHECKF(w.columns % n == 0, "%s step %ld: %ld Jacobian columns, not a multiple of %d", schemes[k], step,
+                        w.columns, n);
             columns += w.columns;
         }
         TEST_CHECKF(w.bad_step == 0 && w.bad_order == 0 && w.outside == 0,
                     "%s: %ld calls with another step's index, %ld with counts going back, %ld outside a step",
                     schemes[k], w.bad_step, w.bad_order, w.outside);
-        if (k == 0)   /* TMK forms its chord Jacobian by columns in every step */
+        if (k == 0) /* TMK forms its chord Jacobian by columns in every step */
             TEST_CHECKF(columns >= steps * n, "tmk: %ld Jacobian columns in %ld steps", columns, steps);
         /* no watch, no call */
         slpi_ref_set_watch(s, NULL, &w);

@@ -41,8 +41,7 @@ static void check_tables_3j(int N)
             int flip = arb_is_negative(u);
             for (int a = 0; a < n; a++) {
                 slpi_ref_zeitlin_threej(u, N, l, m, a + m, a, PREC);
-                if (flip)
-                    arb_neg(u, u);
+                if (flip) arb_neg(u, u);
                 arb_srcptr t = arb_mat_entry(z.V + m, a, l - m);
                 bad += !arb_overlaps(u, t);
                 loose += mag_cmp_2exp_si(arb_radref(t), -(PREC - 8)) > 0;
@@ -78,8 +77,7 @@ static void check_tables_eigen(int N)
         for (int a = 0; a < n; a++)
             for (int c = 0; c < n; c++) {
                 long l = m + c;
-                arb_mul_si(arb_mat_entry(B, a, c), arb_mat_entry(z.V + m, a, c), -l * (l + 1),
-                           PREC);
+                arb_mul_si(arb_mat_entry(B, a, c), arb_mat_entry(z.V + m, a, c), -l * (l + 1), PREC);
             }
         bad += !arb_mat_overlaps(A, B);
         arb_mat_transpose(A, z.V + m);
@@ -117,8 +115,7 @@ static void setup(fixture *f, int N, double h, const char *update, long prec)
     /* Arb's products: the radii checked here are Arb's (the BLAS route, matmul=auto's
      * choice from N = 32: t-ref-isomp-blas) */
     TEST_CHECK(slpi_problem_set(&f->p, "matmul", "arb", &err) == SLPI_OK);
-    if (update)
-        TEST_CHECK(slpi_problem_set(&f->p, "update", update, &err) == SLPI_OK);
+    if (update) TEST_CHECK(slpi_problem_set(&f->p, "update", update, &err) == SLPI_OK);
     f->p.cert.prec = prec;
     TEST_CHECKF(slpi_problem_finish(&f->p, &err) == SLPI_OK, "%s", err.msg);
     TEST_CHECKF(slpi_ref_create(&f->r, &f->p, &err) == SLPI_OK, "N=%d: %s", N, err.msg);
@@ -137,12 +134,9 @@ static void fill(fixture *f, const fixture *from)
         return;
     }
     int N = f->p.sys.ez.N;
-    for (int i = 0; i < f->n; i++)
-        f->x[i] = test_rand_uniform(-1, 1);
-    for (int i = 0; i < f->n; i++)
-        nrm += (i < N ? 1 : 2) * f->x[i] * f->x[i];
-    for (int i = 0; i < f->n; i++)
-        f->x[i] /= sqrt(nrm);
+    for (int i = 0; i < f->n; i++) f->x[i] = test_rand_uniform(-1, 1);
+    for (int i = 0; i < f->n; i++) nrm += (i < N ? 1 : 2) * f->x[i] * f->x[i];
+    for (int i = 0; i < f->n; i++) f->x[i] /= sqrt(nrm);
     for (int k = 0; k < f->M; k++) f->dW[k] = sqrt(f->p.grid.h) * gauss();
 }
 
@@ -158,8 +152,7 @@ static int ref_step(fixture *f, arb_ptr y, const double *x, double rad, const do
 {
     for (int i = 0; i < f->n; i++) {
         arb_set_d(y + i, x[i]);
-        if (rad > 0)
-            mag_set_d(arb_radref(y + i), rad);
+        if (rad > 0) mag_set_d(arb_radref(y + i), rad);
     }
     slpi_step_info info;
     int st = slpi_ref_step(f->r, y, dW, &info);
@@ -170,8 +163,7 @@ static int ref_step(fixture *f, arb_ptr y, const double *x, double rad, const do
 static int count_disjoint(arb_srcptr a, arb_srcptr b, int n)
 {
     int bad = 0;
-    for (int i = 0; i < n; i++)
-        bad += !arb_overlaps(a + i, b + i);
+    for (int i = 0; i < n; i++) bad += !arb_overlaps(a + i, b + i);
     return bad;
 }
 
@@ -210,8 +202,7 @@ static void check_step(int N)
     fill(&c, &f);
     int n = f.n;
     arb_ptr y = _arb_vec_init(n), y2 = _arb_vec_init(n), yc = _arb_vec_init(n);
-    if (ref_step(&f, y, f.x, 0, f.dW) && ref_step(&g, y2, f.x, 0, f.dW) &&
-        ref_step(&c, yc, f.x, 0, f.dW)) {
+    if (ref_step(&f, y, f.x, 0, f.dW) && ref_step(&g, y2, f.x, 0, f.dW) && ref_step(&c, yc, f.x, 0, f.dW)) {
         double r = slpi_ref_vec_radius(y, n), r2 = slpi_ref_vec_radius(y2, n);
         TEST_CHECKF(r < 1e-35, "N=%d: radius %g after one step from binary64", N, r);
         TEST_CHECKF(r2 < 1e-70, "N=%d: radius %g at 256 bits", N, r2);
@@ -220,8 +211,7 @@ static void check_step(int N)
         check_fast(&f, y, 1e-12);
         /* the reversed step from the ball X_{n+1} contains X_n */
         double *mdW = malloc(sizeof(double) * (size_t)f.M);
-        for (int k = 0; k < f.M; k++)
-            mdW[k] = -f.dW[k];
+        for (int k = 0; k < f.M; k++) mdW[k] = -f.dW[k];
         TEST_CHECK(slpi_ref_set_step(f.r, -f.p.grid.h) == SLPI_OK);
         slpi_step_info info;
         TEST_CHECKF(slpi_ref_step(f.r, y, mdW, &info) == SLPI_STEP_CONVERGED, "N=%d: %s", N,
@@ -259,15 +249,11 @@ static void check_wide(int N, int corners)
         double r = slpi_ref_vec_radius(y, n);
         TEST_CHECKF(r < 64 * rad, "N=%d: wide image radius %g for input %g", N, r, rad);
         for (int c = 0; c < corners; c++) {
-            for (int i = 0; i < n; i++)
-                xc[i] = f.x[i] + (test_rand_int(2) ? rad : -rad);   /* exact: |x| < 2 */
-            if (!ref_step(&f, yc, xc, 0, f.dW))
-                break;
+            for (int i = 0; i < n; i++) xc[i] = f.x[i] + (test_rand_int(2) ? rad : -rad); /* exact: |x| < 2 */
+            if (!ref_step(&f, yc, xc, 0, f.dW)) break;
             int bad = 0;
-            for (int i = 0; i < n; i++)
-                bad += !arb_contains(y + i, yc + i);
-            TEST_CHECKF(bad == 0, "N=%d corner %d: %d entries outside the wide image", N, c,
-                        bad);
+            for (int i = 0; i < n; i++) bad += !arb_contains(y + i, yc + i);
+            TEST_CHECKF(bad == 0, "N=%d corner %d: %d entries outside the wide image", N, c, bad);
         }
     }
     free(xc);

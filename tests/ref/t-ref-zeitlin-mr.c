@@ -43,10 +43,8 @@ static double gauss(void)
 static double entry(int kind)
 {
     double x = gauss();
-    if (kind == K_BINADES)
-        return ldexp(x, (int)test_rand_int(61) - 30);
-    if (kind == K_SUBNORMAL && test_rand_int(10) == 0)
-        return ldexp(x, -1060);
+    if (kind == K_BINADES) return ldexp(x, (int)test_rand_int(61) - 30);
+    if (kind == K_SUBNORMAL && test_rand_int(10) == 0) return ldexp(x, -1060);
     return x;
 }
 
@@ -144,7 +142,8 @@ static void check_transforms(const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_m
     /* the synthesis from coefficient balls (radius 2^-60 of their scale) */
     for (int al = 0; al < n - alpha0; al++) {
         arb_set_d(om + al, entry(kind));
-        mag_set_d(arb_radref(om + al), test_rand_int(2) ? 0 : ldexp(fabs(arf_get_d(arb_midref(om + al), ARF_RND_NEAR)), -60));
+        mag_set_d(arb_radref(om + al),
+                  test_rand_int(2) ? 0 : ldexp(fabs(arf_get_d(arb_midref(om + al), ARF_RND_NEAR)), -60));
     }
     slpi_ref_zeitlin_synthesis(S, om, alpha0, z, PREC);
     TEST_CHECKF(slpi_ref_zeitlin_synthesis_mr(Smr, om, alpha0, t, z, PREC), "N=%d %s: synthesis_mr refused", N,
@@ -281,12 +280,12 @@ int main(void)
     int Ns[] = { 2, 7, 33, 64, 128 };
     for (size_t i = 0; i < sizeof Ns / sizeof Ns[0]; i++) {
         int N = Ns[i];
-        if (N > 64 && test_iters(1) < 4)
-            continue;
+        if (N > 64 && test_iters(1) < 4) continue;
         slpi_ref_zeitlin z;
         slpi_ref_zeitlin_mr t;
         slpi_error err;
-        TEST_CHECK(slpi_ref_zeitlin_init(&z, N, PREC, &err) == SLPI_OK && slpi_ref_zeitlin_harmonics(&z, &err) == SLPI_OK);
+        TEST_CHECK(slpi_ref_zeitlin_init(&z, N, PREC, &err) == SLPI_OK &&
+                   slpi_ref_zeitlin_harmonics(&z, &err) == SLPI_OK);
         TEST_CHECKF(slpi_ref_zeitlin_mr_init(&t, N), "N=%d: mr tables", N);
         check_tables(&z, &t);
         for (int kind = 0; kind < K_COUNT; kind++)
@@ -296,13 +295,12 @@ int main(void)
                 check_poisson(&z, kind);
                 check_weighted(&z, &t, kind);
             }
-        arb_t shift;                          /* the Zeitlin family's Delta_N - kappa^2 */
+        arb_t shift; /* the Zeitlin family's Delta_N - kappa^2 */
         arb_init(shift);
         arb_set_ui(shift, 3);
         arb_div_ui(shift, shift, 7, PREC);
         slpi_ref_zeitlin_set_shift(&z, shift, PREC);
-        for (int kind = 0; kind < K_COUNT; kind++)
-            check_poisson(&z, kind);
+        for (int kind = 0; kind < K_COUNT; kind++) check_poisson(&z, kind);
         arb_clear(shift);
         slpi_ref_zeitlin_mr_clear(&t);
         slpi_ref_zeitlin_clear(&z);

@@ -56,8 +56,7 @@ typedef struct {
     char why[256];
 } fixture;
 
-static void setup(fixture *f, int N, slpi_ez_noise noise, slpi_scheme_id k, double amp,
-                  double scale)
+static void setup(fixture *f, int N, slpi_ez_noise noise, slpi_scheme_id k, double amp, double scale)
 {
     slpi_error err;
     slpi_problem_init(&f->p, SLPI_SYS_EULER_ZEITLIN, k);
@@ -68,23 +67,18 @@ static void setup(fixture *f, int N, slpi_ez_noise noise, slpi_scheme_id k, doub
     memset(&f->s, 0, sizeof f->s);
     TEST_CHECK(slpi_ref_sys_euler_zeitlin(&f->s, &f->p, &err) == SLPI_OK);
     f->sc = slpi_ref_scheme_get(k);
-    TEST_CHECKF(f->sc->check == NULL || f->sc->check(&f->s, &f->p, &err) == SLPI_OK,
-                "%s N=%d: check: %s", slpi_scheme_name(k), N, err.msg);
+    TEST_CHECKF(f->sc->check == NULL || f->sc->check(&f->s, &f->p, &err) == SLPI_OK, "%s N=%d: check: %s",
+                slpi_scheme_name(k), N, err.msg);
     f->n = f->s.state_dim;
     f->x = _arb_vec_init(f->n);
     f->delta = malloc(sizeof(double) * (size_t)(f->s.M + 1));
     f->why[0] = 0;
     double *x = malloc(sizeof(double) * (size_t)f->n), mean = 0, nrm = 0;
-    for (int i = 0; i < f->n; i++)
-        x[i] = test_rand_uniform(-1, 1);
-    for (int a = 0; a < N; a++)
-        mean += x[a] / N;
-    for (int a = 0; a < N; a++)
-        x[a] -= mean;
-    for (int i = 0; i < f->n; i++)
-        nrm += (i < N ? 1 : 2) * x[i] * x[i];
-    for (int i = 0; i < f->n; i++)
-        arb_set_d(f->x + i, scale * x[i] / sqrt(nrm));
+    for (int i = 0; i < f->n; i++) x[i] = test_rand_uniform(-1, 1);
+    for (int a = 0; a < N; a++) mean += x[a] / N;
+    for (int a = 0; a < N; a++) x[a] -= mean;
+    for (int i = 0; i < f->n; i++) nrm += (i < N ? 1 : 2) * x[i] * x[i];
+    for (int i = 0; i < f->n; i++) arb_set_d(f->x + i, scale * x[i] / sqrt(nrm));
     free(x);
 }
 
@@ -99,8 +93,7 @@ static void teardown(fixture *f)
 static void increments(fixture *f, double h)
 {
     f->delta[0] = h;
-    for (int k = 1; k <= f->s.M; k++)
-        f->delta[k] = sqrt(h) * gauss();
+    for (int k = 1; k <= f->s.M; k++) f->delta[k] = sqrt(h) * gauss();
 }
 
 static slpi_step_status step(fixture *f, arb_ptr x)
@@ -164,8 +157,7 @@ static void check_generators(int N, slpi_ez_noise noise)
     const slpi_ref_system *s = &f.s;
     TEST_CHECK(slpi_ref_zeitlin_init(&z, N, PREC, &err) == SLPI_OK && slpi_ref_zeitlin_harmonics(&z, &err) == SLPI_OK);
     int lmin = N / 2, nalpha = N * N - 1;
-    TEST_CHECKF(s->M == (noise == SLPI_EZ_NOISE_NONE ? 0 : N * N - lmin * lmin),
-                "N=%d: M = %d", N, s->M);
+    TEST_CHECKF(s->M == (noise == SLPI_EZ_NOISE_NONE ? 0 : N * N - lmin * lmin), "N=%d: M = %d", N, s->M);
     arb_ptr om = _arb_vec_init(nalpha), ob = _arb_vec_init(nalpha);
     acb_mat_t X, W, XW, B, B2, dB, C;
     acb_mat_init(X, N, N);
@@ -209,8 +201,7 @@ static void check_generators(int N, slpi_ez_noise noise)
         slpi_ref_zeitlin_analysis(ob, B, &z, PREC);
         arb_set_d(u, -f.p.sys.ez.amp);
         arb_div_ui(u, u, (ulong)(l * (l + 1)), PREC);
-        if (noise == SLPI_EZ_NOISE_Q)
-            arb_mul(u, u, om + alpha, PREC);
+        if (noise == SLPI_EZ_NOISE_Q) arb_mul(u, u, om + alpha, PREC);
         for (int b = 0; b < nalpha; b++) {
             if (b == alpha)
                 bad += !arb_overlaps(ob + b, u);
@@ -264,8 +255,8 @@ static void check_generators(int N, slpi_ez_noise noise)
 /* Run `steps` certified steps of scheme k from a random state; check the statuses,
  * the final radius (< 1e-30), and that the invariants keep[0..nkeep) are contained.
  * Returns the mean time per step. */
-static double run_steps(int N, slpi_ez_noise noise, slpi_scheme_id scheme, int steps, double h,
-                        const int *keep, int nkeep)
+static double run_steps(int N, slpi_ez_noise noise, slpi_scheme_id scheme, int steps, double h, const int *keep,
+                        int nkeep)
 {
     fixture f;
     setup(&f, N, noise, scheme, 2.0, 1.0);
@@ -277,20 +268,18 @@ static double run_steps(int N, slpi_ez_noise noise, slpi_scheme_id scheme, int s
         increments(&f, h);
         slpi_step_status r = step(&f, f.x);
         ok = r == SLPI_STEP_CONVERGED;
-        TEST_CHECKF(ok, "%s N=%d step %d: %s (%s)", slpi_scheme_name(scheme), N, st,
-                    slpi_step_status_name(r), f.why);
+        TEST_CHECKF(ok, "%s N=%d step %d: %s (%s)", slpi_scheme_name(scheme), N, st, slpi_step_status_name(r), f.why);
     }
     double dt = (now() - t0) / steps;
     if (ok) {
         double r = slpi_ref_vec_radius(f.x, f.n);
-        TEST_CHECKF(r < 1e-30, "%s N=%d: radius %g after %d steps", slpi_scheme_name(scheme), N,
-                    r, steps);
+        TEST_CHECKF(r < 1e-30, "%s N=%d: radius %g after %d steps", slpi_scheme_name(scheme), N, r, steps);
         f.s.invariants(&f.s, inv, f.x, PREC);
         for (int j = 0; j < nkeep; j++) {
             int i = keep[j];
             TEST_CHECKF(arb_overlaps(inv + i, inv0 + i) && arb_is_finite(inv + i),
-                        "%s N=%d: invariant %s not contained after %d steps",
-                        slpi_scheme_name(scheme), N, f.s.inv_name[i], steps);
+                        "%s N=%d: invariant %s not contained after %d steps", slpi_scheme_name(scheme), N,
+                        f.s.inv_name[i], steps);
         }
     }
     _arb_vec_clear(inv0, f.s.n_inv);
@@ -313,8 +302,7 @@ static void check_isomp_symmetric(int N)
     TEST_CHECK(step(&f, xc) == SLPI_STEP_CONVERGED);
     TEST_CHECKF(states_overlap(&f, xc, x1), "N=%d: ISOMP COMM and CAY updates differ", N);
     f.p.sch.isomp_update = SLPI_ISO_UPDATE_COMM;
-    for (int k = 0; k <= f.s.M; k++)
-        f.delta[k] = -f.delta[k];
+    for (int k = 0; k <= f.s.M; k++) f.delta[k] = -f.delta[k];
     TEST_CHECK(step(&f, x1) == SLPI_STEP_CONVERGED);
     TEST_CHECKF(states_overlap(&f, x1, f.x) && slpi_ref_vec_radius(x1, f.n) < 1e-30,
                 "N=%d: ISOMP backward step does not return to X_n", N);
@@ -357,17 +345,14 @@ static void check_parametric(int N)
     arb_ptr xw = _arb_vec_init(f.n), xp = _arb_vec_init(f.n);
     increments(&f, 1.0 / 16);
     _arb_vec_set(xw, f.x, f.n);
-    for (int i = 0; i < f.n; i++)
-        mag_set_d(arb_radref(xw + i), 1e-8);
+    for (int i = 0; i < f.n; i++) mag_set_d(arb_radref(xw + i), 1e-8);
     TEST_CHECK(step(&f, xw) == SLPI_STEP_CONVERGED);
     int bad = 0;
     for (int r = 0; r < 4; r++) {
         for (int i = 0; i < f.n; i++)
-            arb_set_d(xp + i, arf_get_d(arb_midref(f.x + i), ARF_RND_NEAR) +
-                                  (test_rand_u64() & 1 ? 1e-8 : -1e-8));
+            arb_set_d(xp + i, arf_get_d(arb_midref(f.x + i), ARF_RND_NEAR) + (test_rand_u64() & 1 ? 1e-8 : -1e-8));
         TEST_CHECK(step(&f, xp) == SLPI_STEP_CONVERGED);
-        for (int i = 0; i < f.n; i++)
-            bad += !arb_contains(xw + i, xp + i);
+        for (int i = 0; i < f.n; i++) bad += !arb_contains(xw + i, xp + i);
     }
     TEST_CHECKF(bad == 0, "N=%d: wide-ball step misses %d corner-step entries", N, bad);
     _arb_vec_clear(xw, f.n);
@@ -378,14 +363,16 @@ static void check_parametric(int N)
 /* slpi_ref_krawczyk_fixed_point (added for the N = 12 ISOMP cost) on an affine
  * contraction G(y) = a + B y with a wide parameter ball a: the enclosure must contain
  * the exact fixed points (I - B)^{-1} a_c for corner points a_c (arb_mat_solve). */
-typedef struct { arb_mat_struct B; arb_srcptr a; } affine_map;
+typedef struct {
+    arb_mat_struct B;
+    arb_srcptr a;
+} affine_map;
 
 static void affine_G(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
 {
     const affine_map *m = ctx;
     int n = arb_mat_nrows(&m->B);
-    for (int i = 0; i < n; i++)
-        arb_dot(out + i, m->a + i, 0, arb_mat_entry(&m->B, i, 0), 1, y, 1, n, prec);
+    for (int i = 0; i < n; i++) arb_dot(out + i, m->a + i, 0, arb_mat_entry(&m->B, i, 0), 1, y, 1, n, prec);
 }
 
 static void affine_dG(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong prec)
@@ -393,8 +380,7 @@ static void affine_dG(void *ctx, arb_ptr out, arb_srcptr Y, arb_srcptr Z, slong 
     const affine_map *m = ctx;
     int n = arb_mat_nrows(&m->B);
     (void)Y;
-    for (int i = 0; i < n; i++)
-        arb_dot(out + i, NULL, 0, arb_mat_entry(&m->B, i, 0), 1, Z, 1, n, prec);
+    for (int i = 0; i < n; i++) arb_dot(out + i, NULL, 0, arb_mat_entry(&m->B, i, 0), 1, Z, 1, n, prec);
 }
 
 static void check_fixed_point_solver(void)
@@ -420,15 +406,13 @@ static void check_fixed_point_solver(void)
     }
     m.a = a;
     slpi_ref_fixmap g = { n, &m, affine_G, affine_dG, NULL, 0, NULL, NULL };
-    TEST_CHECKF(slpi_ref_krawczyk_fixed_point(y, &g, a, PREC, why, sizeof why),
-                "affine fixed point not certified: %s", why);
+    TEST_CHECKF(slpi_ref_krawczyk_fixed_point(y, &g, a, PREC, why, sizeof why), "affine fixed point not certified: %s",
+                why);
     int bad = 0;
     for (int r = 0; r < 8; r++) {
-        for (int i = 0; i < n; i++)
-            arb_set_d(arb_mat_entry(rhs, i, 0), av[i] + ((r >> i) & 1 ? 1e-6 : -1e-6));
+        for (int i = 0; i < n; i++) arb_set_d(arb_mat_entry(rhs, i, 0), av[i] + ((r >> i) & 1 ? 1e-6 : -1e-6));
         TEST_CHECK(arb_mat_solve(sol, IB, rhs, PREC));
-        for (int i = 0; i < n; i++)
-            bad += !arb_contains(y + i, arb_mat_entry(sol, i, 0));
+        for (int i = 0; i < n; i++) bad += !arb_contains(y + i, arb_mat_entry(sol, i, 0));
     }
     TEST_CHECKF(bad == 0, "affine fixed point: %d corner solutions outside the enclosure", bad);
     arb_mat_clear(&m.B);
@@ -446,8 +430,7 @@ static void check_unable(int N)
     setup(&f, N, SLPI_EZ_NOISE_Q, SLPI_SCHEME_ISOMP, 100.0, 50.0);
     increments(&f, 4.0);
     slpi_step_status r = step(&f, f.x);
-    TEST_CHECKF(r == SLPI_STEP_UNABLE && f.why[0], "huge ISOMP step: %s (%s)",
-                slpi_step_status_name(r), f.why);
+    TEST_CHECKF(r == SLPI_STEP_UNABLE && f.why[0], "huge ISOMP step: %s (%s)", slpi_step_status_name(r), f.why);
     teardown(&f);
 }
 
@@ -458,16 +441,13 @@ int main(void)
     check_generators(12, SLPI_EZ_NOISE_Q);
     check_generators(6, SLPI_EZ_NOISE_L);
     check_generators(4, SLPI_EZ_NOISE_NONE);
-    for (int N = 2; N <= 20; N++)
-        check_invariant_names(N);
+    for (int N = 2; N <= 20; N++) check_invariant_names(N);
 
     /* Casimirs: C2, C3, Tr X and the eigenvalues of iX */
     int cas[3 + 12];
-    for (int i = 0; i < 3 + 12; i++)
-        cas[i] = INV_C2 + i;
+    for (int i = 0; i < 3 + 12; i++) cas[i] = INV_C2 + i;
     double dt = run_steps(12, SLPI_EZ_NOISE_Q, SLPI_SCHEME_ISOMP, 1, 1.0 / 128, cas, 3 + 12);
-    printf("t-ref-zeitlin-step: certified ISOMP step N=12 (Q), 128 bits: %.2f ms (goal <= 20 ms)\n",
-           1e3 * dt);
+    printf("t-ref-zeitlin-step: certified ISOMP step N=12 (Q), 128 bits: %.2f ms (goal <= 20 ms)\n", 1e3 * dt);
     dt = run_steps(6, SLPI_EZ_NOISE_Q, SLPI_SCHEME_ISOMP, 5, 1.0 / 64, cas, 3 + 6);
     printf("t-ref-zeitlin-step: certified ISOMP step N=6 (Q): %.2f ms\n", 1e3 * dt);
     check_isomp_symmetric(5);
@@ -478,13 +458,17 @@ int main(void)
     /* N = 3 under every applicable scheme: orbit-map schemes keep every Casimir, IM the
      * quadratic ones (C2, Tr X), TRAP none; without noise TMK and IM keep H0 too. */
     static const int im_keep[] = { INV_C2, INV_TRX }, det_keep[] = { INV_H0, INV_C2, INV_TRX };
-    static const struct { slpi_scheme_id k; slpi_ez_noise noise; const int *keep; int nkeep; }
-    pairs[] = {
+    static const struct {
+        slpi_scheme_id k;
+        slpi_ez_noise noise;
+        const int *keep;
+        int nkeep;
+    } pairs[] = {
         { SLPI_SCHEME_ISOMP, SLPI_EZ_NOISE_Q, NULL, 6 },
         { SLPI_SCHEME_TMK, SLPI_EZ_NOISE_Q, NULL, 6 },
         { SLPI_SCHEME_RKMK_HEUN, SLPI_EZ_NOISE_Q, NULL, 6 },
         { SLPI_SCHEME_RKMK_LE, SLPI_EZ_NOISE_L, NULL, 6 },
-        { SLPI_SCHEME_RKMK_LE, SLPI_EZ_NOISE_Q, NULL, 6 },   /* consistent too (claim X4) */
+        { SLPI_SCHEME_RKMK_LE, SLPI_EZ_NOISE_Q, NULL, 6 }, /* consistent too (claim X4) */
         { SLPI_SCHEME_IM_DIRECT, SLPI_EZ_NOISE_Q, im_keep, 2 },
         { SLPI_SCHEME_TRAP_DIRECT, SLPI_EZ_NOISE_Q, NULL, 0 },
         { SLPI_SCHEME_SVI, SLPI_EZ_NOISE_Q, NULL, 6 },
@@ -494,8 +478,8 @@ int main(void)
     for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
         const int *keep = pairs[i].keep ? pairs[i].keep : cas;
         dt = run_steps(3, pairs[i].noise, pairs[i].k, 2, 1.0 / 32, keep, pairs[i].nkeep);
-        printf("t-ref-zeitlin-step: %s N=3 noise=%d: %.2f ms/step\n", slpi_scheme_name(pairs[i].k),
-               (int)pairs[i].noise, 1e3 * dt);
+        printf("t-ref-zeitlin-step: %s N=3 noise=%d: %.2f ms/step\n", slpi_scheme_name(pairs[i].k), (int)pairs[i].noise,
+               1e3 * dt);
     }
     check_unable(5);
     flint_cleanup();

@@ -23,8 +23,7 @@ static int mat_contains_zero(const acb_mat_t A)
 {
     for (slong i = 0; i < acb_mat_nrows(A); i++)
         for (slong j = 0; j < acb_mat_ncols(A); j++)
-            if (!acb_contains_zero(acb_mat_entry(A, i, j)))
-                return 0;
+            if (!acb_contains_zero(acb_mat_entry(A, i, j))) return 0;
     return 1;
 }
 
@@ -81,20 +80,21 @@ static void check_trace_powers_tiny(int N)
 static int vec_overlaps(arb_srcptr x, arb_srcptr y, int n)
 {
     for (int i = 0; i < n; i++)
-        if (!arb_overlaps(x + i, y + i))
-            return 0;
+        if (!arb_overlaps(x + i, y + i)) return 0;
     return 1;
 }
 
-static int arb_tight(const arb_t x, slong e) { return mag_cmp_2exp_si(arb_radref(x), -e) <= 0; }
+static int arb_tight(const arb_t x, slong e)
+{
+    return mag_cmp_2exp_si(arb_radref(x), -e) <= 0;
+}
 
 /* A random skew-Hermitian matrix with binary64 entries (trace included). */
 static void random_state(acb_mat_t X, int N)
 {
     int n = N * N;
     arb_ptr x = _arb_vec_init(n);
-    for (int k = 0; k < n; k++)
-        arb_set_d(x + k, test_rand_uniform(-1, 1));
+    for (int k = 0; k < n; k++) arb_set_d(x + k, test_rand_uniform(-1, 1));
     slpi_ref_sun_unpack(X, x, N, PREC);
     _arb_vec_clear(x, n);
 }
@@ -124,10 +124,8 @@ static void check_basis(const slpi_ref_zeitlin *z)
             for (int b = 0; b + m < N; b++) {
                 slpi_ref_zeitlin_threej(u, N, l, m, b + m, b, PREC);
                 slpi_ref_zeitlin_threej(v, N, l, -m, b, b + m, PREC);
-                if (m & 1)
-                    arb_neg(v, v);
-                if (!arb_overlaps(u, v) || !arb_tight(u, PREC - 8))
-                    bad++;
+                if (m & 1) arb_neg(v, v);
+                if (!arb_overlaps(u, v) || !arb_tight(u, PREC - 8)) bad++;
             }
     TEST_CHECKF(bad == 0, "N=%d: %d entries violate T_lm^T = (-1)^m T_l,-m", N, bad);
     arb_rsqrt_ui(v, (ulong)N, PREC);
@@ -157,10 +155,8 @@ static void check_eigen_orthonormal(const slpi_ref_zeitlin *z)
             slpi_ref_zeitlin_laplacian_spin(L2, T, N, PREC);
             acb_mat_scalar_addmul_si(L1, T, (slong)l * (l + 1), PREC);
             acb_mat_scalar_addmul_si(L2, T, (slong)l * (l + 1), PREC);
-            if (!mat_contains_zero(L1) || !mat_contains_zero(L2))
-                bad_eig++;
-            if (!mat_rad_below(L1, PREC - 16) || !mat_rad_below(L2, PREC - 16))
-                bad_loose++;
+            if (!mat_contains_zero(L1) || !mat_contains_zero(L2)) bad_eig++;
+            if (!mat_rad_below(L1, PREC - 16) || !mat_rad_below(L2, PREC - 16)) bad_loose++;
         }
     TEST_CHECKF(bad_eig == 0, "N=%d: %d T_lm fail Delta T = -l(l+1) T", N, bad_eig);
     TEST_CHECKF(bad_loose == 0, "N=%d: %d Laplacian residual balls too wide", N, bad_loose);
@@ -194,15 +190,13 @@ static void check_eigen_orthonormal(const slpi_ref_zeitlin *z)
                 arb_addmul(g, acb_imagref(ya), acb_imagref(yb), PREC);
             }
             arb_set_si(t, a == b);
-            if (!arb_contains(g, t) || !arb_tight(g, PREC - 16))
-                bad_gram++;
+            if (!arb_contains(g, t) || !arb_tight(g, PREC - 16)) bad_gram++;
         }
     }
     TEST_CHECKF(bad_gram == 0, "N=%d: %d Gram entries of Y do not contain delta", N, bad_gram);
     TEST_CHECKF(bad_tr == 0, "N=%d: %d Y_alpha not traceless", N, bad_tr);
     TEST_CHECKF(bad_skew == 0, "N=%d: %d Y entries not skew-Hermitian", N, bad_skew);
-    for (int a = 0; a < nalpha; a++)
-        acb_mat_clear(Y + a);
+    for (int a = 0; a < nalpha; a++) acb_mat_clear(Y + a);
     flint_free(Y);
     arb_clear(g);
     arb_clear(t);
@@ -240,15 +234,13 @@ static void check_random(const slpi_ref_zeitlin *z, int reps)
 
         slpi_ref_zeitlin_laplacian(L1, X, z, PREC);
         slpi_ref_zeitlin_laplacian_spin(L2, X, N, PREC);
-        TEST_CHECKF(acb_mat_overlaps(L1, L2) && mat_rad_below(L1, PREC - 16),
-                    "N=%d: Laplacian forms disagree", N);
+        TEST_CHECKF(acb_mat_overlaps(L1, L2) && mat_rad_below(L1, PREC - 16), "N=%d: Laplacian forms disagree", N);
 
         /* X0 = X - Tr(X)/N I; Delta P - X0 contains 0 */
         acb_mat_trace(tr, X, PREC);
         acb_div_ui(tr, tr, (ulong)N, PREC);
         acb_mat_set(X0, X);
-        for (int a = 0; a < N; a++)
-            acb_sub(acb_mat_entry(X0, a, a), acb_mat_entry(X0, a, a), tr, PREC);
+        for (int a = 0; a < N; a++) acb_sub(acb_mat_entry(X0, a, a), acb_mat_entry(X0, a, a), tr, PREC);
         slpi_ref_zeitlin_poisson(P, X, z, PREC);
         slpi_ref_zeitlin_laplacian(L1, P, z, PREC);
         acb_mat_sub(L1, L1, X0, PREC);
@@ -284,8 +276,7 @@ static void check_random(const slpi_ref_zeitlin *z, int reps)
         acb_srcptr tr2 = trp + 2;
         acb_set(tr, trp + 1);
         arb_zero(t);
-        for (int a = 0; a < nalpha; a++)
-            arb_submul(t, om + a, om + a, PREC);
+        for (int a = 0; a < nalpha; a++) arb_submul(t, om + a, om + a, PREC);
         TEST_CHECKF(arb_overlaps(acb_realref(tr), t) && arb_contains_zero(acb_imagref(tr)),
                     "N=%d: enstrophy two ways disagree", N);
         int kind = slpi_ref_mat_eig_skewh(lam, X0, PREC);
@@ -298,8 +289,7 @@ static void check_random(const slpi_ref_zeitlin *z, int reps)
             arb_addmul(s2, lam + k, lam + k, PREC);
             arb_pow_ui(H1, lam + k, 3, PREC);
             arb_add(t, t, H1, PREC);
-            if (k > 0)
-                TEST_CHECKF(arb_lt(lam + k - 1, lam + k), "N=%d: eigenvalues not sorted", N);
+            if (k > 0) TEST_CHECKF(arb_lt(lam + k - 1, lam + k), "N=%d: eigenvalues not sorted", N);
         }
         /* sum lam = 0, sum lam^2 = -Tr X^2, sum lam^3 = Tr (iX)^3 = -i Tr X^3 */
         arb_neg(H2, acb_realref(tr));
@@ -333,10 +323,10 @@ int main(void)
         slpi_ref_zeitlin z;
         slpi_error err;
         int N = Ns[i];
-        TEST_CHECK(slpi_ref_zeitlin_init(&z, N, PREC, &err) == SLPI_OK && slpi_ref_zeitlin_harmonics(&z, &err) == SLPI_OK);
+        TEST_CHECK(slpi_ref_zeitlin_init(&z, N, PREC, &err) == SLPI_OK &&
+                   slpi_ref_zeitlin_harmonics(&z, &err) == SLPI_OK);
         check_basis(&z);
-        if (N <= 12)
-            check_eigen_orthonormal(&z);
+        if (N <= 12) check_eigen_orthonormal(&z);
         check_random(&z, (int)test_iters(N <= 5 ? 4 : 1));
         slpi_ref_zeitlin_clear(&z);
     }

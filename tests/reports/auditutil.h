@@ -41,12 +41,14 @@ static inline int load_run(const char *reg, const char *dir, slpi_audit *a)
 /* Load a registry text at a size; 1 when it loads, else its error must contain want. */
 static inline int loads(const char *reg, int full, const char *want, slpi_audit *a)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     memset(a, 0, sizeof *a);
     a->full = full;
     int rc = slpi_audit_load(a, test_temp_file(reg), &err);
-    if (rc != SLPI_OK) TEST_CHECKF(want && strstr(err.msg, want), "'%s' lacks '%s'", err.msg, want);
-    else TEST_CHECKF(!want, "loaded; expected an error with '%s'", want);
+    if (rc != SLPI_OK)
+        TEST_CHECKF(want && strstr(err.msg, want), "'%s' lacks '%s'", err.msg, want);
+    else
+        TEST_CHECKF(!want, "loaded; expected an error with '%s'", want);
     return rc == SLPI_OK;
 }
 

@@ -15,16 +15,16 @@
 
 /* The double path of level l (NULL on a failure, in err), x its initial state, dw[n][k]
  * the increments of step n and Wiener process k (M <= CONV_MAX_NOISES, l <= CONV_MAX_LEVEL). */
-static slpi_fast *conv_level(const slpi_problem *base, int l, int L, long p, double *x,
-                             double dw[][CONV_MAX_NOISES], slpi_error *err)
+static slpi_fast *conv_level(const slpi_problem *base, int l, int L, long p, double *x, double dw[][CONV_MAX_NOISES],
+                             slpi_error *err)
 {
     slpi_problem q = *base;
     q.grid.level = l;
     slpi_fast *f = NULL;
     int M = slpi_problem_noise_count(base);
     TEST_CHECKF(l <= CONV_MAX_LEVEL && M <= CONV_MAX_NOISES, "conv_level: level %d, %d noises", l, M);
-    if (slpi_problem_finish(&q, err) != SLPI_OK || slpi_fast_create(&f, &q, err) != SLPI_OK
-        || slpi_fast_initial_state(f, x, err) != SLPI_OK) {
+    if (slpi_problem_finish(&q, err) != SLPI_OK || slpi_fast_create(&f, &q, err) != SLPI_OK ||
+        slpi_fast_initial_state(f, x, err) != SLPI_OK) {
         slpi_fast_free(f);
         return NULL;
     }

@@ -20,18 +20,20 @@
 static void check_registry_covers_docs(const char *dir)
 {
     (void)dir;
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     slpi_audit a;
     memset(&a, 0, sizeof a);
     int rc = slpi_audit_load(&a, "reports/claims.txt", &err);
     TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
-    static const struct { char k; int n; } fam[] = {{'R', 20}, {'I', 26}, {'V', 26}, {'X', 8}};
+    static const struct {
+        char k;
+        int n;
+    } fam[] = { { 'R', 20 }, { 'I', 26 }, { 'V', 26 }, { 'X', 8 } };
     for (int f = 0; rc == SLPI_OK && f < 4; f++)
         for (int i = 1; i <= fam[f].n; i++) {
             char id[16];
             snprintf(id, sizeof id, "%c%d", fam[f].k, i);
-            TEST_CHECKF(check_of(&a, id, 0) != NULL,
-                        "claim %s missing from the registry", id);
+            TEST_CHECKF(check_of(&a, id, 0) != NULL, "claim %s missing from the registry", id);
         }
     TEST_CHECKF(a.nclaims == 80, "%d claims", a.nclaims);
     slpi_audit_free(&a);
@@ -160,8 +162,8 @@ static void check_undecidable_refused(void)
     refused_each(bad, sizeof bad / sizeof bad[0]);
     slpi_audit a;
     loads("= M2 | s | m | p | -\nM2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-          "M2 | t | CONFIRMED | fails | - | thresholds 2 | -\n", 0,
-          ":3: claim M2: this control repeats the case and check of line 2: the outcome cannot differ", &a);
+          "M2 | t | CONFIRMED | fails | - | thresholds 2 | -\n",
+          0, ":3: claim M2: this control repeats the case and check of line 2: the outcome cannot differ", &a);
     slpi_audit_free(&a);
     /* a line said twice word for word: a check, a description */
     loads("= M2 | s | m | p | -\nM2 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
@@ -180,7 +182,8 @@ static void check_undecidable_refused(void)
     slpi_audit_free(&a);
     loads("= M2 | s | m | p | -\n@ M2 | v | a\n@ M2 | w | b\nM2 | t | CONFIRMED | claim@v | - | thresholds 2 | -\n"
           "M2 | t | CONFIRMED | claim@w | - | thresholds 2 | thresholds 3\n"
-          "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, NULL, &a);   /* their FULL checks differ */
+          "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+          0, NULL, &a); /* their FULL checks differ */
     slpi_audit_free(&a);
     /* a point window is a window for a sweep's grid step (critical h = 0.7 exactly) */
     loads("= M2 | s | m | p | -\nM2 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step | critical 0.5 0.5 0.1 1 "
@@ -253,25 +256,33 @@ static void check_unreachable_refused(void)
 static void check_multiverse_lines(void)
 {
     slpi_audit a;
-    static const struct { const char *line, *want; } mv[] = {
-        {"% X9 | seeds | 0 1000 2000 3000 4000 5000 6000 7000 | noise\n% X9 | blas | Haswell Prescott | kernels\n"
-         "% X9 | libm | glibc mpfr | exp\n% X9 | fit | wls ols | fit\n% X9 | levels | all drop-coarsest | levels\n", NULL},
-        {"% X9 | seed | 0 1 2 3 4 5 6 7 | noise\n", ":2: multiverse dimension 'seed' is not one of seeds blas libm fit levels (nearest: seeds)"},
-        {"% X9 | seeds | 0 1000 2000 | noise\n", ":2: seeds: 3 values, at least 8"},
-        {"% X9 | seeds | 0 1 2 3 4 5 6 6 | noise\n", ":2: seeds value '6' twice"},
-        {"% X9 | seeds | 0 1 2 3 4 5 6 -7 | noise\n", ":2: seed offset '-7' is not an unsigned integer"},
-        {"% X9 | blas | Haswell Zen | kernels\n", ":2: blas value 'Zen' is not one of Prescott Nehalem Sandybridge Haswell SkylakeX Cooperlake"},
-        {"% X9 | libm | glibc | exp\n", ":2: libm: 1 value, at least 2"},
-        {"% X9 | fit | wls | why\n", ":2: fit: 1 value, at least 2"},
-        {"% X9 | levels | all | why\n", ":2: levels: 1 value, at least 2"},
-        {"% X9 | fit | wls ols\n", ":2: 3 fields, expected 4 non-empty"},
+    static const struct {
+        const char *line, *want;
+    } mv[] = {
+        { "% X9 | seeds | 0 1000 2000 3000 4000 5000 6000 7000 | noise\n% X9 | blas | Haswell Prescott | kernels\n"
+          "% X9 | libm | glibc mpfr | exp\n% X9 | fit | wls ols | fit\n% X9 | levels | all drop-coarsest | levels\n",
+          NULL },
+        { "% X9 | seed | 0 1 2 3 4 5 6 7 | noise\n",
+          ":2: multiverse dimension 'seed' is not one of seeds blas libm fit levels (nearest: seeds)" },
+        { "% X9 | seeds | 0 1000 2000 | noise\n", ":2: seeds: 3 values, at least 8" },
+        { "% X9 | seeds | 0 1 2 3 4 5 6 6 | noise\n", ":2: seeds value '6' twice" },
+        { "% X9 | seeds | 0 1 2 3 4 5 6 -7 | noise\n", ":2: seed offset '-7' is not an unsigned integer" },
+        { "% X9 | blas | Haswell Zen | kernels\n",
+          ":2: blas value 'Zen' is not one of Prescott Nehalem Sandybridge Haswell SkylakeX Cooperlake" },
+        { "% X9 | libm | glibc | exp\n", ":2: libm: 1 value, at least 2" },
+        { "% X9 | fit | wls | why\n", ":2: fit: 1 value, at least 2" },
+        { "% X9 | levels | all | why\n", ":2: levels: 1 value, at least 2" },
+        { "% X9 | fit | wls ols\n", ":2: 3 fields, expected 4 non-empty" },
     };
     for (size_t i = 0; i < sizeof mv / sizeof mv[0]; i++) {
         char reg[1024];
-        snprintf(reg, sizeof reg, "= X9 | s | m | p | -\n%sX9 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-                 "X9 | t | CONFIRMED | fails | - | thresholds 1 | -\n", mv[i].line);
+        snprintf(reg, sizeof reg,
+                 "= X9 | s | m | p | -\n%sX9 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+                 "X9 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+                 mv[i].line);
         if (loads(reg, 0, mv[i].want, &a)) {
-            TEST_CHECKF(!strcmp(a.claims[0].multiverse, "seeds 0 1000 2000 3000 4000 5000 6000 7000; blas Haswell "
+            TEST_CHECKF(!strcmp(a.claims[0].multiverse,
+                                "seeds 0 1000 2000 3000 4000 5000 6000 7000; blas Haswell "
                                 "Prescott; libm glibc mpfr; fit wls ols; levels all drop-coarsest"),
                         "multiverse '%s'", a.claims[0].multiverse);
             char *text = NULL;
@@ -301,22 +312,28 @@ static void check_descriptions(void)
         char lng[1200], d[400];
         memset(d, 'w', sizeof d - 1);
         d[sizeof d - 1] = 0;
-        snprintf(lng, sizeof lng, "= M2 | s | m | p | -\n@ M2 | v | %s\n"
+        snprintf(lng, sizeof lng,
+                 "= M2 | s | m | p | -\n@ M2 | v | %s\n"
                  "M2 | t | CONFIRMED | claim@v | - | thresholds 2 | -\n"
-                 "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", d);
+                 "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+                 d);
         loads(lng, 0, ":2: variant v: its description is longer than 383 characters", &a);
         slpi_audit_free(&a);
-        d[383] = 0;   /* 383 characters fit */
-        snprintf(lng, sizeof lng, "= M2 | s | m | p | -\n@ M2 | v | %s\n"
+        d[383] = 0; /* 383 characters fit */
+        snprintf(lng, sizeof lng,
+                 "= M2 | s | m | p | -\n@ M2 | v | %s\n"
                  "M2 | t | CONFIRMED | claim@v | - | thresholds 2 | -\n"
-                 "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", d);
+                 "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+                 d);
         loads(lng, 0, NULL, &a);
-        TEST_CHECKF(a.nclaims == 1 && strlen(a.claims[0].var[0].what) == 383, "a 383-character description "
+        TEST_CHECKF(a.nclaims == 1 && strlen(a.claims[0].var[0].what) == 383,
+                    "a 383-character description "
                     "is kept whole");
         slpi_audit_free(&a);
         loads("= M2 | s | m | p | -\n@ M2 | a-label-of-24-characters | r\n"
               "M2 | t | CONFIRMED | claim@a-label-of-24-characters | - | thresholds 2 | -\n"
-              "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, "variant label 'a-label-of-24-characters' too long", &a);
+              "M2 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+              0, "variant label 'a-label-of-24-characters' too long", &a);
         slpi_audit_free(&a);
     }
     /* a description of another number of fields is refused, naming file:line and the count */
@@ -326,10 +343,12 @@ static void check_descriptions(void)
     slpi_audit_free(&a);
     /* a description without the paper's size (or statement) is refused */
     loads("= M3 | s | m | - | -\nM3 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-          "M3 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, ":1: the paper's size is empty", &a);
+          "M3 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+          0, ":1: the paper's size is empty", &a);
     slpi_audit_free(&a);
     loads("= M4 |  | m | p | -\nM4 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-          "M4 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0, ":1: statement is empty", &a);
+          "M4 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+          0, ":1: statement is empty", &a);
     slpi_audit_free(&a);
     const char *two = "= M3 | s | m | p | -\n"
                       "M3 | t | UNABLE/CONFIRMED | claim | - | thresholds 2 | -\n"
@@ -347,27 +366,31 @@ static void check_descriptions(void)
  * others say word and number; an unparsable check (an old archive's) says the same. */
 static void check_measured_words(void)
 {
-    static const struct { const char *check; double v, lo, hi; const char *want; } w[] = {
-        {"slope weak 4 10 13 100 0.7 1.3", 1.3401, 1.246, 1.433, "slope 1.34, CI [1.25, 1.43]"},
-        {"growth C2_dev 0.8 1.2", 0.611, 0, 0, "C2_dev grows with log-log slope 0.61"},
-        {"critical 0.1 1.6 0.1 3 0.7 0.9", INFINITY, 0, 0, "critical h = inf"},
-        {"critical 0.1 1.6 0.1 3 0.7 0.9", 0.7, 0, 0, "critical h = 0.7"},
-        {"max H0_rel_dev <= 1e-12", 2.5e-13, 0, 0, "largest change of H0_rel_dev: 2.5e-13"},
-        {"refpoisson dW=0.3 <= 1e-12", 3e-14, 0, 0, "Poisson defect 3e-14"},
-        {"poisson <= 1e-9", 1.5e-10, 0, 0, "Poisson defect 1.5e-10"},
-        {"snapshots 2500 >= 0.5", 1.494, 0, 0, "field change 1.49"},
-        {"versus H0_rel_dev noise=none >= 10", 6.35, 0, 0, "H0_rel_dev departure 6.35 times the other run's"},
-        {"sphere 3", 1e-15, 0, 0, "off its sphere by 1e-15"},
-        {"thresholds 2", 1e-16, 0, 0, "thresholds: 1e-16"},
-        {"sviorbit 16 ratio <= 2", NAN, 0, 0, "no value"},
-        {"nosuchword 1 2", 0.5, 0, 0, "nosuchword: 0.5"},
+    static const struct {
+        const char *check;
+        double v, lo, hi;
+        const char *want;
+    } w[] = {
+        { "slope weak 4 10 13 100 0.7 1.3", 1.3401, 1.246, 1.433, "slope 1.34, CI [1.25, 1.43]" },
+        { "growth C2_dev 0.8 1.2", 0.611, 0, 0, "C2_dev grows with log-log slope 0.61" },
+        { "critical 0.1 1.6 0.1 3 0.7 0.9", INFINITY, 0, 0, "critical h = inf" },
+        { "critical 0.1 1.6 0.1 3 0.7 0.9", 0.7, 0, 0, "critical h = 0.7" },
+        { "max H0_rel_dev <= 1e-12", 2.5e-13, 0, 0, "largest change of H0_rel_dev: 2.5e-13" },
+        { "refpoisson dW=0.3 <= 1e-12", 3e-14, 0, 0, "Poisson defect 3e-14" },
+        { "poisson <= 1e-9", 1.5e-10, 0, 0, "Poisson defect 1.5e-10" },
+        { "snapshots 2500 >= 0.5", 1.494, 0, 0, "field change 1.49" },
+        { "versus H0_rel_dev noise=none >= 10", 6.35, 0, 0, "H0_rel_dev departure 6.35 times the other run's" },
+        { "sphere 3", 1e-15, 0, 0, "off its sphere by 1e-15" },
+        { "thresholds 2", 1e-16, 0, 0, "thresholds: 1e-16" },
+        { "sviorbit 16 ratio <= 2", NAN, 0, 0, "no value" },
+        { "nosuchword 1 2", 0.5, 0, 0, "nosuchword: 0.5" },
     };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++) {
         char out[160];
         slpi_audit_measured_words(w[i].check, w[i].v, w[i].lo, w[i].hi, out, sizeof out);
         TEST_CHECKF(!strcmp(out, w[i].want), "'%s': '%s', want '%s'", w[i].check, out, w[i].want);
     }
-    char small[12];   /* cut to its buffer, never past it */
+    char small[12]; /* cut to its buffer, never past it */
     slpi_audit_measured_words("growth C2_dev 0.8 1.2", 0.611, 0, 0, small, sizeof small);
     TEST_CHECKF(!strcmp(small, "C2_dev grow"), "'%s'", small);
 }

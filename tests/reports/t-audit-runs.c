@@ -21,7 +21,7 @@ static void check_vorticity_norm(void)
     const double pi = 3.14159265358979323846;
     for (int N = 2; N <= 7; N++) {
         slpi_vort *v = NULL;
-        slpi_error err = {0, ""};
+        slpi_error err = { 0, "" };
         double x[64], f2 = 0, tr = 0, q = 0;
         TEST_CHECKF(slpi_vort_create(&v, N, &err) == SLPI_OK, "N = %d: %s", N, err.msg);
         if (!v) continue;
@@ -29,7 +29,7 @@ static void check_vorticity_norm(void)
         for (int i = 0; i < d; i++) x[i] = test_rand_uniform(-1, 1);
         for (int a = 0; a < N; a++) tr += x[a] / N;
         for (int a = 0; a < N; a++) x[a] -= tr;
-        for (int i = 0; i < d; i++) f2 += (i < N ? 1 : 2) * x[i] * x[i];   /* off-diagonals twice */
+        for (int i = 0; i < d; i++) f2 += (i < N ? 1 : 2) * x[i] * x[i]; /* off-diagonals twice */
         slpi_vort_grid(v, x, NLAT, NLON, grid);
         for (int i = 0; i < NLAT; i++) {
             double theta = pi * (i + 0.5) / NLAT;
@@ -48,17 +48,17 @@ static void check_unwritable_folder(const char *dir)
     char pct[128];
     snprintf(pct, sizeof pct, "%s/pct%%s%%d", dir);
     TEST_CHECK(mkdir(pct, 0755) == 0);
-    const char *reg =
-        "# test registry\n"
-        "= X1 | s | m | p | -\n"
-        "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | max H0_rel_dev <= 1 | -\n"
-        "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+    const char *reg = "# test registry\n"
+                      "= X1 | s | m | p | -\n"
+                      "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | max H0_rel_dev <= 1 | -\n"
+                      "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
     slpi_audit a;
     if (load_run(reg, pct, &a) == SLPI_OK && a.nchecks == 2) {
         char want[512];
         snprintf(want, sizeof want, "the case could not be run: %s/data/", pct);
         TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_UNABLE && !strncmp(a.checks[0].evidence, want, strlen(want)) &&
-                    strstr(a.checks[0].evidence, ".tsv: cannot write"), "unwritable run: '%s'", a.checks[0].evidence);
+                        strstr(a.checks[0].evidence, ".tsv: cannot write"),
+                    "unwritable run: '%s'", a.checks[0].evidence);
         slpi_audit_free(&a);
     }
     rmdir(pct);
@@ -70,7 +70,7 @@ static void check_unwritable_folder(const char *dir)
  * short is refused, never written past) */
 static void check_long_folder(const char *dir)
 {
-    char deep[SLPI_PATH_MAX], comp[251];   /* the last folder's name: 1..201 bytes */
+    char deep[SLPI_PATH_MAX], comp[251]; /* the last folder's name: 1..201 bytes */
     memset(comp, 'd', 250);
     comp[250] = 0;
     snprintf(deep, sizeof deep, "%s", dir);
@@ -91,11 +91,10 @@ static void check_long_folder(const char *dir)
     snprintf(sub, sizeof sub, "%s/figures", deep);
     ok = ok && mkdir(sub, 0755) == 0;
     TEST_CHECKF(ok && strlen(deep) == 4050, "a folder of %zu bytes", strlen(deep));
-    const char *reg =
-        "# test registry\n"
-        "= X1 | s | m | p | -\n"
-        "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | max H0 <= 1 | -\n"
-        "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+    const char *reg = "# test registry\n"
+                      "= X1 | s | m | p | -\n"
+                      "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | max H0 <= 1 | -\n"
+                      "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
     slpi_audit a;
     memset(&a, 0, sizeof a);
     if (ok && load_run(reg, deep, &a) == SLPI_OK && a.nchecks == 2) {
@@ -116,7 +115,7 @@ static void check_long_folder(const char *dir)
  * errors halve with h) */
 static void check_run_checks(const char *dir)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     const char *reg =
         "# test registry\n"
         "= X1 | s | m | p | -\n"
@@ -135,7 +134,7 @@ static void check_run_checks(const char *dir)
     if (load_run(reg, dir, &a) == SLPI_OK && a.nchecks == 11) {
         TEST_CHECKF(a.checks[0].outcome == SLPI_CHECK_PASS, "versus: %s", a.checks[0].evidence);
         TEST_CHECKF(a.checks[1].outcome == SLPI_CHECK_UNABLE &&
-                    !strcmp(a.checks[1].evidence, "no such computation in this build"),
+                        !strcmp(a.checks[1].evidence, "no such computation in this build"),
                     "unable: the reason is the rest of the check: '%s'", a.checks[1].evidence);
         TEST_CHECKF(a.checks[2].outcome == SLPI_CHECK_PASS, "sphere: %s", a.checks[2].evidence);
         TEST_CHECKF(a.checks[3].outcome == SLPI_CHECK_PASS && a.checks[3].value > 0, "ensemble spread: %s",
@@ -143,34 +142,36 @@ static void check_run_checks(const char *dir)
         TEST_CHECKF(a.checks[4].outcome == SLPI_CHECK_PASS && strstr(a.checks[4].evidence, "at t = 0, 0.5, 1 (figure)"),
                     "snapshots: %s", a.checks[4].evidence);
         TEST_CHECKF(a.checks[6].outcome == SLPI_CHECK_UNABLE && strstr(a.checks[6].evidence, " of 2 levels") &&
-                    strstr(a.checks[6].evidence, "undecided >= 1") &&
-                    strstr(a.checks[6].command, "--levels 3..4 --ref 6 --paths 16"), "resolvable: %s (%s)",
-                    a.checks[6].evidence, a.checks[6].command);
+                        strstr(a.checks[6].evidence, "undecided >= 1") &&
+                        strstr(a.checks[6].command, "--levels 3..4 --ref 6 --paths 16"),
+                    "resolvable: %s (%s)", a.checks[6].evidence, a.checks[6].command);
         /* weak order 1: the quadrature errors at h = 2^-3..2^-8 halve with h */
-        double e[6] = {0};
+        double e[6] = { 0 };
         const char *q = strstr(a.checks[7].evidence, "= ");
         int ok = a.checks[7].outcome == SLPI_CHECK_PASS && q &&
-                 sscanf(q, "= %lf, %lf, %lf, %lf, %lf, %lf", e, e + 1, e + 2, e + 3, e + 4, e + 5) == 6;
+            sscanf(q, "= %lf, %lf, %lf, %lf, %lf, %lf", e, e + 1, e + 2, e + 3, e + 4, e + 5) == 6;
         for (int i = 0; ok && i < 5; i++) ok = e[i] > 1.8 * e[i + 1] && e[i] < 2.2 * e[i + 1];
         TEST_CHECKF(ok, "weakexact: %s", a.checks[7].evidence);
         /* its Monte Carlo clause compares E x_1 through the step with the exact oracle's
          * quadrature at each level (3, 4, 5, reference 7; slpi_weak_exact_scheme, which
          * t-converge checks against Simpson's rule): nonzero, near exp(-1/2), and z < 4 */
-        static const char *qn[4] = {"q3", "q4", "q5", "qref"};
-        static const int ql[4] = {3, 4, 5, 7};
+        static const char *qn[4] = { "q3", "q4", "q5", "qref" };
+        static const int ql[4] = { 3, 4, 5, 7 };
         for (int i = 0; i < 4; i++) {
             double q = NAN, want = slpi_weak_exact_scheme(SLPI_SCHEME_ISOMP, 1, 1, ldexp(1, -ql[i]), 2, 1);
             for (int j = 0; j < a.checks[7].nnum; j++)
                 if (!strcmp(a.checks[7].num_name[j], qn[i])) q = a.checks[7].num[j];
-            TEST_CHECKF(q == want && fabs(q - exp(-0.5)) < 0.02, "weakexact: %s = %.17g, the oracle's "
-                        "quadrature at h = 2^-%d %.17g", qn[i], q, ql[i], want);
+            TEST_CHECKF(q == want && fabs(q - exp(-0.5)) < 0.02,
+                        "weakexact: %s = %.17g, the oracle's "
+                        "quadrature at h = 2^-%d %.17g",
+                        qn[i], q, ql[i], want);
         }
         TEST_CHECKF(strstr(a.checks[7].evidence, "agrees with") && strstr(a.checks[7].evidence, "(< 4)") &&
-                    strstr(a.checks[7].command, "--phi x1 --exact"), "weakexact: %s (%s)",
-                    a.checks[7].evidence, a.checks[7].command);
+                        strstr(a.checks[7].command, "--phi x1 --exact"),
+                    "weakexact: %s (%s)", a.checks[7].evidence, a.checks[7].command);
         /* the quadrature is the check's scheme's: a case running another is UNABLE */
         TEST_CHECKF(a.checks[10].outcome == SLPI_CHECK_UNABLE &&
-                    strstr(a.checks[10].evidence, "the case runs svi, the check names isomp"),
+                        strstr(a.checks[10].evidence, "the case runs svi, the check names isomp"),
                     "weakexact on another scheme's case: %s", a.checks[10].evidence);
         /* the critical-step sweep runs each h over the case's horizon: one step of h = 0.4
          * converges in 10 iterations (a second one would not) */
@@ -190,18 +191,21 @@ static void check_run_checks(const char *dir)
                 const double *v = t.mid + (size_t)r * (size_t)(t.ncols + 1) + 1;
                 double rad = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
                 if (r == 0) r0 = rad;
-                if (fabs(rad - r0) > dev) { dev = fabs(rad - r0); worst = r; }
+                if (fabs(rad - r0) > dev) {
+                    dev = fabs(rad - r0);
+                    worst = r;
+                }
             }
             TEST_CHECKF(rrc == SLPI_OK && t.nrows == 41 && 2 * worst > t.nrows && dev > 1e-9 &&
-                        a.checks[9].outcome == SLPI_CHECK_FAIL && a.checks[9].value == dev,
+                            a.checks[9].outcome == SLPI_CHECK_FAIL && a.checks[9].value == dev,
                         "sphere of TRAP-DIRECT: the check's %.17g (%s) against %.17g over the file's %ld rows "
-                        "(worst row %ld)", a.checks[9].value, a.checks[9].evidence, dev,
-                        rrc == SLPI_OK ? t.nrows : -1L, worst);
+                        "(worst row %ld)",
+                        a.checks[9].value, a.checks[9].evidence, dev, rrc == SLPI_OK ? t.nrows : -1L, worst);
             if (rrc == SLPI_OK) slpi_traj_free(&t);
         }
         TEST_CHECKF(strstr(a.checks[8].evidence, "T = 0.4): none up to h = 0.4") &&
-                    strstr(a.checks[8].evidence, "h = 0.4: all converged (max 10 iterations)"), "critical: %s",
-                    a.checks[8].evidence);
+                        strstr(a.checks[8].evidence, "h = 0.4: all converged (max 10 iterations)"),
+                    "critical: %s", a.checks[8].evidence);
     } else {
         TEST_CHECKF(0, "run checks: %d checks loaded", a.nchecks);
     }
@@ -229,8 +233,9 @@ static void check_one_run_two_thresholds(const char *dir)
     slpi_audit a;
     if (load_run(reg, dir, &a) == SLPI_OK) {
         const slpi_audit_check *b1 = check_of(&a, "B1", 1), *b2 = check_of(&a, "B2", 0);
-        TEST_CHECKF(b1->outcome == SLPI_CHECK_PASS && b2->outcome == SLPI_CHECK_FAIL &&
-                    b1->value == b2->value && b1->value < 1e-13, "%s", b1->evidence);
+        TEST_CHECKF(b1->outcome == SLPI_CHECK_PASS && b2->outcome == SLPI_CHECK_FAIL && b1->value == b2->value &&
+                        b1->value < 1e-13,
+                    "%s", b1->evidence);
         TEST_CHECK(b1->figure[0] && strstr(b1->command, "slpi run --preset iso/rigid-body/long"));
         /* a generated text states the run's own numbers, each from its name */
         char want[128];
@@ -238,13 +243,12 @@ static void check_one_run_two_thresholds(const char *dir)
         TEST_CHECKF(!strcmp(a.claims[0].why_text, want), "'%s' vs '%s'", a.claims[0].why_text, want);
         const slpi_audit_check *pf = check_of(&a, "B4", 1), *pr = check_of(&a, "B4", 2);
         TEST_CHECKF(verdict_of(&a, "B4") == SLPI_CLAIM_CONFIRMED &&
-                    fabs(pf->value - pr->value) < 1e-9 * fmax(1, pr->value),
+                        fabs(pf->value - pr->value) < 1e-9 * fmax(1, pr->value),
                     "fast %.6g vs certified %.6g", pf->value, pr->value);
         TEST_CHECKF(verdict_of(&a, "B5") == SLPI_CLAIM_CONFIRMED, "%s", check_of(&a, "B5", 0)->evidence);
         /* a slope whose point estimate lies in the window but whose CI straddles it */
         const slpi_audit_check *b6 = check_of(&a, "B6", 0);
-        TEST_CHECKF(b6->outcome == SLPI_CHECK_UNABLE && b6->value >= 0.35 && b6->value <= 0.65,
-                    "%s", b6->evidence);
+        TEST_CHECKF(b6->outcome == SLPI_CHECK_UNABLE && b6->value >= 0.35 && b6->value <= 0.65, "%s", b6->evidence);
     }
     slpi_audit_free(&a);
 }

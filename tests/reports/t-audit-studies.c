@@ -36,8 +36,8 @@ static void check_memo(void)
             snprintf(cmd, sizeof cmd, "slpi converge --paths %d", 1000 + j);
             const slpi_conv_result *f = slpi_audit_memo_find(&t.m, cmd);
             if (j > k - SLPI_AUDIT_MEMO)
-                TEST_CHECKF(f && f->nlev == j && f->paths == 1000 + j, "memo after %d studies: study %d %s", k + 1,
-                            j, f ? "holds another result" : "not found");
+                TEST_CHECKF(f && f->nlev == j && f->paths == 1000 + j, "memo after %d studies: study %d %s", k + 1, j,
+                            f ? "holds another result" : "not found");
             else
                 TEST_CHECKF(f == NULL, "memo after %d studies: study %d still found", k + 1, j);
         }
@@ -58,18 +58,19 @@ static void check_weakexact_clause(const char *dir)
     slpi_conv_result r;
     memset(&r, 0, sizeof r);
     r.nlev = 3;
-    static const int lev[4] = {3, 4, 5, 7};
-    for (int i = 0; i < 4; i++)
-        r.quad[i] = slpi_weak_exact_scheme(SLPI_SCHEME_ISOMP, 1, 1, ldexp(1, -lev[i]), 2, 1);
-    double z, off[4] = {0, 3.9, 10, -10};
+    static const int lev[4] = { 3, 4, 5, 7 };
+    for (int i = 0; i < 4; i++) r.quad[i] = slpi_weak_exact_scheme(SLPI_SCHEME_ISOMP, 1, 1, ldexp(1, -lev[i]), 2, 1);
+    double z, off[4] = { 0, 3.9, 10, -10 };
     for (int k = 0; k < 4; k++) {
         for (int i = 0; i < 3; i++) {
             r.cell[SLPI_CONV_MLMC][i].se = 1e-4;
             r.cell[SLPI_CONV_MLMC][i].mean = r.quad[i] - r.quad[i + 1] + (i == 1 ? off[k] * 1e-4 : 0);
         }
         int agree = slpi_audit_weakexact_mc(&r, &z);
-        TEST_CHECKF(agree == (fabs(off[k]) < 4) && fabs(z - fabs(off[k])) < 1e-6, "weakexact MC clause "
-                    "%g SE off: agree %d, z %.17g", off[k], agree, z);
+        TEST_CHECKF(agree == (fabs(off[k]) < 4) && fabs(z - fabs(off[k])) < 1e-6,
+                    "weakexact MC clause "
+                    "%g SE off: agree %d, z %.17g",
+                    off[k], agree, z);
     }
     r.cell[SLPI_CONV_MLMC][1].se = 0;
     TEST_CHECKF(!slpi_audit_weakexact_mc(&r, &z) && isinf(z), "zero SE, off by 10 SE: z %g", z);
@@ -81,15 +82,14 @@ static void check_weakexact_clause(const char *dir)
  * and test reads the recorded unit-test results (slpi audit --tests FILE) */
 static void check_closed(const char *dir)
 {
-    const char *reg =
-        "# test registry\n"
-        "= X1 | s | m | p | -\n"
-        "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | drift case >= 1e-9 | -\n"
-        "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | drift x1x2 >= 1e-9 | -\n"
-        "X1 | t | CONFIRMED | ev | - | test t-one t-two | -\n"
-        "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
+    const char *reg = "# test registry\n"
+                      "= X1 | s | m | p | -\n"
+                      "X1 | t | CONFIRMED | claim | iso/rigid-body/long steps=8 | drift case >= 1e-9 | -\n"
+                      "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=8 | drift x1x2 >= 1e-9 | -\n"
+                      "X1 | t | CONFIRMED | ev | - | test t-one t-two | -\n"
+                      "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
     slpi_audit a;
-    slpi_error lerr = {0, ""};
+    slpi_error lerr = { 0, "" };
     memset(&a, 0, sizeof a);
     snprintf(a.outdir, sizeof a.outdir, "%s", dir);
     a.tests = test_temp_file("t-one\t0\t12 checks, 0 failed\nt-two\t1\t5 checks, 1 failed\n");
@@ -97,11 +97,12 @@ static void check_closed(const char *dir)
         slpi_audit_run(&a, NULL, NULL);
         TEST_CHECKF(strstr(a.checks[0].evidence, "for the noise of rigid-body") != NULL, "drift case: %s",
                     a.checks[0].evidence);
-        TEST_CHECKF(strstr(a.checks[1].evidence, "for the so(3) control H_1 = a x_1 x_2: ") != NULL,
-                    "drift x1x2: %s", a.checks[1].evidence);
-        TEST_CHECKF(a.checks[2].outcome == SLPI_CHECK_FAIL &&
-                    strstr(a.checks[2].evidence, "t-one: exit 0 (12 checks, 0 failed); t-two: exit 1 (5 checks, 1 failed)"),
-                    "test t-one t-two: %s", a.checks[2].evidence);
+        TEST_CHECKF(strstr(a.checks[1].evidence, "for the so(3) control H_1 = a x_1 x_2: ") != NULL, "drift x1x2: %s",
+                    a.checks[1].evidence);
+        TEST_CHECKF(
+            a.checks[2].outcome == SLPI_CHECK_FAIL &&
+                strstr(a.checks[2].evidence, "t-one: exit 0 (12 checks, 0 failed); t-two: exit 1 (5 checks, 1 failed)"),
+            "test t-one t-two: %s", a.checks[2].evidence);
     } else {
         TEST_CHECKF(0, "closed checks: %s (%d checks)", lerr.msg, a.nchecks);
     }

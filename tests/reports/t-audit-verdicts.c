@@ -25,7 +25,7 @@
  * each check (a run, a sweep, a Poisson defect, a closed one) names its command */
 static void check_sizes_in_words(const char *dir)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     const char *reg =
         "# test registry\n"
         "= X1 | s | m | p | -\n"
@@ -43,11 +43,11 @@ static void check_sizes_in_words(const char *dir)
         char path[128];
         snprintf(path, sizeof path, "%s/claims.json", dir);
         json_t *root = json_load_file(path, 0, NULL);
-        const char *sz = json_string_value(json_object_get(json_array_get(json_object_get(root, "claims"), 0),
-                                                           "audit_size"));
+        const char *sz =
+            json_string_value(json_object_get(json_array_get(json_object_get(root, "claims"), 0), "audit_size"));
         printf("  sizes in words: %s\n", sz ? sz : "(none)");
-        static const char *want[] = {"N = 8, 3 steps of h = ", "h = 0.1..0.2 by 0.1, seeds 1..1, T = 0.4 each",
-                                     "one step of h = 0.125"};
+        static const char *want[] = { "N = 8, 3 steps of h = ", "h = 0.1..0.2 by 0.1, seeds 1..1, T = 0.4 each",
+                                      "one step of h = 0.125" };
         for (int k = 0; k < 3; k++) TEST_CHECKF(sz && strstr(sz, want[k]), "size lacks '%s'", want[k]);
         /* each check's bound as its check string writes it (the screen's margin reads it):
          * a threshold, a window, none */
@@ -101,7 +101,7 @@ static const char *outcomes_reg = "# test registry\n"
  * claim, differences from the expectations flagged */
 static void check_verdicts_from_outcomes(const char *dir)
 {
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     slpi_audit a;
     if (load_run(outcomes_reg, dir, &a) == SLPI_OK) {
         TEST_CHECK(verdict_of(&a, "X1") == SLPI_CLAIM_CONFIRMED);
@@ -133,9 +133,9 @@ static void check_verdicts_from_outcomes(const char *dir)
             TEST_CHECK(json_is_true(json_object_get(o, "differs_from_expected")) ==
                        (strcmp(a.claims[i].expected, v ? v : "") != 0));
             /* every field a referee needs, present and not empty */
-            static const char *fields[] = {"id", "paper", "paper_reference", "source",
-                "statement", "paper_magnitude", "paper_size", "audit_size", "verdict", "reason",
-                "expected"};
+            static const char *fields[] = { "id",        "paper",           "paper_reference", "source",
+                                            "statement", "paper_magnitude", "paper_size",      "audit_size",
+                                            "verdict",   "reason",          "expected" };
             for (size_t k = 0; k < sizeof fields / sizeof *fields; k++) {
                 const char *fv = json_string_value(json_object_get(o, fields[k]));
                 TEST_CHECKF(fv && fv[0], "claim %zu: field %s missing or empty", i, fields[k]);
@@ -143,7 +143,7 @@ static void check_verdicts_from_outcomes(const char *dir)
             json_t *demo = json_object_get(o, "failure_demonstration");
             TEST_CHECK(json_array_size(demo) == 1);
             for (size_t d = 0; d < json_array_size(demo); d++) {
-                static const char *dfields[] = {"role", "check", "outcome", "evidence"};
+                static const char *dfields[] = { "role", "check", "outcome", "evidence" };
                 for (size_t k = 0; k < 4; k++) {
                     const char *fv = json_string_value(json_object_get(json_array_get(demo, d), dfields[k]));
                     TEST_CHECKF(fv && fv[0], "claim %zu: failure demonstration lacks %s", i, dfields[k]);
@@ -174,8 +174,9 @@ static void check_only_selected(const char *dir)
     if (slpi_audit_load(&a, test_temp_file(outcomes_reg), &err) == SLPI_OK) {
         slpi_audit_run(&a, NULL, NULL);
         TEST_CHECKF(a.nchecks == 2 && a.nclaims == 1 && verdict_of(&a, "X1") == SLPI_CLAIM_CONFIRMED &&
-                    slpi_audit_controls_wrong(&a) == 0, "--only X1: %d checks, %d claims, %d controls not as demanded",
-                    a.nchecks, a.nclaims, slpi_audit_controls_wrong(&a));
+                        slpi_audit_controls_wrong(&a) == 0,
+                    "--only X1: %d checks, %d claims, %d controls not as demanded", a.nchecks, a.nclaims,
+                    slpi_audit_controls_wrong(&a));
         slpi_audit_free(&a);
     } else {
         TEST_CHECKF(0, "--only X1: %s", err.msg);
@@ -205,8 +206,9 @@ static void check_cache(const char *dir)
         slpi_audit_run(&c2, NULL, NULL);
         for (int i = 0; i < b.nchecks; i++)
             TEST_CHECKF(b.checks[i].outcome == c2.checks[i].outcome &&
-                        !strcmp(b.checks[i].evidence, c2.checks[i].evidence) &&
-                        c2.checks[i].seconds == b.checks[i].seconds, "check %d", i);
+                            !strcmp(b.checks[i].evidence, c2.checks[i].evidence) &&
+                            c2.checks[i].seconds == b.checks[i].seconds,
+                        "check %d", i);
     }
     for (int edit = 0; edit < 2; edit++) {
         char cmd[256];
@@ -222,7 +224,7 @@ static void check_cache(const char *dir)
                 json_int_t o = json_integer_value(json_object_get(k, "outcome"));
                 json_object_set_new(k, "outcome", json_integer(edit ? 7 : o == SLPI_CHECK_PASS));
             }
-            if (edit) {   /* FNV-1a of the key (the file name's hex) and the compact sorted JSON */
+            if (edit) { /* FNV-1a of the key (the file name's hex) and the compact sorted JSON */
                 uint64_t key = strtoull(strrchr(file, '-') + 1, NULL, 16), h = 0xcbf29ce484222325ULL;
                 char *text = json_dumps(arr, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
                 for (size_t i = 0; i < sizeof key; i++) h = (h ^ ((unsigned char *)&key)[i]) * 0x100000001b3ULL;
@@ -245,8 +247,8 @@ static void check_cache(const char *dir)
         if (slpi_audit_load(&d, path, &err) == SLPI_OK) {
             slpi_audit_run(&d, NULL, NULL);
             for (int i = 0; i < d.nchecks; i++)
-                TEST_CHECKF(d.checks[i].outcome == b.checks[i].outcome, "edit %d: check %d: outcome %d, not %d",
-                            edit, i, (int)d.checks[i].outcome, (int)b.checks[i].outcome);
+                TEST_CHECKF(d.checks[i].outcome == b.checks[i].outcome, "edit %d: check %d: outcome %d, not %d", edit,
+                            i, (int)d.checks[i].outcome, (int)b.checks[i].outcome);
         }
         slpi_audit_free(&d);
     }
@@ -262,8 +264,8 @@ static void check_placeholders(const char *dir)
 {
     slpi_audit a;
     loads("= P1 | s | m | p | {3.value}\nP1 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-          "P1 | t | CONFIRMED | fails | - | thresholds 1 | -\n", 0,
-          ":1: claim P1: its text names {3.value}, but the claim has 2 check lines", &a);
+          "P1 | t | CONFIRMED | fails | - | thresholds 1 | -\n",
+          0, ":1: claim P1: its text names {3.value}, but the claim has 2 check lines", &a);
     slpi_audit_free(&a);
     const char *reg =
         "= P2 | s | m | p | worst {1.value}, and {1.nosuch}\n"
@@ -275,8 +277,8 @@ static void check_placeholders(const char *dir)
     snprintf(cache, sizeof cache, "%s/cache-p", dir);
     TEST_CHECK(mkdir(cache, 0755) == 0);
     snprintf(path, sizeof path, "%s", test_temp_file(reg));
-    for (int pass = 0; pass < 2; pass++) {   /* computed, then from the cache */
-        slpi_error err = {0, ""};
+    for (int pass = 0; pass < 2; pass++) { /* computed, then from the cache */
+        slpi_error err = { 0, "" };
         memset(&a, 0, sizeof a);
         a.cache = cache;
         snprintf(a.outdir, sizeof a.outdir, "%s", dir);
@@ -285,7 +287,7 @@ static void check_placeholders(const char *dir)
         TEST_CHECKF(a.nclaims == 2 && a.claims[1].cached == pass, "pass %d: cached %d", pass,
                     a.nclaims == 2 ? a.claims[1].cached : -1);
         TEST_CHECKF(slpi_audit_unfilled(&a) == 1 && a.claims[0].unfilled &&
-                    strstr(a.claims[0].why_text, "names {1.nosuch}, a number this run did not measure"),
+                        strstr(a.claims[0].why_text, "names {1.nosuch}, a number this run did not measure"),
                     "pass %d: %d unfilled: '%s'", pass, slpi_audit_unfilled(&a), a.claims[0].why_text);
         TEST_CHECKF(a.nclaims == 2 && !a.claims[1].unfilled && !strcmp(a.claims[1].why_text, "critical step inf"),
                     "pass %d: '%s'", pass, a.nclaims == 2 ? a.claims[1].why_text : "");
@@ -308,10 +310,10 @@ static void check_confirmatory_offset(const char *dir)
     slpi_problem q;
     slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     TEST_CHECKF(q.noise.seed == 1, "the default seed is %llu, the test assumes 1", (unsigned long long)q.noise.seed);
-    double v[2][2] = {{0}};
+    double v[2][2] = { { 0 } };
     for (int off = 0; off < 2; off++) {
         slpi_audit a;
-        slpi_error err = {0, ""};
+        slpi_error err = { 0, "" };
         memset(&a, 0, sizeof a);
         a.seed_offset = off ? 1000 : 0;
         snprintf(a.outdir, sizeof a.outdir, "%s", dir);
@@ -332,35 +334,34 @@ static void check_confirmatory_offset(const char *dir)
  * decided ones differ, UNABLE when one is undecided and the rest agree */
 static void check_variants(const char *dir)
 {
-    slpi_error err = {0, ""};
-    const char *reg =
-        "= X1 | s | m | p | {2.value} and {3.value}; {1.value}\n"
-        "@ X1 | a | first reading\n@ X1 | b | second reading\n"
-        "X1 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
-        "X1 | t | CONFIRMED | claim@a | - | thresholds 2 | -\n"
-        "X1 | t | CONFIRMED | claim@b | - | thresholds 2.0 | -\n"
-        "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
-        "= X2 | s | m | p | -\n"
-        "@ X2 | a | first reading\n@ X2 | b | second reading\n"
-        "X2 | t | CONFIRMED | claim@a | - | thresholds 2 | -\n"
-        "X2 | t | CONFIRMED | claim@b | - | thresholds 1 | -\n"
-        "X2 | t | CONFIRMED | fails | - | thresholds 0.5 | -\n"
-        "= X3 | s | m | p | -\n"
-        "@ X3 | a | first reading\n@ X3 | b | second reading\n"
-        "X3 | t | CONFIRMED | claim@a | - | thresholds 1 | -\n"
-        "X3 | t | CONFIRMED | claim@b | - | thresholds 0.5 | -\n"
-        "X3 | t | CONFIRMED | fails | - | thresholds 3 | -\n"
-        "= X4 | s | m | p | -\n"
-        "@ X4 | a | first reading\n@ X4 | b | second reading\n"
-        "X4 | t | CONFIRMED | claim@a | - | thresholds 1 | -\n"
-        "X4 | t | CONFIRMED | claim@b | - | unable not built | -\n"
-        "X4 | t | CONFIRMED | fails | - | thresholds 3 | -\n"
-        "= X5 | s | m | p | {1.nosuch}\n"
-        "@ X5 | a | first reading\n@ X5 | b | second reading\n"
-        "X5 | t | CONFIRMED | claim@a | - | thresholds 1 | -\n"
-        "X5 | t | CONFIRMED | cond@a | - | thresholds 2 | -\n"
-        "X5 | t | CONFIRMED | claim@b | - | thresholds 2 | -\n"
-        "X5 | t | CONFIRMED | fails | - | thresholds 3 | -\n";
+    slpi_error err = { 0, "" };
+    const char *reg = "= X1 | s | m | p | {2.value} and {3.value}; {1.value}\n"
+                      "@ X1 | a | first reading\n@ X1 | b | second reading\n"
+                      "X1 | t | CONFIRMED | claim | - | thresholds 2 | -\n"
+                      "X1 | t | CONFIRMED | claim@a | - | thresholds 2 | -\n"
+                      "X1 | t | CONFIRMED | claim@b | - | thresholds 2.0 | -\n"
+                      "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
+                      "= X2 | s | m | p | -\n"
+                      "@ X2 | a | first reading\n@ X2 | b | second reading\n"
+                      "X2 | t | CONFIRMED | claim@a | - | thresholds 2 | -\n"
+                      "X2 | t | CONFIRMED | claim@b | - | thresholds 1 | -\n"
+                      "X2 | t | CONFIRMED | fails | - | thresholds 0.5 | -\n"
+                      "= X3 | s | m | p | -\n"
+                      "@ X3 | a | first reading\n@ X3 | b | second reading\n"
+                      "X3 | t | CONFIRMED | claim@a | - | thresholds 1 | -\n"
+                      "X3 | t | CONFIRMED | claim@b | - | thresholds 0.5 | -\n"
+                      "X3 | t | CONFIRMED | fails | - | thresholds 3 | -\n"
+                      "= X4 | s | m | p | -\n"
+                      "@ X4 | a | first reading\n@ X4 | b | second reading\n"
+                      "X4 | t | CONFIRMED | claim@a | - | thresholds 1 | -\n"
+                      "X4 | t | CONFIRMED | claim@b | - | unable not built | -\n"
+                      "X4 | t | CONFIRMED | fails | - | thresholds 3 | -\n"
+                      "= X5 | s | m | p | {1.nosuch}\n"
+                      "@ X5 | a | first reading\n@ X5 | b | second reading\n"
+                      "X5 | t | CONFIRMED | claim@a | - | thresholds 1 | -\n"
+                      "X5 | t | CONFIRMED | cond@a | - | thresholds 2 | -\n"
+                      "X5 | t | CONFIRMED | claim@b | - | thresholds 2 | -\n"
+                      "X5 | t | CONFIRMED | fails | - | thresholds 3 | -\n";
     slpi_audit a;
     if (load_run(reg, dir, &a) == SLPI_OK) {
         TEST_CHECK(verdict_of(&a, "X1") == SLPI_CLAIM_CONFIRMED);
@@ -372,18 +373,19 @@ static void check_variants(const char *dir)
         TEST_CHECK(verdict_of(&a, "X4") == SLPI_CLAIM_UNABLE);
         /* a condition inside one variant: CONDITIONAL there, CONFIRMED in the other */
         TEST_CHECKF(verdict_of(&a, "X5") == SLPI_CLAIM_CRITERION &&
-                    a.claims[4].var[0].verdict == SLPI_CLAIM_CONDITIONAL, "%s", a.claims[4].reason);
+                        a.claims[4].var[0].verdict == SLPI_CLAIM_CONDITIONAL,
+                    "%s", a.claims[4].reason);
         /* the texts take their numbers from the run: X1's line 2 and 3 are thresholds 2 */
         char want[96];
-        snprintf(want, sizeof want, "%.3g and %.3g; %.3g", a.checks[1].value, a.checks[2].value,
-                 a.checks[0].value);
+        snprintf(want, sizeof want, "%.3g and %.3g; %.3g", a.checks[1].value, a.checks[2].value, a.checks[0].value);
         TEST_CHECKF(!strcmp(a.claims[0].why_text, want), "'%s' vs '%s'", a.claims[0].why_text, want);
         TEST_CHECKF(strstr(a.claims[4].why_text, "{1.nosuch}") != NULL && a.claims[4].unfilled, "%s",
                     a.claims[4].why_text);
         /* a brace that does not close a {K.NAME} is text, copied as it is */
         char filled[96];
         TEST_CHECKF(slpi_audit_fill(&a, &a.claims[0], "{1.value) and {2.value", filled, sizeof filled) == 0 &&
-                    !strcmp(filled, "{1.value) and {2.value"), "unclosed braces filled as '%s'", filled);
+                        !strcmp(filled, "{1.value) and {2.value"),
+                    "unclosed braces filled as '%s'", filled);
         /* the variant table reaches claims.json */
         TEST_CHECKF(slpi_audit_write(&a, 1.0, &err) == SLPI_OK, "%s", err.msg);
         char path[128];
@@ -393,8 +395,7 @@ static void check_variants(const char *dir)
         json_t *vars = json_object_get(x2, "variants");
         TEST_CHECK(json_array_size(vars) == 2 &&
                    !strcmp(json_string_value(json_object_get(x2, "verdict")), "CRITERION-DEPENDENT") &&
-                   !strcmp(json_string_value(json_object_get(json_array_get(vars, 1), "verdict")),
-                           "DISCREPANCY"));
+                   !strcmp(json_string_value(json_object_get(json_array_get(vars, 1), "verdict")), "DISCREPANCY"));
         json_decref(root);
     }
     slpi_audit_free(&a);

@@ -25,7 +25,12 @@ static slpi_conv_cfg stall_cfg(slpi_problem *p, uint64_t seed, long paths, int m
     p->sol.maxit = maxit;
     slpi_conv_cfg c;
     slpi_conv_init(&c, p);
-    c.kmin = 1; c.kmax = 3; c.L = 6; c.paths = paths; c.batches = 3; c.boot = 0;
+    c.kmin = 1;
+    c.kmax = 3;
+    c.L = 6;
+    c.paths = paths;
+    c.batches = 3;
+    c.boot = 0;
     return c;
 }
 
@@ -44,13 +49,13 @@ int main(void)
     test_start("t-converge-fail", 1);
     uint64_t seed = test_rng_state_;
     long paths = 40 * test_iters(1);
-    char *text[2] = {NULL, NULL};
+    char *text[2] = { NULL, NULL };
     for (int general = 0; general < 2; general++) {
         slpi_problem c_p;
         slpi_conv_cfg c = stall_cfg(&c_p, seed, paths, 9);
         c.general = general;
         slpi_conv_result r;
-        slpi_error err = {0, ""};
+        slpi_error err = { 0, "" };
         int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
         TEST_CHECKF(rc == SLPI_OK, "a stalled coarse step aborted the study: %s", err.msg);
         if (rc != SLPI_OK) break;
@@ -58,8 +63,8 @@ int main(void)
 
         /* the direct computation, path by path, the reference first */
         int nlev = c.kmax - c.kmin + 1;
-        double s1[4] = {0}, bs[3][4] = {{0}}, x[3], dw[1 << 6][CONV_MAX_NOISES], ref[3] = {0}, e[4];
-        long iters = 0, failed = 0, failed_at[5] = {0}, first_path = -1, first_step = -1;
+        double s1[4] = { 0 }, bs[3][4] = { { 0 } }, x[3], dw[1 << 6][CONV_MAX_NOISES], ref[3] = { 0 }, e[4];
+        long iters = 0, failed = 0, failed_at[5] = { 0 }, first_path = -1, first_step = -1;
         int first_obj = -1;
         for (long p = 0; p < c.paths; p++) {
             int lost = 0;
@@ -76,7 +81,7 @@ int main(void)
                     iters += info.iterations;
                     if (!slpi_step_failed(st)) {
                         memcpy(x, y, sizeof x);
-                    } else if (!dead) {   /* the level keeps its state; counted once */
+                    } else if (!dead) { /* the level keeps its state; counted once */
                         dead = 1;
                         failed_at[i]++;
                         if (first_path < 0) {
@@ -90,13 +95,15 @@ int main(void)
                     }
                 }
                 lost |= dead;
-                if (i == nlev) memcpy(ref, x, sizeof x);
-                else e[i] = (x[0] - ref[0]) * (x[0] - ref[0]) + (x[1] - ref[1]) * (x[1] - ref[1])
-                            + (x[2] - ref[2]) * (x[2] - ref[2]);
+                if (i == nlev)
+                    memcpy(ref, x, sizeof x);
+                else
+                    e[i] = (x[0] - ref[0]) * (x[0] - ref[0]) + (x[1] - ref[1]) * (x[1] - ref[1]) +
+                        (x[2] - ref[2]) * (x[2] - ref[2]);
                 slpi_fast_free(f);
             }
             failed += lost;
-            int b = 0;   /* batch b holds the paths [b R / 3, (b + 1) R / 3): summed per batch, in order */
+            int b = 0; /* batch b holds the paths [b R / 3, (b + 1) R / 3): summed per batch, in order */
             while ((b + 1) * c.paths / 3 <= p) b++;
             for (int i = 0; !lost && i < nlev; i++) bs[b][i] += e[i];
         }
@@ -111,18 +118,18 @@ int main(void)
         for (int i = 0; i <= nlev; i++)
             TEST_CHECKF(r.failed_at[i] == failed_at[i], "%s: object %d: %ld failed (direct %ld)", how, i,
                         r.failed_at[i], failed_at[i]);
-        TEST_CHECKF(r.first_failure.path == first_path && r.first_failure.object == first_obj
-                    && r.first_failure.step == first_step && r.first_failure.level == c.kmin + first_obj
-                    && r.first_failure.status == SLPI_STEP_NOT_CONVERGED && r.first_failure.iterations == 9,
-                    "%s: first failure path %lld object %d step %ld (direct %ld, %d, %ld)", how,
-                    r.first_failure.path, r.first_failure.object, r.first_failure.step, first_path, first_obj,
-                    first_step);
+        TEST_CHECKF(r.first_failure.path == first_path && r.first_failure.object == first_obj &&
+                        r.first_failure.step == first_step && r.first_failure.level == c.kmin + first_obj &&
+                        r.first_failure.status == SLPI_STEP_NOT_CONVERGED && r.first_failure.iterations == 9,
+                    "%s: first failure path %lld object %d step %ld (direct %ld, %d, %ld)", how, r.first_failure.path,
+                    r.first_failure.object, r.first_failure.step, first_path, first_obj, first_step);
         TEST_CHECKF(r.iters == iters, "%s: iterations %ld (direct %ld)", how, r.iters, iters);
         for (int i = 0; i < nlev; i++)
             TEST_CHECKF(r.cell[SLPI_CONV_SELF][i].mean == s1[i] / (double)(c.paths - failed),
                         "%s: level %d: mean %a over the survivors (direct %a)", how, r.level[i],
                         r.cell[SLPI_CONV_SELF][i].mean, s1[i] / (double)(c.paths - failed));
-        TEST_CHECKF(strstr(text[general], "# failed paths ") && strstr(text[general], "# first failure: isomp on path "),
+        TEST_CHECKF(strstr(text[general], "# failed paths ") &&
+                        strstr(text[general], "# first failure: isomp on path "),
                     "%s: the report does not state the failures:\n%s", how, text[general]);
     }
     TEST_CHECKF(text[0] && text[1] && strcmp(text[0], text[1]) == 0, "vector lanes and general path print differently");
@@ -134,10 +141,10 @@ int main(void)
         slpi_problem c_p;
         slpi_conv_cfg c = stall_cfg(&c_p, seed, 6, 1);
         slpi_conv_result r;
-        slpi_error err = {0, ""};
+        slpi_error err = { 0, "" };
         int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
-        TEST_CHECKF(rc == SLPI_ENUMERIC && strstr(err.msg, "6 of 6 paths failed, 0 survive")
-                    && strstr(err.msg, "isomp on path 0, level 1") && strstr(err.msg, "residual"),
+        TEST_CHECKF(rc == SLPI_ENUMERIC && strstr(err.msg, "6 of 6 paths failed, 0 survive") &&
+                        strstr(err.msg, "isomp on path 0, level 1") && strstr(err.msg, "residual"),
                     "rc %d: %s", rc, err.msg);
     }
     TEST_END();

@@ -46,7 +46,7 @@ static int add_saved(double *buf, size_t n, void *arg)
 static char *study_text(slpi_conv_cfg *c, slpi_conv_combine comb, int *rc)
 {
     slpi_conv_result r;
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     char *text = NULL;
     size_t len = 0;
     *rc = slpi_conv_run(c, comb, NULL, &r, &err);
@@ -120,15 +120,19 @@ static double g_cos2(double w, void *arg)
  * path, so that each path's steps are those of the path run alone) */
 static void check_engine_direct(void)
 {
-    const char *pr[2] = {"iso/rigid-body/weak", "svi/rigid-body/strong-n3"};
-    const slpi_conv_kind kinds[8] = {SLPI_CONV_STRONG, SLPI_CONV_STRONG, SLPI_CONV_SUP,
-                                     SLPI_CONV_SUP, SLPI_CONV_STRONG, SLPI_CONV_SUP,
-                                     SLPI_CONV_STRONG, SLPI_CONV_SUP};
+    const char *pr[2] = { "iso/rigid-body/weak", "svi/rigid-body/strong-n3" };
+    const slpi_conv_kind kinds[8] = { SLPI_CONV_STRONG, SLPI_CONV_STRONG, SLPI_CONV_SUP,    SLPI_CONV_SUP,
+                                      SLPI_CONV_STRONG, SLPI_CONV_SUP,    SLPI_CONV_STRONG, SLPI_CONV_SUP };
     for (int j = 0; j < 8; j++) {
         slpi_problem c_p;
         slpi_conv_cfg c = preset_cfg(&c_p, pr[j < 6 ? j % 2 : 0]);
         c.kind = kinds[j];
-        c.kmin = 2; c.kmax = 4; c.L = 7; c.paths = 70; c.batches = 1; c.boot = 0;
+        c.kmin = 2;
+        c.kmax = 4;
+        c.L = 7;
+        c.paths = 70;
+        c.batches = 1;
+        c.boot = 0;
         c.general = j >= 4;
         if (j >= 6) c_p.sch.warm_start = j - 5;
         const char *what = c.kind == SLPI_CONV_SUP ? "sup" : "strong";
@@ -137,10 +141,10 @@ static void check_engine_direct(void)
         int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
         TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
         int nlev = c.kmax - c.kmin + 1;
-        double s1[8] = {0}, x[3], dw[1 << 7][CONV_MAX_NOISES], traj[(1 << 4) + 1][3];
+        double s1[8] = { 0 }, x[3], dw[1 << 7][CONV_MAX_NOISES], traj[(1 << 4) + 1][3];
         long iters = 0;
         for (long p = 0; rc == SLPI_OK && p < c.paths; p++) {
-            for (int i = nlev; i >= 0; i--) {   /* the reference first: its kmax-grid states */
+            for (int i = nlev; i >= 0; i--) { /* the reference first: its kmax-grid states */
                 int l = i < nlev ? c.kmin + i : c.L;
                 slpi_fast *f = conv_level(c.base, l, c.L, p, x, dw, &err);
                 TEST_CHECKF(f != NULL, "%s", err.msg);
@@ -153,7 +157,8 @@ static void check_engine_direct(void)
                     iters += info.iterations;
                     if (i == nlev && (n + 1) % (1 << (c.L - c.kmax)) == 0)
                         memcpy(traj[(n + 1) >> (c.L - c.kmax)], x, sizeof x);
-                    const double *ref = i < nlev ? traj[(n + 1) << (c.kmax - l)] : x;   /* the reference level compares with nothing */
+                    const double *ref =
+                        i < nlev ? traj[(n + 1) << (c.kmax - l)] : x; /* the reference level compares with nothing */
                     double e = 0;
                     for (int k = 0; i < nlev && k < 3; k++) e += (x[k] - ref[k]) * (x[k] - ref[k]);
                     if (e > sup) sup = e;
@@ -175,7 +180,7 @@ static void check_engine_direct(void)
 static void check_wls_quantiles(void)
 {
     double h[5], e[5], se[5], s, ic;
-    int use[5] = {1, 1, 1, 1, 1};
+    int use[5] = { 1, 1, 1, 1, 1 };
     for (int i = 0; i < 5; i++) {
         h[i] = ldexp(1, -i - 3);
         e[i] = 0.7 * pow(h[i], 0.5);
@@ -183,19 +188,18 @@ static void check_wls_quantiles(void)
     }
     TEST_CHECK(slpi_stats_wls(5, h, e, se, use, &s, &ic) == 5);
     TEST_CHECKF(fabs(s - 0.5) < 1e-13 && fabs(ic - log(0.7)) < 1e-12, "slope %.17g", s);
-    double v[5] = {5, 1, 4, 2, 3};
+    double v[5] = { 5, 1, 4, 2, 3 };
     TEST_CHECK(slpi_stats_quantile(v, 5, 0.5) == 3 && slpi_stats_quantile(v, 5, 0.25) == 2);
 }
 
 /* weak-exact quadrature: docs/claims.md#i16 values and an independent Simpson rule */
 static void check_weak_exact(void)
 {
-    static const double i16[6] = {0.01805, 0.00921, 0.00467, 0.00235, 0.00118, 0.00059};
+    static const double i16[6] = { 0.01805, 0.00921, 0.00467, 0.00235, 0.00118, 0.00059 };
     for (int k = 3; k <= 8; k++) {
         double h = ldexp(1, -k);
         double e = slpi_weak_exact_scheme(SLPI_SCHEME_ISOMP, 1, 1, h, 2, 1) - exp(-0.5);
-        TEST_CHECKF(fabs(e - i16[k - 3]) < 0.006 * i16[k - 3] + 5e-6, "h=2^-%d: %.6g vs %.5g",
-                    k, e, i16[k - 3]);
+        TEST_CHECKF(fabs(e - i16[k - 3]) < 0.006 * i16[k - 3] + 5e-6, "h=2^-%d: %.6g vs %.5g", k, e, i16[k - 3]);
         /* Simpson on [-A, A] plus the atoms, 20000 intervals */
         double D = slpi_noise_threshold(h, 2), A = D / sqrt(h), s = 0;
         int n = 20000;
@@ -213,7 +217,7 @@ static void check_weak_exact(void)
 /* Monte Carlo through the implemented steps agrees with the quadrature (ISOMP, SVI) */
 static void check_mc_quadrature(void)
 {
-    const char *pr[2] = {"iso/so3/weak-exact", "svi/so3/weak-exact"};
+    const char *pr[2] = { "iso/so3/weak-exact", "svi/so3/weak-exact" };
     for (int j = 0; j < 2; j++) {
         slpi_problem c_p;
         slpi_conv_cfg c = preset_cfg(&c_p, pr[j]);
@@ -232,13 +236,17 @@ static void check_mc_quadrature(void)
         TEST_CHECKF(rc == SLPI_OK, "%s: %s", pr[j], err.msg);
         for (int i = 0; rc == SLPI_OK && i < r.nlev; i++) {
             const slpi_conv_cell *ph = &r.cell[SLPI_CONV_PHI][i];
-            TEST_CHECKF(fabs(ph->mean - r.quad[i]) < 4 * ph->se, "%s level %d: MC %.6g +- %.2g, "
-                        "quadrature %.6g", pr[j], r.level[i], ph->mean, ph->se, r.quad[i]);
+            TEST_CHECKF(fabs(ph->mean - r.quad[i]) < 4 * ph->se,
+                        "%s level %d: MC %.6g +- %.2g, "
+                        "quadrature %.6g",
+                        pr[j], r.level[i], ph->mean, ph->se, r.quad[i]);
             /* coupled level differences against the quadrature's: a sharp test */
             const slpi_conv_cell *dl = &r.cell[SLPI_CONV_MLMC][i];
             double dq = r.quad[i] - r.quad[i + 1];
-            TEST_CHECKF(fabs(dl->mean - dq) < 4 * dl->se + 1e-12, "%s level %d: E[P_l - P_l+1] "
-                        "%.6g +- %.2g, quadrature %.6g", pr[j], r.level[i], dl->mean, dl->se, dq);
+            TEST_CHECKF(fabs(dl->mean - dq) < 4 * dl->se + 1e-12,
+                        "%s level %d: E[P_l - P_l+1] "
+                        "%.6g +- %.2g, quadrature %.6g",
+                        pr[j], r.level[i], dl->mean, dl->se, dq);
             /* coupling: the coupled SE is far below the uncoupled one (X7) */
             TEST_CHECK(r.cell[SLPI_CONV_SELF][i].se < 0.2 * ph->se);
         }
@@ -263,8 +271,8 @@ static void check_thread_rank(void)
     free(study_text(&c, keep, &rc3));
     c.rank = 0;
     char *t3 = study_text(&c, add_saved, &rc3);
-    TEST_CHECKF(rc3 == SLPI_OK && t1 && t3 && strcmp(t1, t3) == 0, "2 ranks differ:\n%s\n%s",
-                t1 ? t1 : "", t3 ? t3 : "");
+    TEST_CHECKF(rc3 == SLPI_OK && t1 && t3 && strcmp(t1, t3) == 0, "2 ranks differ:\n%s\n%s", t1 ? t1 : "",
+                t3 ? t3 : "");
     free(saved);
     free(t1);
     free(t2);
@@ -275,7 +283,7 @@ static void check_thread_rank(void)
  * general path: ISOMP iso-quad weak study, SVI-SO3 svi-lin sup study (both c) */
 static void check_soa_kernels(void)
 {
-    const char *pr[3] = {"iso/rigid-body/weak", "svi/rigid-body/strong-n3", "svi/rigid-body/strong-n3"};
+    const char *pr[3] = { "iso/rigid-body/weak", "svi/rigid-body/strong-n3", "svi/rigid-body/strong-n3" };
     for (int j = 0; j < 3; j++) {
         slpi_problem c_p;
         slpi_conv_cfg c = preset_cfg(&c_p, pr[j]);
@@ -294,8 +302,7 @@ static void check_soa_kernels(void)
         int same = rc1 == SLPI_OK && rc2 == SLPI_OK && rs.iters == rg.iters;
         for (int col = 0; same && col < SLPI_CONV_NCOL; col++)
             for (int i = 0; i <= rs.nlev; i++)
-                same &= rs.cell[col][i].mean == rg.cell[col][i].mean
-                        && rs.cell[col][i].var == rg.cell[col][i].var;
+                same &= rs.cell[col][i].mean == rg.cell[col][i].mean && rs.cell[col][i].var == rg.cell[col][i].var;
         TEST_CHECKF(same, "%s: the SoA kernels and the general path differ", pr[j]);
     }
 }
@@ -303,8 +310,8 @@ static void check_soa_kernels(void)
 /* ISO strong slopes: 1/2 with three noises (I3), 1 with one (I14); bootstrap CI around */
 static void check_iso_slopes(void)
 {
-    const char *pr[2] = {"iso/rigid-body/strong", "iso/rigid-body/strong-single-noise"};
-    double lo[2] = {0.3, 0.75}, hi[2] = {0.75, 1.3};
+    const char *pr[2] = { "iso/rigid-body/strong", "iso/rigid-body/strong-single-noise" };
+    double lo[2] = { 0.3, 0.75 }, hi[2] = { 0.75, 1.3 };
     for (int j = 0; j < 2; j++) {
         slpi_problem c_p;
         slpi_conv_cfg c = preset_cfg(&c_p, pr[j]);
@@ -317,8 +324,8 @@ static void check_iso_slopes(void)
         slpi_error err;
         int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
         const slpi_conv_fit *f = &r.fit[SLPI_CONV_SELF];
-        TEST_CHECKF(rc == SLPI_OK && f->slope > lo[j] && f->slope < hi[j] && f->lo <= f->slope
-                    && f->slope <= f->hi, "%s: slope %.3f [%.3f, %.3f]", pr[j], f->slope, f->lo, f->hi);
+        TEST_CHECKF(rc == SLPI_OK && f->slope > lo[j] && f->slope < hi[j] && f->lo <= f->slope && f->slope <= f->hi,
+                    "%s: slope %.3f [%.3f, %.3f]", pr[j], f->slope, f->lo, f->hi);
     }
 }
 
@@ -329,7 +336,7 @@ static void check_iso_slopes(void)
 static void check_le_consistent(void)
 {
     double gap[2];
-    slpi_scheme_id k[2] = {SLPI_SCHEME_RKMK_LE, SLPI_SCHEME_RKMK_HEUN};
+    slpi_scheme_id k[2] = { SLPI_SCHEME_RKMK_LE, SLPI_SCHEME_RKMK_HEUN };
     for (int j = 0; j < 2; j++) {
         slpi_problem c_p;
         slpi_conv_cfg c = preset_cfg(&c_p, "iso/rigid-body/strong");
@@ -352,7 +359,10 @@ static void check_le_consistent(void)
     slpi_conv_cfg c = preset_cfg(&c_p, "iso/rigid-body/strong");
     c_p.sch.scheme = SLPI_SCHEME_RKMK_LE;
     c_p.sol.maxit = 1;
-    c.kmin = 3; c.kmax = 4; c.L = 6; c.paths = 4;
+    c.kmin = 3;
+    c.kmax = 4;
+    c.L = 6;
+    c.paths = 4;
     slpi_conv_result r;
     slpi_error err;
     TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_OK, "%s", err.msg);
@@ -369,7 +379,11 @@ static void check_solver_defaults(void)
     p.grid.level = -1;
     slpi_conv_cfg c;
     slpi_conv_init(&c, &p);
-    c.kmin = 2; c.kmax = 3; c.L = 5; c.paths = 2; c.boot = 0;
+    c.kmin = 2;
+    c.kmax = 3;
+    c.L = 5;
+    c.paths = 2;
+    c.boot = 0;
     c.indep = 1;
     c.indep_scheme = SLPI_SCHEME_TMK;
     slpi_conv_result r;
@@ -389,7 +403,12 @@ static void check_checkpoints(void)
     slpi_problem c_p;
     slpi_conv_cfg c = preset_cfg(&c_p, "iso/rigid-body/weak");
     c.kind = SLPI_CONV_WEAK;
-    c.kmin = 2; c.kmax = 4; c.L = 7; c.paths = 28; c.batches = 7; c.boot = 50;
+    c.kmin = 2;
+    c.kmax = 4;
+    c.L = 7;
+    c.paths = 28;
+    c.batches = 7;
+    c.boot = 50;
     c.indep = 1;
     c.indep_scheme = SLPI_SCHEME_SVI;
     c.threads = 1;
@@ -419,16 +438,16 @@ static void check_checkpoints(void)
     c.nranks = 1;
     slpi_conv_result r;
     slpi_error err;
-    const char *from[] = {"\nbatch 1 ", "\ndone 4\n", "study paths=28", "\nbatch 2 0x"};
-    const char *to[] = {"\nbatch 0 ", "\ndone 5\n", "study paths=29", "\nbatch 2 zz"};
-    const char *want[] = {"increasing indices", "missing 'batch'", "it has paths=29, this study paths=28",
-                          "%a doubles"};
+    const char *from[] = { "\nbatch 1 ", "\ndone 4\n", "study paths=28", "\nbatch 2 0x" };
+    const char *to[] = { "\nbatch 0 ", "\ndone 5\n", "study paths=29", "\nbatch 2 zz" };
+    const char *want[] = { "increasing indices", "missing 'batch'", "it has paths=29, this study paths=28",
+                           "%a doubles" };
     for (int i = 0; i < 4; i++) {
         TEST_CHECK(craft(ck, bad, from[i], to[i]) == SLPI_OK);
         c.resume = bad;
         rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
-        TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, bad) && strstr(err.msg, want[i]),
-                    "crafted %d: %s", i, err.msg);
+        TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, bad) && strstr(err.msg, want[i]), "crafted %d: %s", i,
+                    err.msg);
     }
     c.resume = NULL;
     c.checkpoint = ck;
@@ -447,7 +466,7 @@ static void check_mlmc(void)
     slpi_problem c_p;
     slpi_conv_cfg c = weak_cfg(&c_p, 0, 3, 6, 2000, 8);
     slpi_conv_result r;
-    slpi_error err = {0, ""};
+    slpi_error err = { 0, "" };
     c.path0 = test_rand_u64() % 1000000;
     int rc = slpi_conv_run(&c, NULL, NULL, &r, &err);
     TEST_CHECKF(rc == SLPI_OK, "%s", err.msg);
@@ -492,7 +511,8 @@ static void check_bad_configs(void)
                 "exact with phi = sin2pi: %s", err.msg);
     c = preset_cfg(&c_p, "iso/rigid-body/strong"); /* T = 0: no interval to converge over */
     c_p.grid.T = 0;
-    TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT && strstr(err.msg, "T must be given and positive"),
+    TEST_CHECKF(slpi_conv_run(&c, NULL, NULL, &r, &err) == SLPI_EINPUT &&
+                    strstr(err.msg, "T must be given and positive"),
                 "T = 0: %s", err.msg);
     /* the documented bootstrap limit, 0..10^6 replicates, at the limit and one past
      * (it was once refused though the help allows it) */

@@ -26,9 +26,9 @@
 #include "oracleutil.h"
 
 typedef struct {
-    const char *settings;   /* key=value ..., a preset first */
+    const char *settings; /* key=value ..., a preset first */
     long steps;
-    const char *baseline;   /* NULL, or keys that undo the setting: it must matter */
+    const char *baseline; /* NULL, or keys that undo the setting: it must matter */
 } sweep_case;
 
 #define RB "preset=iso/rigid-body/trajectories "
@@ -86,7 +86,7 @@ static const sweep_case cases[] = {
     { EZ "scheme=isomp noise=L", 4, "noise=none" },
     { EZ "scheme=isomp noise=Q amp=2", 4, "noise=none" },
     { EZ "scheme=rkmk-heun noise=L", 4, "noise=none" },
-    { EZ "scheme=tmk noise=L", 2, "noise=none" },   /* the per-noise generators, not ISOMP's modal pass */
+    { EZ "scheme=tmk noise=L", 2, "noise=none" }, /* the per-noise generators, not ISOMP's modal pass */
     { EZ "scheme=tmk noise=Q amp=2", 2, "noise=none" },
     { SE "scheme=isomp noise=none", 8, NULL },
     /* outputs, forms, solvers and updates */
@@ -136,10 +136,10 @@ static int fast_states(const slpi_problem *p, const double *x0, const double *dW
 typedef struct {
     const char *name;
     int dim;
-    const double *fast;       /* fast_states rows */
-    const double *other;      /* the baseline setting's rows, or NULL */
+    const double *fast;  /* fast_states rows */
+    const double *other; /* the baseline setting's rows, or NULL */
     slpi_score worst;
-    double moved;             /* least ratio of the baseline's distance from the ball */
+    double moved; /* least ratio of the baseline's distance from the ball */
     int checked;
 } sweep_visit;
 
@@ -187,8 +187,8 @@ static void sweep_one(const sweep_case *c)
     if (c->baseline) {
         /* the baseline on the same x0 and increments (it has the same M) */
         rc = ou_problem(c->settings, c->baseline, c->steps, &q, &err);
-        TEST_CHECKF(rc == SLPI_OK && slpi_problem_noise_count(&q) <= M, "'%s' + '%s': %s", c->settings,
-                    c->baseline, err.msg);
+        TEST_CHECKF(rc == SLPI_OK && slpi_problem_noise_count(&q) <= M, "'%s' + '%s': %s", c->settings, c->baseline,
+                    err.msg);
         base = calloc((size_t)(p.grid.steps * dim), sizeof *base);
         if (rc == SLPI_OK) {
             double *dWq = calloc((size_t)(p.grid.steps * M + 1), sizeof *dWq);
@@ -205,14 +205,16 @@ static void sweep_one(const sweep_case *c)
         if (nstops == 0 || stops[i] > stops[nstops - 1]) stops[nstops++] = stops[i];
     long done;
     rc = slpi_oracle_ref_walk(&p, x0, dW, stops, nstops, score_step, &v, &done, &err);
-    TEST_CHECKF(rc == SLPI_OK && v.checked == nstops, "'%s': ref path: %s (%ld steps certified)", c->settings,
-                err.msg, done);
+    TEST_CHECKF(rc == SLPI_OK && v.checked == nstops, "'%s': ref path: %s (%ld steps certified)", c->settings, err.msg,
+                done);
     slpi_verdict verdict = slpi_score_verdict(&v.worst, SLPI_ORACLE_THRESHOLD);
-    TEST_CHECKF(verdict == SLPI_VERDICT_PASS, "'%s': fast path %s: ratio in [%.3g, %.3g], threshold %g",
-                c->settings, slpi_verdict_name(verdict), v.worst.lo, v.worst.hi, SLPI_ORACLE_THRESHOLD);
+    TEST_CHECKF(verdict == SLPI_VERDICT_PASS, "'%s': fast path %s: ratio in [%.3g, %.3g], threshold %g", c->settings,
+                slpi_verdict_name(verdict), v.worst.lo, v.worst.hi, SLPI_ORACLE_THRESHOLD);
     if (v.other)
-        TEST_CHECKF(v.moved > 100 * SLPI_ORACLE_THRESHOLD, "'%s': the baseline '%s' is only %.3g from the ball: "
-                    "the setting does not matter here", c->settings, c->baseline, v.moved);
+        TEST_CHECKF(v.moved > 100 * SLPI_ORACLE_THRESHOLD,
+                    "'%s': the baseline '%s' is only %.3g from the ball: "
+                    "the setting does not matter here",
+                    c->settings, c->baseline, v.moved);
     printf("%-64s %3ld steps  ratio <= %-9.3g ulps %-5.0f baseline >= %-9.3g %.2f s\n", c->settings, p.grid.steps,
            v.worst.hi, v.worst.max_ulps, v.moved, seconds_now() - t0);
 done:
@@ -225,7 +227,7 @@ done:
 int main(void)
 {
     test_start("t-sweep", 11);
-    const char *only = getenv("SLPI_SWEEP_ONLY");   /* a substring of the settings */
+    const char *only = getenv("SLPI_SWEEP_ONLY"); /* a substring of the settings */
     for (int i = 0; i < NCASES; i++)
         if (!only || strstr(cases[i].settings, only)) sweep_one(cases + i);
     TEST_END();

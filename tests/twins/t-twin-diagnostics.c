@@ -27,14 +27,17 @@
 
 /* Names one path gives and the other does not (docs/architecture.md#twin-diagnostics). */
 static const struct {
-    const char *system;   /* "" any */
+    const char *system; /* "" any */
     const char *name;
-    int fast_only;        /* 1: the double path's alone, 0: the certified path's alone */
+    int fast_only; /* 1: the double path's alone, 0: the certified path's alone */
 } path_only[] = {
-    { "", "mean_iters", 1 }, { "", "max_iters", 1 }, { "", "stagnated", 1 }, { "", "capped", 1 },
-    { "", "failed", 1 },                    /* the double solver's counters */
-    { "sine-euler", "real_even_dev", 1 },   /* the Fourier analysis of the double path only */
-    { "euler-zeitlin/17", "eig_dev", 1 },   /* no certified spectrum above N = 12 */
+    { "", "mean_iters", 1 },
+    { "", "max_iters", 1 },
+    { "", "stagnated", 1 },
+    { "", "capped", 1 },
+    { "", "failed", 1 },                  /* the double solver's counters */
+    { "sine-euler", "real_even_dev", 1 }, /* the Fourier analysis of the double path only */
+    { "euler-zeitlin/17", "eig_dev", 1 }, /* no certified spectrum above N = 12 */
     { "euler-zeitlin/14", "eig_dev", 1 },
 };
 
@@ -54,8 +57,8 @@ static int find(const named *d, const char *name)
 static int excused(const char *label, const char *name, int fast_only, int *used)
 {
     for (size_t i = 0; i < sizeof path_only / sizeof path_only[0]; i++)
-        if (path_only[i].fast_only == fast_only && !strcmp(path_only[i].name, name)
-            && (!path_only[i].system[0] || !strncmp(label, path_only[i].system, strlen(path_only[i].system)))) {
+        if (path_only[i].fast_only == fast_only && !strcmp(path_only[i].name, name) &&
+            (!path_only[i].system[0] || !strncmp(label, path_only[i].system, strlen(path_only[i].system)))) {
             used[i] = 1;
             return 1;
         }
@@ -140,7 +143,8 @@ static void compare(const char *label, const slpi_problem *p, int nsteps, int *u
         return;
     }
     int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
-    double *x0 = calloc((size_t)dim, sizeof *x0), *x = calloc((size_t)dim, sizeof *x), *dw = calloc((size_t)M + 1, sizeof *dw);
+    double *x0 = calloc((size_t)dim, sizeof *x0), *x = calloc((size_t)dim, sizeof *x),
+           *dw = calloc((size_t)M + 1, sizeof *dw);
     TEST_CHECKF(slpi_fast_initial_state(f, x0, &err) == SLPI_OK, "%s: %s", label, err.msg);
     memcpy(x, x0, (size_t)dim * sizeof *x);
     for (int n = 0; n < nsteps; n++) {
@@ -169,7 +173,7 @@ static void compare(const char *label, const slpi_problem *p, int nsteps, int *u
     slpi_ref_diag_init(&r0);
     slpi_ref_set_step_index(r, nsteps); /* the double path's time after its steps (a model reading t) */
     slpi_ref_diagnostics(r, bx, bx0, &rd);
-    slpi_ref_diagnostics(r, bx0, NULL, &r0);   /* each invariant at x0 */
+    slpi_ref_diagnostics(r, bx0, NULL, &r0); /* each invariant at x0 */
     for (int i = 0; i < rd.n; i++)
         TEST_CHECKF(find(&fd, rd.name[i]) >= 0 || excused(label, rd.name[i], 0, used),
                     "%s: the certified path names '%s', the double path does not", label, rd.name[i]);
@@ -177,8 +181,8 @@ static void compare(const char *label, const slpi_problem *p, int nsteps, int *u
     for (int i = 0; i < fd.n; i++) {
         arb_srcptr b = ball(&rd, fd.name[i]);
         if (!b) {
-            TEST_CHECKF(excused(label, fd.name[i], 1, used), "%s: the double path names '%s', the certified path does not",
-                        label, fd.name[i]);
+            TEST_CHECKF(excused(label, fd.name[i], 1, used),
+                        "%s: the double path names '%s', the certified path does not", label, fd.name[i]);
             continue;
         }
         double budget = base;
@@ -198,8 +202,9 @@ static void compare(const char *label, const slpi_problem *p, int nsteps, int *u
         int in = arb_contains(b, t);
         arb_clear(t);
         double gap = fabs(v - mid) - rad;
-        TEST_CHECKF(isfinite(v) && (in || gap <= budget), "%s: %s: double %.17g, certified %.17g +- %.3g: %.3g outside, budget %.3g",
-                    label, fd.name[i], v, mid, rad, gap, budget);
+        TEST_CHECKF(isfinite(v) && (in || gap <= budget),
+                    "%s: %s: double %.17g, certified %.17g +- %.3g: %.3g outside, budget %.3g", label, fd.name[i], v,
+                    mid, rad, gap, budget);
     }
     check_kept_x0(label, p, r, bx, bx0);
     slpi_ref_diag_clear(&rd);
@@ -226,7 +231,8 @@ static int make(slpi_problem *p, slpi_system_id s, slpi_scheme_id k, const char 
     }
     int rc = slpi_problem_build(p, NULL, config, n, keys, values, NULL, &err);
     if (rc == SLPI_OK) rc = slpi_problem_finish(p, &err);
-    if (rc != SLPI_OK) fprintf(stderr, "t-twin-diagnostics: %s %s: %s\n", slpi_system_name(s), config ? config : "", err.msg);
+    if (rc != SLPI_OK)
+        fprintf(stderr, "t-twin-diagnostics: %s %s: %s\n", slpi_system_name(s), config ? config : "", err.msg);
     return rc;
 }
 
@@ -244,8 +250,9 @@ int main(void)
             if (slpi_registry_pair((slpi_system_id)s, (slpi_scheme_id)k, NULL) == SLPI_NA) continue;
             for (size_t j = 0; j < (s == SLPI_SYS_MODEL ? sizeof models / sizeof models[0] : 1); j++) {
                 slpi_problem p;
-                if (make(&p, (slpi_system_id)s, (slpi_scheme_id)k, s == SLPI_SYS_MODEL ? models[j] : NULL, NULL) != SLPI_OK)
-                    continue;   /* a model file whose algebra the scheme does not take */
+                if (make(&p, (slpi_system_id)s, (slpi_scheme_id)k, s == SLPI_SYS_MODEL ? models[j] : NULL, NULL) !=
+                    SLPI_OK)
+                    continue; /* a model file whose algebra the scheme does not take */
                 p.noise.seed = seed;
                 char label[128];
                 snprintf(label, sizeof label, "%s/%s%s%s", slpi_system_name((slpi_system_id)s),
@@ -256,7 +263,12 @@ int main(void)
             }
         }
     /* the forms and sizes that add diagnostics */
-    static const struct { slpi_system_id s; slpi_scheme_id k; const char *label; const char *kv[7]; } extra[] = {
+    static const struct {
+        slpi_system_id s;
+        slpi_scheme_id k;
+        const char *label;
+        const char *kv[7];
+    } extra[] = {
         { SLPI_SYS_RIGID_BODY, SLPI_SCHEME_SVI, "rigid-body/svi track_R", { "form", "svi", "track_R", "1", NULL } },
         { SLPI_SYS_HEAVY_TOP, SLPI_SCHEME_SVI, "heavy-top/svi form=svi", { "form", "svi", NULL } },
         { SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP, "euler-zeitlin/14 isomp", { "N", "14", NULL } },

@@ -83,7 +83,8 @@ static void check_poisson(int N, double kappa)
     double complex *X = malloc(NN * sizeof *X), *P = malloc(NN * sizeof *P), *L = malloc(NN * sizeof *L);
     for (int b = 0; b < N; b++)
         for (int a = 0; a <= b; a++) {
-            double complex e = a == b ? I * test_rand_uniform(-1, 1) : CMPLX(test_rand_uniform(-1, 1), test_rand_uniform(-1, 1));
+            double complex e =
+                a == b ? I * test_rand_uniform(-1, 1) : CMPLX(test_rand_uniform(-1, 1), test_rand_uniform(-1, 1));
             X[a + (size_t)N * b] = e;
             X[b + (size_t)N * a] = -conj(e);
         }
@@ -131,17 +132,16 @@ static void check_poisson(int N, double kappa)
             acb_mul_arb(t, acb_mat_entry(Pb, a, b), sh, 128);
             acb_sub(t, acb_mat_entry(Lb, a, b), t, 128);
             acb_set_d_d(w, creal(X[a + (size_t)N * b]), cimag(X[a + (size_t)N * b]));
-            if (a == b) {   /* X' = X - Tr X / N */
+            if (a == b) { /* X' = X - Tr X / N */
                 acb_t m;
                 acb_init(m);
-                for (int c = 0; c < N; c++)   /* the trace in balls: the double sum rounds */
+                for (int c = 0; c < N; c++) /* the trace in balls: the double sum rounds */
                     acb_add(m, m, acb_mat_entry(Xb, c, c), 128);
                 acb_div_ui(m, m, (ulong)N, 128);
                 acb_sub(w, w, m, 128);
                 acb_clear(m);
             }
-            if (!acb_contains(t, w))
-                bad = a * N + b;
+            if (!acb_contains(t, w)) bad = a * N + b;
         }
     TEST_CHECKF(bad < 0, "N=%d kappa=%g: certified (Delta - kappa^2) P misses X' at entry %d", N, kappa, bad);
     acb_clear(t);
@@ -196,11 +196,12 @@ static void check_restated(int N)
 static void check_precession(int N, double kappa)
 {
     double nrm = sqrt(N * ((double)N * N - 1) / 12), s43 = 2.04665341589297697696;
-    double Omega = (2 + kappa * kappa) * nrm / (2 * s43);   /* rate 1: angle 1 at T = 1 */
+    double Omega = (2 + kappa * kappa) * nrm / (2 * s43); /* rate 1: angle 1 at T = 1 */
     double f = 2 * Omega * s43;
     char e1[160], e2[160];
     snprintf(e1, sizeof e1, "noise=none ic_lmax=1 h=0.015625 steps=64 kappa=%.17g rotation=%.17g", kappa, Omega);
-    snprintf(e2, sizeof e2, "noise=none ic_lmax=1 h=0.015625 steps=64 kappa=%.17g background_modes=1:0:%.17g", kappa, f);
+    snprintf(e2, sizeof e2, "noise=none ic_lmax=1 h=0.015625 steps=64 kappa=%.17g background_modes=1:0:%.17g", kappa,
+             f);
     slpi_problem p1, p2;
     if (!make(&p1, N, e1) || !make(&p2, N, e2)) {
         TEST_CHECKF(0, "N=%d: precession problems refused", N);
@@ -232,7 +233,8 @@ static void check_precession(int N, double kappa)
         }
         double ang = acos(fmax(-1, fmin(1, dot / sqrt(n0 * n1))));
         TEST_CHECKF(fabs(ang - 1.0) <= 1e-3 && fabs(n1 / n0 - 1) <= 1e-12,
-                    "N=%d kappa=%g: precession angle %.9g (want 1 within 1e-3), |omega|^2 ratio %.17g", N, kappa, ang, n1 / n0);
+                    "N=%d kappa=%g: precession angle %.9g (want 1 within 1e-3), |omega|^2 ratio %.17g", N, kappa, ang,
+                    n1 / n0);
     }
     slpi_fast_free(a);
     slpi_fast_free(b);
@@ -253,7 +255,8 @@ static void check_rossby_haurwitz(int N, double kappa)
     slpi_fast *a = NULL;
     slpi_fast_zeitlin z;
     slpi_error err;
-    if (!make(&p, N, e) || slpi_fast_create(&a, &p, &err) != SLPI_OK || slpi_fast_zeitlin_init(&z, N, &err) != SLPI_OK) {
+    if (!make(&p, N, e) || slpi_fast_create(&a, &p, &err) != SLPI_OK ||
+        slpi_fast_zeitlin_init(&z, N, &err) != SLPI_OK) {
         TEST_CHECKF(0, "N=%d: the Rossby-Haurwitz problem refused", N);
         slpi_fast_free(a);
         return;
@@ -272,11 +275,13 @@ static void check_rossby_haurwitz(int N, double kappa)
     double ang = atan2(om[as], om[ac]), amp = hypot(om[as], om[ac]), rest = 0;
     for (int i = 0; i < dim; i++)
         if (i != ac && i != as && i != a0) rest = fmax(rest, fabs(om[i]));
-    printf("  N=%d l=%d m=%d kappa=%g: Rossby-Haurwitz angle %.9f after T = 1 (want 1 in magnitude)\n", N, l, m, kappa, ang);
+    printf("  N=%d l=%d m=%d kappa=%g: Rossby-Haurwitz angle %.9f after T = 1 (want 1 in magnitude)\n", N, l, m, kappa,
+           ang);
     TEST_CHECKF(fabs(fabs(ang) - 1) <= 1e-3 && fabs(amp - 1) <= dim * 1e-6 / 2 && rest <= 1e-3 &&
-                fabs(om[a0] / f - 1) <= 1e-12,
+                    fabs(om[a0] / f - 1) <= 1e-12,
                 "N=%d l=%d m=%d kappa=%g: angle %.9g (want 1 in magnitude within 1e-3), amplitude %.17g, others %.3g, "
-                "F %.17g of %.17g", N, l, m, kappa, ang, amp, rest, om[a0], f);
+                "F %.17g of %.17g",
+                N, l, m, kappa, ang, amp, rest, om[a0], f);
     slpi_fast_zeitlin_clear(&z);
     slpi_fast_free(a);
     free(om);
@@ -295,9 +300,10 @@ static void check_family(int N)
     } while ((l2 == 1 && (m2 == 0 || m2 == 1)) || (l2 == N - 1 && m2 == -(N - 1)));
     char fam[512], plain[128];
     snprintf(plain, sizeof plain, "noise=none kappa=%.17g", kappa);
-    snprintf(fam, sizeof fam,
-             "kappa=%.17g rotation=%.17g background_modes=%d:%d:0.3,1:1:-0.2 noise=modes noise_modes=1:0:0.1,%d:%d:0.05,%d:%d:-0.07",
-             kappa, Omega, l2, m2, N - 1, -(N - 1), l2, m2);
+    snprintf(
+        fam, sizeof fam,
+        "kappa=%.17g rotation=%.17g background_modes=%d:%d:0.3,1:1:-0.2 noise=modes noise_modes=1:0:0.1,%d:%d:0.05,%d:%d:-0.07",
+        kappa, Omega, l2, m2, N - 1, -(N - 1), l2, m2);
     slpi_problem pf, pp;
     if (!make(&pf, N, fam) || !make(&pp, N, plain)) {
         TEST_CHECKF(0, "N=%d: family problems refused", N);
@@ -366,8 +372,8 @@ static void check_family(int N)
         }
         int ok = step_both(&ps, xf, dW, y, yb);
         TEST_CHECKF(ok, "N=%d %s%s: family step failed", N, slpi_scheme_name(sc), what);
-        TEST_CHECKF(!ok || mid_gap(y, yb, n) <= 1e-12, "N=%d %s%s: family step: double vs certified, %.3g of the scale", N,
-                    slpi_scheme_name(sc), what, mid_gap(y, yb, n));
+        TEST_CHECKF(!ok || mid_gap(y, yb, n) <= 1e-12, "N=%d %s%s: family step: double vs certified, %.3g of the scale",
+                    N, slpi_scheme_name(sc), what, mid_gap(y, yb, n));
     }
     _arb_vec_clear(yb, n);
     free(xf);
@@ -390,8 +396,9 @@ static void check_write(void)
     if (!make(&p, 4, "kappa=1.5 rotation=-0.25 background_modes=2:1:0.5 noise=modes noise_modes=1:0:0.1,3:-2:0.2"))
         return;
     TEST_CHECK(slpi_problem_text(&p, text, sizeof text) > 0);
-    TEST_CHECKF(strstr(text, "kappa=1.5\n") && strstr(text, "rotation=-0.25\n") && strstr(text, "background_modes=2:1:0.5\n") &&
-                strstr(text, "noise=modes\n") && strstr(text, "noise_modes=1:0:0.1,3:-2:0.2\n"),
+    TEST_CHECKF(strstr(text, "kappa=1.5\n") && strstr(text, "rotation=-0.25\n") &&
+                    strstr(text, "background_modes=2:1:0.5\n") && strstr(text, "noise=modes\n") &&
+                    strstr(text, "noise_modes=1:0:0.1,3:-2:0.2\n"),
                 "the family's keys not written: %.400s", text);
     slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_TMK);
     const char *path = test_temp_file(text);
@@ -501,15 +508,16 @@ static void fields_shown(const slpi_problem *p1, const slpi_problem *p2, int nf,
                 dx = fmax(dx, fabs(xi[i] - sxi));
                 dv = fmax(dv, fabs(v[i] - sv));
                 sx = fmax(sx, fabs(xi[i]));
-                dr = fmax(dr, fabs(xi[i] + arf_get_d(arb_midref(g + i), ARF_RND_NEAR)) -
-                                  mag_get_d(arb_radref(g + i)));
+                dr = fmax(dr, fabs(xi[i] + arf_get_d(arb_midref(g + i), ARF_RND_NEAR)) - mag_get_d(arb_radref(g + i)));
             }
-            TEST_CHECKF(sx > 0 && dx / (N * U * sx) <= 10, "N=%d: xi_%d of %d fields: ratio %.3g to the restated modes' (> 10)",
-                        N, k, nf, dx / (N * U * sx));
-            TEST_CHECKF(dv / ((double)N * N * U * sx * xs) <= 10, "N=%d: V_%d of %d fields: ratio %.3g to the restated modes' (> 10)",
-                        N, k, nf, dv / ((double)N * N * U * sx * xs));
-            TEST_CHECKF(dr / (N * U * sx) <= 10, "N=%d: xi_%d of %d fields: %.3g outside the certified ball (ratio > 10)",
-                        N, k, nf, dr);
+            TEST_CHECKF(sx > 0 && dx / (N * U * sx) <= 10,
+                        "N=%d: xi_%d of %d fields: ratio %.3g to the restated modes' (> 10)", N, k, nf,
+                        dx / (N * U * sx));
+            TEST_CHECKF(dv / ((double)N * N * U * sx * xs) <= 10,
+                        "N=%d: V_%d of %d fields: ratio %.3g to the restated modes' (> 10)", N, k, nf,
+                        dv / ((double)N * N * U * sx * xs));
+            TEST_CHECKF(dr / (N * U * sx) <= 10,
+                        "N=%d: xi_%d of %d fields: %.3g outside the certified ball (ratio > 10)", N, k, nf, dr);
         }
         _arb_vec_clear(mu, s.state_dim);
         _arb_vec_clear(g, dim);
@@ -540,8 +548,9 @@ static void check_fields(int N)
     slpi_problem q;
     slpi_error e;
     slpi_problem_init(&q, SLPI_SYS_EULER_ZEITLIN, SLPI_SCHEME_ISOMP);
-    TEST_CHECKF(slpi_problem_set(&q, "noise", "fields", &e) == SLPI_OK && slpi_problem_set(&q, "noise_fields", path, &e) == SLPI_OK
-                && slpi_problem_noise_count(&q) == nf, "N=%d: M %d before finish, want %d", N, slpi_problem_noise_count(&q), nf);
+    TEST_CHECKF(slpi_problem_set(&q, "noise", "fields", &e) == SLPI_OK &&
+                    slpi_problem_set(&q, "noise_fields", path, &e) == SLPI_OK && slpi_problem_noise_count(&q) == nf,
+                "N=%d: M %d before finish, want %d", N, slpi_problem_noise_count(&q), nf);
     TEST_CHECKF(slpi_problem_noise_count(&p1) == nf && slpi_problem_noise_count(&p2) == n,
                 "N=%d: M %d and %d, want %d and %d", N, slpi_problem_noise_count(&p1), slpi_problem_noise_count(&p2),
                 nf, n);

@@ -43,8 +43,9 @@ static void check_kappa(int N, double k, const char *route)
 {
     int l2 = 1 + (int)test_rand_int(N - 1);
     char common[256], ka[320], mu[320];
-    snprintf(common, sizeof common, "%s rotation=%.17g background_modes=%d:0:0.3 noise=modes noise_modes=1:0:0.1,%d:1:0.05",
-             route, test_rand_uniform(-3, 3), l2, N - 1);
+    snprintf(common, sizeof common,
+             "%s rotation=%.17g background_modes=%d:0:0.3 noise=modes noise_modes=1:0:0.1,%d:1:0.05", route,
+             test_rand_uniform(-3, 3), l2, N - 1);
     snprintf(ka, sizeof ka, "%s kappa=%.17g", common, k);
     snprintf(mu, sizeof mu, "%s multiplier=-l*(l+1)-%.17g", common, k * k);
     slpi_problem pk, pm;
@@ -61,8 +62,8 @@ static void check_kappa(int N, double k, const char *route)
     arb_ptr b1 = _arb_vec_init(n);
     snprintf(what, sizeof what, "k=%g: multiplier vs kappa", k);
     int ok = same_step(&pk, dW, &pm, dW, x, y1, b1, what);
-    TEST_CHECKF(!ok || mid_gap(y1, b1, n) <= 1e-12, "N=%d k=%g %s: kappa step: double vs certified, %.3g of the scale", N, k,
-                route, mid_gap(y1, b1, n));
+    TEST_CHECKF(!ok || mid_gap(y1, b1, n) <= 1e-12, "N=%d k=%g %s: kappa step: double vs certified, %.3g of the scale",
+                N, k, route, mid_gap(y1, b1, n));
     /* H0 at the stepped state */
     slpi_fast *fk = NULL, *fm = NULL;
     slpi_ref *rk = NULL, *rm = NULL;
@@ -72,7 +73,8 @@ static void check_kappa(int N, double k, const char *route)
         slpi_fast_diagnostics(fk, y1, NULL, &dk);
         slpi_fast_diagnostics(fm, y1, NULL, &dm);
         double hk = diag_value(&dk, "H0"), hm = diag_value(&dm, "H0");
-        TEST_CHECKF(fabs(hk - hm) <= 10 * N * U * fabs(hk), "N=%d k=%g: H0 %.17g (kappa) vs %.17g (multiplier)", N, k, hk, hm);
+        TEST_CHECKF(fabs(hk - hm) <= 10 * N * U * fabs(hk), "N=%d k=%g: H0 %.17g (kappa) vs %.17g (multiplier)", N, k,
+                    hk, hm);
         arb_t h1, h2;
         arb_init(h1);
         arb_init(h2);
@@ -224,7 +226,7 @@ static void check_h0(int N)
     cplx *X = malloc(sizeof(cplx) * (size_t)n);
     slpi_error err;
     TEST_CHECK(slpi_fast_problem_initial_state(&p, x, &err) == SLPI_OK);
-    for (int i = N; i < n; i++) x[i] += 0.1 * gauss();   /* off the default's degrees */
+    for (int i = N; i < n; i++) x[i] += 0.1 * gauss(); /* off the default's degrees */
     slpi_fast_zeitlin z;
     TEST_CHECK(slpi_fast_zeitlin_init(&z, N, &err) == SLPI_OK);
     slpi_fast_sun_unpack(X, x, N);
@@ -248,8 +250,8 @@ static void check_h0(int N)
         for (int i = 0; i < n; i++) arb_set_d(xb + i, x[i]);
         ref_diag_value(hb, r, xb, "H0");
         double hm = arf_get_d(arb_midref(hb), ARF_RND_NEAR);
-        TEST_CHECKF(arb_is_finite(hb) && fabs(hm - want) <= 1e-12 * fabs(want), "N=%d: certified H0 %.17g, the spectral sum %.17g",
-                    N, hm, want);
+        TEST_CHECKF(arb_is_finite(hb) && fabs(hm - want) <= 1e-12 * fabs(want),
+                    "N=%d: certified H0 %.17g, the spectral sum %.17g", N, hm, want);
         arb_clear(hb);
         _arb_vec_clear(xb, n);
     } else {
@@ -266,10 +268,13 @@ static void check_h0(int N)
 /* 4. Refusals: where, and by which path. */
 static void check_refusals(void)
 {
-    static const struct { const char *keys, *fast, *ref; } row[] = {
+    static const struct {
+        const char *keys, *fast, *ref;
+    } row[] = {
         { "multiplier=l*(l+1)-6", "lambda(l = 2) is 0, not finite", "lambda(l = 2) is 0, not finite" },
         { "multiplier=sin(pi*l)", NULL, "lambda(l = 1) is 0, not finite" },
-        { "multiplier=-log(l-1)-1", "at l = 1: col 2: log outside its domain", "at l = 1: col 2: log outside its domain" },
+        { "multiplier=-log(l-1)-1", "at l = 1: col 2: log outside its domain",
+          "at l = 1: col 2: log outside its domain" },
     };
     for (size_t i = 0; i < sizeof row / sizeof row[0]; i++) {
         slpi_problem p;
@@ -283,7 +288,8 @@ static void check_refusals(void)
         int rf = slpi_fast_create(&f, &p, &e1), rr = slpi_ref_create(&r, &p, &e2);
         TEST_CHECKF(row[i].fast ? rf == SLPI_EINPUT && strstr(e1.msg, row[i].fast) : rf == SLPI_OK,
                     "%s: double path: %d %s", row[i].keys, rf, e1.msg);
-        TEST_CHECKF(rr == SLPI_EINPUT && strstr(e2.msg, row[i].ref), "%s: certified path: %d %s", row[i].keys, rr, e2.msg);
+        TEST_CHECKF(rr == SLPI_EINPUT && strstr(e2.msg, row[i].ref), "%s: certified path: %d %s", row[i].keys, rr,
+                    e2.msg);
         TEST_CHECKF(!row[i].fast || strcmp(e1.msg, e2.msg) == 0, "%s: the paths' reasons differ: '%s' and '%s'",
                     row[i].keys, e1.msg, e2.msg);
         slpi_fast_free(f);
@@ -295,7 +301,8 @@ static void check_refusals(void)
     TEST_CHECK(slpi_problem_set(&p, "multiplier", "-l*(l+1)-x1", &err) == SLPI_OK);
     TEST_CHECKF(slpi_problem_finish(&p, &err) == SLPI_EINPUT && strstr(err.msg, "multiplier: col 10: a coordinate"),
                 "a coordinate in the multiplier: %s", err.msg);
-    TEST_CHECK(slpi_problem_set(&p, "multiplier", "-l*(l+1)", &err) == SLPI_OK && slpi_problem_set(&p, "kappa", "2", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_set(&p, "multiplier", "-l*(l+1)", &err) == SLPI_OK &&
+               slpi_problem_set(&p, "kappa", "2", &err) == SLPI_OK);
     TEST_CHECKF(slpi_problem_finish(&p, &err) == SLPI_EINPUT && strstr(err.msg, "kappa=2 with multiplier=-l*(l+1)"),
                 "kappa with a multiplier: %s", err.msg);
 }
@@ -313,7 +320,7 @@ int main(void)
     }
     check_kappa(2, 1.0, "matmul=auto");
     check_kappa(2, (1 + (int)test_rand_int(32)) / 8.0, "matmul=auto");
-    check_kappa(6, 1.0, "matmul=blas");   /* the certified solve on the BLAS route's tables (from N = 32 under auto) */
+    check_kappa(6, 1.0, "matmul=blas"); /* the certified solve on the BLAS route's tables (from N = 32 under auto) */
     check_polynomial(2);
     check_rotating(24);
     check_rotating(32);

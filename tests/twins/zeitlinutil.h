@@ -33,8 +33,7 @@ static inline int make_scheme(slpi_problem *p, slpi_scheme_id k, int N, const ch
         ok = slpi_problem_set(p, kv, eq + 1, &err) == SLPI_OK;
     }
     ok = ok && slpi_problem_finish(p, &err) == SLPI_OK;
-    if (!ok)
-        fprintf(stderr, "%s: N=%d %s: %s\n", test_name_, N, extra ? extra : "", err.msg);
+    if (!ok) fprintf(stderr, "%s: N=%d %s: %s\n", test_name_, N, extra ? extra : "", err.msg);
     return ok;
 }
 
@@ -53,12 +52,10 @@ static inline int step_both(const slpi_problem *p, const double *x, const double
     int n = slpi_problem_state_dim(p), ok = 0;
     if (slpi_fast_create(&f, p, &err) == SLPI_OK && slpi_ref_create(&r, p, &err) == SLPI_OK) {
         memcpy(y, x, sizeof(double) * (size_t)n);
-        for (int i = 0; i < n; i++)
-            arb_set_d(yb + i, x[i]);
-        ok = !slpi_step_failed(slpi_fast_step(f, y, dW, &info));   /* fixed_iters: accepted */
+        for (int i = 0; i < n; i++) arb_set_d(yb + i, x[i]);
+        ok = !slpi_step_failed(slpi_fast_step(f, y, dW, &info)); /* fixed_iters: accepted */
         ok = ok && !slpi_step_failed(slpi_ref_step(r, yb, dW, &info));
-        if (!ok)
-            fprintf(stderr, "%s: step: %s\n", test_name_, slpi_ref_unable_reason(r));
+        if (!ok) fprintf(stderr, "%s: step: %s\n", test_name_, slpi_ref_unable_reason(r));
     } else {
         fprintf(stderr, "%s: create: %s\n", test_name_, err.msg);
     }
@@ -83,7 +80,7 @@ static inline double mid_gap(const double *y, arb_srcptr b, int n)
  * (p1's); the double steps within |dy| / (N u max|y|) <= 10, the certified balls
  * intersecting; what names the pair in messages. 1 if all four steps were taken. */
 static inline int same_step(const slpi_problem *p1, const double *dW1, const slpi_problem *p2, const double *dW2,
-                     const double *x, double *y1, arb_ptr b1, const char *what)
+                            const double *x, double *y1, arb_ptr b1, const char *what)
 {
     int n = slpi_problem_state_dim(p1), N = (int)lround(sqrt(n));
     double *y2 = malloc(sizeof(double) * (size_t)n);
