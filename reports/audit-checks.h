@@ -22,7 +22,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_problem slpi_problem;
 #include "reports/reports.h"
 

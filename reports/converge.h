@@ -6,7 +6,7 @@
 #define SLPI_REPORTS_CONVERGE_H
 
 #include <stdint.h>
-#include "slpi/errors.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_fast slpi_fast;
 #include "fast/ensemble.h"
 #include "reports/reports.h"

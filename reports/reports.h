@@ -8,9 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
-#include "slpi/errors.h"
-#include "slpi/registry.h"
-#include "slpi/problem.h"
+typedef struct slpi_error slpi_error; /* slpi/errors.h */
+#include "slpi/registry-ids.h"
+typedef struct slpi_problem slpi_problem; /* slpi/problem.h */
 #include "slpi/limits.h"
 #include "slpi/step.h"
 
