@@ -26,7 +26,7 @@ typedef long long ens_vl __attribute__((vector_size(8 * ENS_W)));
  * to functions, even inlined ones). ENS_SEL: m ? a : b (m: all ones or zeros per lane). */
 #define ENS_SEL(m, a, b) ((ens_vd)(((m) & (ens_vl)(a)) | (~(m) & (ens_vl)(b))))
 #define ENS_SELI(m, a, b) (((m) & (a)) | (~(m) & (b)))
-#define ENS_ABS(a) ((ens_vd)((ens_vl)(a)&0x7fffffffffffffffLL))
+#define ENS_ABS(a) ((ens_vd)(((ens_vl)(a)) & 0x7fffffffffffffffLL))
 /* the scalar "if (!(v <= m)) m = v" of slpi_vec_maxabs / maxdiff (NaN propagates), for
  * m, v >= +0 or NaN (absolute values): the x86 max instructions return their second
  * operand v when either is a NaN or the two are equal, and -0 never occurs, so max(m, v)

@@ -331,7 +331,7 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
         memset(v, 0, (size_t)ly->nq * sizeof *v);
         /* lane r of object i as a plain vector */
 #define LANE(i, buf)                                                                                                   \
-    for (int j = 0; j < d; j++) (buf)[j] = w->x[(size_t)(i)*dn + (size_t)j * (size_t)n + (size_t)r]
+    for (int j = 0; j < d; j++) (buf)[j] = w->x[((size_t)(i)) * dn + (size_t)j * (size_t)n + (size_t)r]
         double *xref = w->lane, *xi = w->scratch, *xind = w->scratch + 2 * d;
         LANE(nl, xref);
         if (c->indep) LANE(nl + 1, xind);
