@@ -46,6 +46,7 @@
 #include "slpi/plan.h"
 #include "slpi/noise.h"
 #include "slpi/step.h"
+#include "slpi/diag.h"
 #include "slpi/version.h"
 #include "slpi/trajectory.h"
 #include "slpi/output.h"

@@ -19,6 +19,7 @@
 #include "slpi/registry-ids.h"
 #include "slpi/noise.h"
 #include "slpi/step.h"
+#include "slpi/diag.h"
 #include <stdint.h>
 #include <stddef.h>
 #include "slpi/fast.h"

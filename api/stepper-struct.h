@@ -5,7 +5,7 @@
 
 #include "slpi/fast.h"
 #include "slpi/ref.h"
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "slpi/stepper.h"
 #include "core/rows.h"
 #include "core/steps.h"

@@ -14,7 +14,7 @@
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/plan.h"
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "slpi/fast.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-finish.h"

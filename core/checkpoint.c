@@ -50,7 +50,7 @@
  * computes from exactly the numbers it saved.
  */
 #include "slpi/errors.h"
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "slpi/output.h"
 #include "slpi/run.h"
 #include "core/checkpoint.h"

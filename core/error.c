@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "core/check.h"
+#include "slpi/diag.h"
 #include "slpi/errors.h"
 #include "slpi/step.h"
 

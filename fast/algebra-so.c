@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "fast/algebra.h"
 #include "fast/dense.h"
 #include "fast/system.h"

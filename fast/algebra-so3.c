@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "fast/algebra.h"
 #include "fast/so3.h"
 #include "fast/system.h"

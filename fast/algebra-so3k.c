@@ -9,7 +9,7 @@
 #include <string.h>
 #include <stddef.h>
 
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "fast/algebra.h"
 #include "fast/so3.h"
 #include "fast/system.h"

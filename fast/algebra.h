@@ -11,7 +11,7 @@
 #ifndef SLPI_FAST_ALGEBRA_H
 #define SLPI_FAST_ALGEBRA_H
 
-#include "slpi/step.h"
+typedef struct slpi_diag slpi_diag; /* slpi/diag.h */
 #include "fast/cmplx.h"
 #include "fast/so3.h"
 #include "fast/system.h"

@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "slpi/problem-shape.h"
 #include "core/view-system.h"
 #include "fast/model-tape.h"

@@ -9,6 +9,7 @@
 #include "slpi/registry-ids.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
+#include "slpi/diag.h"
 #include "slpi/fast.h"
 #include "slpi/problem-shape.h"
 #include "slpi/initial.h"

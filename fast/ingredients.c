@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include "slpi/errors.h"
 #include "slpi/registry-ids.h"
-#include "slpi/step.h"
 #include "slpi/problem-shape.h"
 #include "core/problem-options.h"
 #include "fast/fast.h"

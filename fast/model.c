@@ -40,7 +40,7 @@
 
 #include "slpi/errors.h"
 #include "slpi/plan.h"
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "core/view-grid.h"
 #include "core/view-system.h"
 #include "core/expr.h"

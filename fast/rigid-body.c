@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "slpi/errors.h"
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "core/view-system.h"
 #include "fast/algebra.h"
 #include "fast/system.h"

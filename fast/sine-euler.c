@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "slpi/problem-shape.h"
 #include "core/view-system.h"
 #include "core/check.h"

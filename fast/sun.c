@@ -13,7 +13,7 @@
  * solves and zgemm, shared with the Manakov system.
  */
 #include "slpi/errors.h"
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "fast/sun.h"
 #include "fast/dense.h"
 #include "fast/team.h"

@@ -16,7 +16,7 @@
 #define SLPI_FAST_SUN_H
 
 typedef struct slpi_error slpi_error; /* slpi/errors.h */
-#include "slpi/step.h"
+typedef struct slpi_diag slpi_diag;   /* slpi/diag.h */
 #include "fast/cmplx.h"
 
 #include "fast/system.h"

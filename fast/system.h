@@ -33,7 +33,7 @@
 typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_plan slpi_plan;
-#include "slpi/step.h"
+typedef struct slpi_diag slpi_diag; /* slpi/diag.h */
 #include "fast/vec3.h"
 
 typedef struct slpi_fast_system slpi_fast_system;

@@ -31,7 +31,6 @@
 #include <string.h>
 #include <stddef.h>
 
-#include "slpi/step.h"
 #include "slpi/fast.h"
 #include "slpi/tools.h"
 #include "fast/ingredients.h"

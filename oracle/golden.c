@@ -43,7 +43,7 @@
 #include "slpi/errors.h"
 #include "slpi/registry-ids.h"
 #include "slpi/problem.h"
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "slpi/tools.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-shape.h"

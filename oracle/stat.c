@@ -27,7 +27,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "slpi/step.h"
 #include "slpi/tools.h"
 #include "slpi/problem-shape.h"
 #include "oracle/oracle.h"

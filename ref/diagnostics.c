@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #include "slpi/ref.h"
 #include "ref/ref.h"
 #include "core/view-cert.h"

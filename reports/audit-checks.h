@@ -22,8 +22,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-typedef struct slpi_error slpi_error; /* slpi/errors.h */
-typedef struct slpi_problem slpi_problem;
 #include "reports/reports.h"
 
 /* "= ID | statement | magnitude | paper size | why": a claim's description. */

@@ -9,7 +9,6 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/problem.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-finish.h"
 #include "slpi/trajectory.h"

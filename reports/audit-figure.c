@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "slpi/problem.h"
 #include "slpi/limits.h"
 #include "reports/audit-checks.h"
 

@@ -8,7 +8,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/problem-finish.h"
 #include "slpi/problem-shape.h"
 #include "slpi/fast.h"

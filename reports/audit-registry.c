@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <stddef.h>
 
+#include "slpi/diag.h"
 #include "slpi/errors.h"
 #include "slpi/problem.h"
 #include "slpi/problem-finish.h"
-#include "slpi/step.h"
 #include "slpi/stepper.h"
 #include "core/problem-store.h"
 #include "core/digest.h"

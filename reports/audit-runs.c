@@ -13,7 +13,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/initial.h"
 #include "slpi/problem-build.h"
 #include "slpi/problem-finish.h"

@@ -10,7 +10,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "core/digest.h"
 #include "core/view-grid.h"
 #include "core/view-noise.h"

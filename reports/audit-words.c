@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <stddef.h>
 
-#include "slpi/problem.h"
 #include "slpi/limits.h"
 #include "core/blas.h"
 #include "core/digest.h"
@@ -129,7 +128,7 @@ int slpi_audit_archive_differences(const slpi_audit *a, FILE *out)
 
 /* The archived verdict over claim cl's multiverse (docs/claims.md#multiverse), from the
  * first line of ARCHIVE/multiverse/ID/multiverse.txt (ARCHIVE/multiverse-full/ for a FULL
- * run; reports/multiverse.sh writes it) without the claim's id: "VERDICT over N members:
+ * run; reports/multiverse/multiverse.sh writes it) without the claim's id: "VERDICT over N members:
  * each verdict's share"; empty without an archive or a run. */
 void slpi_audit_multiverse_archived(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n)
 {
@@ -170,7 +169,7 @@ int slpi_audit_multiverse_members(const slpi_audit_claim *cl, char *dims, size_t
 }
 
 /* The kernel and libm screen's row for claim cl (docs/claims.md#screen), from
- * ARCHIVE/screen/screen.tsv or known.tsv (reports/screen.sh): "; the kernel and libm
+ * ARCHIVE/screen/screen.tsv or known.tsv (reports/multiverse/screen.sh): "; the kernel and libm
  * screen (8 members): DECISION, spread/margin R: REASON"; empty without an archive or a
  * row. */
 static void screen_archived(const slpi_audit *a, const slpi_audit_claim *cl, char *out, size_t n)
@@ -226,7 +225,7 @@ void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl
     char verdict[512];
     slpi_audit_multiverse_archived(a, cl, verdict, sizeof verdict);
     snprintf(out, n, "%d members declared (%s); this run is one: %s; %s%s%s", *members, dims, member,
-             verdict[0] ? "the archived verdict over the members (reports/multiverse.sh): "
+             verdict[0] ? "the archived verdict over the members (reports/multiverse/multiverse.sh): "
                         : "no multiverse run archived, so this verdict is one member's",
              verdict, screen);
 }

@@ -29,7 +29,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/process.h"
-#include "slpi/problem.h"
 #include "slpi/limits.h"
 #include "slpi/run.h"
 #include "core/clock.h"

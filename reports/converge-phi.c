@@ -10,7 +10,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry.h"
-#include "slpi/problem.h"
 #include "slpi/problem-shape.h"
 #include "core/expr.h"
 #include "fast/model-tape.h"

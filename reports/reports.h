@@ -297,9 +297,9 @@ typedef struct {
  * the command refuses to run; SLPI_AUDIT_RULES_CHANGED=1 runs it, flagged); the two lines
  * docs/claims.md freezes, as this command computes them. */
 int slpi_audit_freeze_check(slpi_audit *a, char *msg, size_t n);
-/* The verdict rules over a multiverse's members (MEMBERS: reports/multiverse.sh's
+/* The verdict rules over a multiverse's members (MEMBERS: reports/multiverse/multiverse.sh's
  * members.tsv; N: the members its declared choices make) and the kernel and libm
- * screen's decision (FILE: reports/screen.sh's screen.json), one line to out each
+ * screen's decision (FILE: reports/multiverse/screen.sh's screen.json), one line to out each
  * (reports/audit-verdict.c; docs/claims.md#multiverse, #screen). */
 int slpi_audit_multiverse_verdict(const char *id, const char *members, int n, FILE *out, slpi_error *err);
 int slpi_audit_screen_verdict(const char *id, const char *file, FILE *out, slpi_error *err);

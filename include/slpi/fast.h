@@ -6,6 +6,7 @@
 
 #include "slpi/errors.h"
 #include "slpi/step.h"
+typedef struct slpi_diag slpi_diag; /* slpi/diag.h */
 
 typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */
 typedef struct slpi_plan slpi_plan;       /* opaque (slpi/plan.h) */

@@ -8,6 +8,7 @@
 #endif
 
 #include "slpi/errors.h"
+#include "slpi/diag.h"
 #include "slpi/step.h"
 
 typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */

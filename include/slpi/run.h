@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "slpi/errors.h"
+#include "slpi/diag.h"
 #include "slpi/step.h"
 
 typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */

@@ -1,4 +1,5 @@
-/* slpi/step.h — what one step reports, and named diagnostics (part of slpi.h). */
+/* slpi/step.h — what one step reports (part of slpi.h; the named diagnostics of a state are
+ * slpi/diag.h's). */
 #ifndef SLPI_PUBLIC_STEP_H
 #define SLPI_PUBLIC_STEP_H
 
@@ -18,7 +19,7 @@ typedef enum {
     SLPI_STEP_INVALID        /* invalid input state or increments */
 } slpi_step_status;
 
-typedef struct {
+typedef struct slpi_step_info {
     slpi_step_status status;
     int iterations;
     double residual; /* final solver increment/residual (max norm) */
@@ -31,15 +32,6 @@ static inline int slpi_step_failed(slpi_step_status s)
 {
     return s >= SLPI_STEP_NOT_CONVERGED;
 }
-
-/* Named scalar diagnostics (H0, Casimirs, eigenvalue departure, ...). */
-#define SLPI_MAX_DIAG 48
-typedef struct {
-    int n;
-    const char *name[SLPI_MAX_DIAG]; /* static strings */
-    double value[SLPI_MAX_DIAG];
-} slpi_diag;
-void slpi_diag_add(slpi_diag *d, const char *name, double value);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "slpi/errors.h"
-#include "slpi/step.h"
+#include "slpi/diag.h"
 #ifndef SLPI_FAST_ONLY
 #include "slpi-flint.h" /* Arb from either FLINT generation (core/slpi-flint.h) */
 #endif

@@ -4,7 +4,7 @@
  * MPFR rounds the exact function value to 53 bits once (its functions are correctly
  * rounded), and the exponent range of a double, subnormals included, is MPFR's here, so
  * that overflow, underflow and subnormal results round as a double's would. It is not part
- * of libslpi: the audit's multiverse driver (reports/multiverse.sh) preloads it for a member.
+ * of libslpi: the audit's multiverse driver (reports/multiverse/multiverse.sh) preloads it for a member.
  * SLPI_CRMATH_COUNT=1 prints, at exit, how many calls it served (the proof that the
  * process's calls went here and not to glibc). SLPI_CRMATH_ROUND=up or down rounds every
  * result upward or downward instead (the `libm=mpfr-up` and `mpfr-down` members: the

@@ -99,9 +99,8 @@ mkdir -p "$dir/arch/multiverse/R5" && echo "R5 SEED-DEPENDENT over 8 members: CO
 OPENBLAS_NUM_THREADS=1 "$bin" audit --claims "$dir/claims-mv.txt" --only R5 --out "$dir/outmv" --archive "$dir/arch" -q > /dev/null 2>&1
 [ "$(jq -r '.claims[0].multiverse | [.members, .declared] | map(tostring) | join(" ")' "$dir/outmv/claims.json")" = "8 seeds 0 1 2 3 4 5 6 7" ] \
   || { echo "t-archive: FAIL: R5 with a seeds line: $(jq -c '.claims[0].multiverse' "$dir/outmv/claims.json")"; fail=1; }
-# (the words are the audit's C, reports/audit-words.c, a decision source under the frozen
-# digest: they keep the driver's former path, reports/multiverse.sh)
-jq -r '.claims[0].multiverse.words' "$dir/outmv/claims.json" | grep -q "archived verdict over the members (reports/multiverse.sh): SEED-DEPENDENT over 8 members: CONFIRMED 7" \
+# (the words are the audit's C, reports/audit-words.c: they name the driver by its path)
+jq -r '.claims[0].multiverse.words' "$dir/outmv/claims.json" | grep -q "archived verdict over the members (reports/multiverse/multiverse.sh): SEED-DEPENDENT over 8 members: CONFIRMED 7" \
   || { echo "t-archive: FAIL: R5's archived multiverse verdict is not in its words: $(jq -r '.claims[0].multiverse.words' "$dir/outmv/claims.json")"; fail=1; }
 # the multiverse decides: the verdict shown (JSON, the summary's verdict column, the
 # section's heading) is the archived verdict over the members, with their shares and this
