@@ -8,10 +8,17 @@
 
 #include "reports/audit-checks.h"
 
-const slpi_audit_arg *slpi_audit_get(const slpi_audit_args *x, const char *name)
+int slpi_audit_find(const slpi_audit_args *x, const char *name)
 {
     for (int k = 0; k < SLPI_AUDIT_MAXARG; k++)
-        if (x->name[k] && !strcmp(x->name[k], name)) return &x->arg[k];
+        if (x->name[k] && !strcmp(x->name[k], name)) return k;
+    return -1;
+}
+
+const slpi_audit_arg *slpi_audit_get(const slpi_audit_args *x, const char *name)
+{
+    int k = slpi_audit_find(x, name);
+    if (k >= 0) return &x->arg[k];
     /* an evaluator asks for a name its row does not have: a programming error */
     fprintf(stderr, "audit: check word '%s' has no argument named %s (reports/audit-lang.c)\n", x->arg[0].s, name);
     abort();

@@ -75,22 +75,22 @@ int slpi_audit_compare(int op, double v, double thr);
 /* Read a check string through the language's table (reports/audit-lang.c) into x: 0, or
  * -1 with why (the word, what is wrong, the nearest valid word, the usage). */
 int slpi_audit_parse(const char *check, slpi_audit_args *x, char *why, size_t nwhy);
-/* The edit distance of a and b (b's first 63 characters), for the nearest valid word. */
-int slpi_audit_distance(const char *a, const char *b);
-/* The word of words[0..n) nearest to w by that distance (the first of equals; "?" if n is 0). */
+/* The word of words[0..n) nearest to w by edit distance (of w and each word's first 63
+ * characters; the first of equals; "?" if n is 0). */
 const char *slpi_audit_nearest(const char *const *words, int n, const char *w);
 /* Row `form` of the language's table (slpi_audit_args.form), as the rules before a run read
  * it (reports/audit-decidable.c): what its number is (SLPI_AUDIT_MAG: a magnitude, >= 0;
- * SLPI_AUDIT_WIN: a value judged by a window LO HI; 0: neither), its result in words (NULL:
- * none), and the index in slpi_audit_args.arg of its argument `name` (as slpi_audit_get;
- * "WORD" 0; -1 if the row has none). */
+ * SLPI_AUDIT_WIN: a value judged by a window LO HI; 0: neither) and its result in words
+ * (NULL: none). */
 enum { SLPI_AUDIT_MAG = 1, SLPI_AUDIT_WIN = 2 };
 int slpi_audit_form_kind(int form);
 const char *slpi_audit_form_says(int form);
-int slpi_audit_form_arg(int form, const char *name);
 /* Argument `name` of a check read by slpi_audit_parse: its name in the language's table
  * ("DIAG", "LO", "OP", ...; an optional key=VALUE by its key; "WORD" the check word).
- * A name the row does not have is a programming error: the process aborts, naming it. */
+ * slpi_audit_find: its index in x->arg, -1 if the row has none. slpi_audit_get: the
+ * argument; a name the row does not have is a programming error: the process aborts,
+ * naming it. */
+int slpi_audit_find(const slpi_audit_args *x, const char *name);
 const slpi_audit_arg *slpi_audit_get(const slpi_audit_args *x, const char *name);
 /* 0 if the check can come out either way, else -1 with why (the nearest valid word where
  * there is one): a diagnostic not among diag[0..ndiag) (the case's run's; diag NULL: not

@@ -10,33 +10,33 @@
 
 #include "reports/audit-checks.h"
 
-/* The index of form f's threshold: X, or resolvable's count of levels N; -1 if none. */
-static int threshold_index(int f)
+/* The index of x's threshold: X, or resolvable's count of levels N; -1 if none. */
+static int threshold_index(const slpi_audit_args *x)
 {
-    int thr = slpi_audit_form_arg(f, "X");
-    return thr > 0 ? thr : slpi_audit_form_arg(f, "N");
+    int thr = slpi_audit_find(x, "X");
+    return thr > 0 ? thr : slpi_audit_find(x, "N");
 }
 
-/* 0 if form f's threshold or window lies in the range its quantity can take (an exponent's
+/* 0 if x's threshold or window lies in the range its quantity can take (an exponent's
  * window not holding it all), else -1 with why (docs/claims.md#reach, fixed 2026-11-27). */
-static int reach(int f, const slpi_audit_args *x, char *why, size_t n)
+static int reach(const slpi_audit_args *x, char *why, size_t n)
 {
     const char *w = x->arg[0].s, *what = "a change of a real quantity", *bad = NULL;
-    int kind = slpi_audit_form_kind(f);
-    int d = slpi_audit_form_arg(f, "DIAG"), thr = threshold_index(f), lo = slpi_audit_form_arg(f, "LO"), exponent = 0;
+    int kind = slpi_audit_form_kind(x->form);
+    int d = slpi_audit_find(x, "DIAG"), thr = threshold_index(x), lo = slpi_audit_find(x, "LO"), exponent = 0;
     double rlo = 1e-18, rhi = 1e6; /* a change; the others below */
     char dw[64];
     snprintf(dw, sizeof dw, " %s ", d > 0 ? x->arg[d].s : "-");
     if (!strcmp(w, "resolvable")) { /* "<= N" with N at the top always holds */
         rlo = 0, what = "a number of resolved levels";
-        rhi = x->arg[slpi_audit_form_arg(f, "B")].r - x->arg[slpi_audit_form_arg(f, "A")].r + 1 -
-            (x->arg[slpi_audit_form_arg(f, "OP")].e == SLPI_AUDIT_LE);
+        rhi = x->arg[slpi_audit_find(x, "B")].r - x->arg[slpi_audit_find(x, "A")].r + 1 -
+            (x->arg[slpi_audit_find(x, "OP")].e == SLPI_AUDIT_LE);
     } else if (!strcmp(w, "versus") || (!strcmp(w, "ensemble") && thr > 0)) {
         rlo = 1e-24, rhi = 1e24, what = "a ratio of two changes";
     } else if (!strcmp(w, "max") && strstr(" capped stagnated failed mean_iters max_iters ", dw)) {
         rlo = 0, rhi = 1e9, what = "a count";
     } else if (!strcmp(w, "critical")) {
-        rlo = x->arg[slpi_audit_form_arg(f, "H0")].r, rhi = x->arg[slpi_audit_form_arg(f, "H1")].r,
+        rlo = x->arg[slpi_audit_find(x, "H0")].r, rhi = x->arg[slpi_audit_find(x, "H1")].r,
         what = "a step of its sweep";
     } else if (kind == SLPI_AUDIT_WIN) {
         rlo = -10, rhi = 10, what = "an exponent (a log-log slope)", exponent = 1;
@@ -59,8 +59,8 @@ static int reach(int f, const slpi_audit_args *x, char *why, size_t n)
 
 int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why, size_t n)
 {
-    int f = x->form, kind = slpi_audit_form_kind(f);
-    int d = slpi_audit_form_arg(f, "DIAG"), op = slpi_audit_form_arg(f, "OP"), thr = threshold_index(f);
+    int kind = slpi_audit_form_kind(x->form);
+    int d = slpi_audit_find(x, "DIAG"), op = slpi_audit_find(x, "OP"), thr = threshold_index(x);
     if (d > 0 && diag) {
         int known = 0;
         for (int i = 0; i < ndiag; i++) known |= !strcmp(diag[i], x->arg[d].s);
@@ -82,8 +82,8 @@ int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int 
         }
     }
     if (kind == SLPI_AUDIT_WIN) {
-        const slpi_audit_arg *lo = &x->arg[slpi_audit_form_arg(f, "LO")], *hi = &x->arg[slpi_audit_form_arg(f, "HI")];
-        int h0 = slpi_audit_form_arg(f, "H0"); /* a sweep: its critical h is a grid point, [h, h] a window */
+        const slpi_audit_arg *lo = &x->arg[slpi_audit_find(x, "LO")], *hi = &x->arg[slpi_audit_find(x, "HI")];
+        int h0 = slpi_audit_find(x, "H0"); /* a sweep: its critical h is a grid point, [h, h] a window */
         if (lo->r > hi->r || (lo->r == hi->r && h0 < 0)) {
             snprintf(why, n, "the window [%s, %s] is %s (nearest valid: %s %s)", lo->s, hi->s,
                      lo->r > hi->r ? "reversed" : "empty", lo->r > hi->r ? hi->s : "LO", lo->r > hi->r ? lo->s : "HI");
@@ -102,20 +102,19 @@ int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int 
             return -1;
         }
     }
-    return reach(f, x, why, n);
+    return reach(x, why, n);
 }
 
 int slpi_audit_bound(const slpi_audit_args *x, double *lo, double *hi)
 {
-    int f = x->form, kind = slpi_audit_form_kind(f);
-    int thr = threshold_index(f);
+    int kind = slpi_audit_form_kind(x->form), thr = threshold_index(x);
     if (kind == SLPI_AUDIT_MAG && thr > 0) {
         *lo = *hi = x->arg[thr].r;
         return 1;
     }
     if (kind != SLPI_AUDIT_WIN) return 0;
-    *lo = x->arg[slpi_audit_form_arg(f, "LO")].r;
-    *hi = x->arg[slpi_audit_form_arg(f, "HI")].r;
+    *lo = x->arg[slpi_audit_find(x, "LO")].r;
+    *hi = x->arg[slpi_audit_find(x, "HI")].r;
     return 2;
 }
 

@@ -167,7 +167,8 @@ static void words_of(word_list *l, const arg_spec *sp, int with_key)
     for (int k = 0; sp->t == T_KV && slpi_problem_key(k, &name, &sys, &help); k++) words_add(l, name, strlen(name), "");
 }
 
-int slpi_audit_distance(const char *a, const char *b)
+/* The edit distance of a and b (b's first 63 characters), for the nearest valid word. */
+static int distance(const char *a, const char *b)
 {
     size_t n = strlen(b);
     int row[64];
@@ -192,7 +193,7 @@ const char *slpi_audit_nearest(const char *const *words, int n, const char *w)
     const char *best = NULL;
     int bd = 1 << 30;
     for (int i = 0; i < n; i++) {
-        int d = slpi_audit_distance(w, words[i]);
+        int d = distance(w, words[i]);
         if (d < bd) bd = d, best = words[i];
     }
     return best ? best : "?";
@@ -466,15 +467,4 @@ int slpi_audit_form_kind(int form)
 const char *slpi_audit_form_says(int form)
 {
     return forms[form].says;
-}
-
-int slpi_audit_form_arg(int form, const char *name)
-{
-    const check_form *f = &forms[form];
-    if (!strcmp(name, "WORD")) return 0;
-    for (int k = 0; f->arg[k].t != T_END; k++) {
-        const char *nm = f->arg[k].key ? f->arg[k].key : f->arg[k].name;
-        if (nm && !strcmp(nm, name)) return k + 1;
-    }
-    return -1;
 }
