@@ -245,6 +245,9 @@ row "m2.noise: 2 components per step, the problem has M = 1" run $Mo "H=x1^2" "n
 printf 'system=model\nalgebra=so3\nH=x1^2\nscheme=tmk\nx0=1,0,0\n' > sch.cfg
 row "scheme=isomp is given, but sch.cfg sets scheme=tmk: a key file would override it" run --config sch.cfg --scheme isomp
 row "param.q=1: no expression uses it (a misspelt name?)" run $Mo "H=x1^2" param.q=1
+# a long value (a double's exact expansion: up to 767 digits) is cut, never the reason
+long=0.$(printf '%0700d' 0 | tr 0 1)
+row "param.q=$(printf '%.40s' $long)\.\.\.: no expression uses it (a misspelt name?); remove it" run $Mo "H=x1^2" param.q=$long
 # the time t (docs/models.md#time): its name is no parameter's, t0 only where an expression
 # reads t and only on a model; no scheme refuses t (docs/schemes.md#time), so no row of that kind
 row "param.t: t is the time of the step" run $Mo "H=t*x1^2" param.t=2
