@@ -6,7 +6,8 @@
 # the same statistics (p-value) for the three forms; noise_file= with {path} reads each
 # path's own noise file; the private folder of the split is gone afterwards; a bad path
 # value is exit 2 naming the column; two copies of one noise file under other names, and
-# a path given both in a file and in a multi-path file, are exit 2 ("the same path").
+# a path given both in a file and in a multi-path file, are exit 2 ("the same path"); two
+# paths that differ in their last step's increments only are pooled (10 rows, exit 0).
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
@@ -59,6 +60,13 @@ out=$(summary "$d/a.tsv" "$d/b.tsv")
 case $out in *"the same path as"*"exit 2") ;; *) note "two copies of one noise file: $out" ;; esac
 out=$(summary "$d/p1.tsv" "$d/step.tsv")
 case $out in *"the same path as"*"exit 2") ;; *) note "a path in a file and in a multi-path file: $out" ;; esac
+# two paths that differ in their last step only are two paths: path base's noise file with
+# the last row of path base+1's, run and pooled with path base's canonical run
+{ grep '^#' "$d/n$base.noise"; grep -v '^#' "$d/n$base.noise" | sed '$d'; tail -n 1 "$d/n$((base + 1)).noise"; } > "$d/last.noise"
+$slpi run --preset iso/rigid-body/trajectories steps=4 path=$base noise_file="$d/last.noise" -q -o "$d/last.tsv" \
+  > /dev/null 2>&1 || note "slpi run noise_file=last.noise"
+out=$(summary "$d/p0.tsv" "$d/last.tsv")
+case $out in *"10 rows"*"exit 0") ;; *) note "two paths that differ in their last step only: $out" ;; esac
 [ -z "$(ls -A "$TMPDIR")" ] || note "the split's folder is left behind after an error: $(ls -A "$TMPDIR")"
 [ $fail -eq 0 ] && echo "t-verify-paths: PASS"
 exit $fail
