@@ -32,7 +32,7 @@ snap() {
 # row PATTERN COMMAND ARGS...: the command gets an output file where it writes one
 # (COMMAND runx, verifyx, goldenx, noisex, convergex: no output file added; stdout goes to $out).
 # Files named in $keep must be exactly as before (nothing deleted, truncated or
-# replaced); no temporary file (.NAME.slpi-XXXXXX) may be left behind.
+# replaced); no temporary file (.NAME.slpi-PID-XXXXXX) may be left behind.
 keep=""; out=msg
 # Each command runs with at most 8 GiB of address space, so that a missing limit (a bug,
 # or a mutant of `make mutants`) fails its row instead of exhausting the machine; not
