@@ -22,8 +22,8 @@
  *   inherit SIGINT or SIGHUP ignored (`nohup make check &`), which its children would
  *   inherit in turn and then, rightly, keep (c). So a and b run twice: as this test
  *   was started, then with SIGINT and SIGHUP ignored here, as a background job's test
- *   is started (issue 89, D13: under `nohup make check &` the children kept SIGINT
- *   ignored and a SIGTERM was never caught). */
+ *   is started (under `nohup make check &` the children used to keep SIGINT ignored,
+ *   and a SIGTERM was never caught). */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <signal.h>
