@@ -6,9 +6,12 @@
  * file per path in a private temporary folder (header as given, path=K, the header's
  * x0_file=/noise_file=/noise_fields= with `{path}` replaced by K and made absolute
  * against the original's folder; that path's rows in their order), named
- * FILE#path=K, and these are verified as the pooled files they are. The folder and the
- * files in it are this run's and are removed at its end. Memory: the file once. */
+ * FILE#path=K, and these are verified as the pooled files they are. The folder
+ * ($TMPDIR/slpi-verify-PID-XXXXXX, PID this process's id) and the files in it are this
+ * run's and are removed at its end; the ones of verify runs that are gone (SIGKILL, a
+ * crash) the next split removes (docs/conventions.md#stale). Memory: the file once. */
 #define _XOPEN_SOURCE 700 /* realpath, mkdtemp */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -22,6 +25,7 @@
 #include "slpi/tools.h"
 #include "slpi/limits.h"
 #include "oracle/oracle.h"
+#include "core/command.h"
 
 /* The whole of a regular file in memory, NUL-terminated; NULL when it is not one
  * (a FIFO is read once, by the verifier, and holds one path). */
@@ -157,12 +161,50 @@ static void folder_of(const char *path, char *out, size_t cap)
     snprintf(out, cap, "%s", realpath(dir, abs) ? abs : dir);
 }
 
-/* The private folder, made at the first file with a `path` column. */
+/* Whether name is one of split_file's: digits, '-', anything, "#path=", digits. */
+static int split_name(const char *name)
+{
+    const char *s = name;
+    while (*s >= '0' && *s <= '9') s++;
+    const char *k = strrchr(s, '#');
+    if (s == name || *s != '-' || !k || strncmp(k, "#path=", 6) != 0 || !k[6]) return 0;
+    for (k += 6; *k >= '0' && *k <= '9';) k++;
+    return *k == 0;
+}
+
+/* Remove the private folders in tmp of verify runs that are gone: a folder named
+ * slpi-verify-PID-XXXXXX whose process is gone (slpi_output_is_stale), its split files
+ * (split_name, regular files) and then it, if nothing else is in it. Best effort. */
+static void remove_stale(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char dir[SLPI_PATH_MAX], file[2 * SLPI_PATH_MAX];
+        struct stat st;
+        if (!slpi_output_is_stale(e->d_name, "slpi-verify-") ||
+            snprintf(dir, sizeof dir, "%s/%s", tmp, e->d_name) >= (int)sizeof dir || lstat(dir, &st) != 0 ||
+            !S_ISDIR(st.st_mode))
+            continue;
+        DIR *f = opendir(dir);
+        for (struct dirent *g; f && (g = readdir(f));)
+            if (split_name(g->d_name) && snprintf(file, sizeof file, "%s/%s", dir, g->d_name) < (int)sizeof file &&
+                lstat(file, &st) == 0 && S_ISREG(st.st_mode))
+                unlink(file);
+        if (f) closedir(f);
+        rmdir(dir);
+    }
+    if (d) closedir(d);
+}
+
+/* The private folder, made at the first file with a `path` column (the dead runs' removed
+ * first). */
 static int make_dir(slpi_verify_paths *sp, slpi_error *err)
 {
     if (sp->made) return SLPI_OK;
     const char *tmp = getenv("TMPDIR");
-    snprintf(sp->dir, sizeof sp->dir, "%s/slpi-verify-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    tmp = tmp && tmp[0] ? tmp : "/tmp";
+    remove_stale(tmp);
+    snprintf(sp->dir, sizeof sp->dir, "%s/slpi-verify-%ld-XXXXXX", tmp, (long)getpid());
     if (mkdtemp(sp->dir)) return sp->made = 1, SLPI_OK;
     int rc = slpi_error_set(err, SLPI_EINPUT,
                             "verify: cannot make a temporary folder %s for the paths of a file "

@@ -7,7 +7,8 @@
 # path's own noise file; the private folder of the split is gone afterwards; a bad path
 # value is exit 2 naming the column; two copies of one noise file under other names, and
 # a path given both in a file and in a multi-path file, are exit 2 ("the same path"); two
-# paths that differ in their last step's increments only are pooled (10 rows, exit 0).
+# paths that differ in their last step's increments only are pooled (10 rows, exit 0); a
+# split removes the private folders of dead verify runs, nothing else.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
@@ -68,5 +69,21 @@ $slpi run --preset iso/rigid-body/trajectories steps=4 path=$base noise_file="$d
 out=$(summary "$d/p0.tsv" "$d/last.tsv")
 case $out in *"10 rows"*"exit 0") ;; *) note "two paths that differ in their last step only: $out" ;; esac
 [ -z "$(ls -A "$TMPDIR")" ] || note "the split's folder is left behind after an error: $(ls -A "$TMPDIR")"
+# the private folders of verify runs that are gone (docs/conventions.md#stale): a split
+# removes a dead process's slpi-verify-PID-XXXXXX with its split files; it keeps a live
+# process's, a look-alike, and a dead one's that holds a file of another kind (its split
+# files removed); the dead process: a child that has exited
+sh -c 'exit 0' & dead=$!
+wait $dead
+for f in "slpi-verify-$dead-abcdef" "slpi-verify-$$-abcdef" "slpi-verify-$dead-abcdefg" "slpi-verify-$dead-Other1"; do
+  mkdir "$TMPDIR/$f" && echo split > "$TMPDIR/$f/0-x.tsv#path=3"
+done
+echo mine > "$TMPDIR/slpi-verify-$dead-Other1/notes.txt"
+summary "$d/step.tsv" > /dev/null
+[ -e "$TMPDIR/slpi-verify-$dead-abcdef" ] && note "a dead verify's folder is left: $(ls -A "$TMPDIR")"
+for f in "slpi-verify-$$-abcdef/0-x.tsv#path=3" "slpi-verify-$dead-abcdefg/0-x.tsv#path=3" "slpi-verify-$dead-Other1/notes.txt"; do
+  [ -e "$TMPDIR/$f" ] || note "a split removed $f"
+done
+[ -e "$TMPDIR/slpi-verify-$dead-Other1/0-x.tsv#path=3" ] && note "a dead verify's split file is left beside another file"
 [ $fail -eq 0 ] && echo "t-verify-paths: PASS"
 exit $fail
