@@ -6,7 +6,8 @@
  * file per path in a private temporary folder (header as given, path=K, the header's
  * x0_file=/noise_file=/noise_fields= with `{path}` replaced by K and made absolute
  * against the original's folder; that path's rows in their order), named
- * FILE#path=K, and these are verified as the pooled files they are. The folder
+ * FILE#path=K (FILE as given) in the report and messages whatever the folder's name,
+ * and these are verified as the pooled files they are. The folder
  * ($TMPDIR/slpi-verify-PID-XXXXXX, PID this process's id) and the files in it are this
  * run's and are removed at its end; the ones of verify runs that are gone (SIGKILL, a
  * crash) the next split removes (docs/conventions.md#stale). Memory: the file once. */
@@ -299,16 +300,23 @@ static int split_file(const char *path, slpi_verify_paths *sp, int *split, slpi_
                                 (unsigned long long)rows[i].path, sp->dir, strerror(errno));
         if (rc == SLPI_OK && sp->n == sp->cap) {
             long nc = sp->cap ? 2 * sp->cap : 64;
-            char **m = realloc(sp->file, (size_t)nc * sizeof *m);
-            if (m)
-                sp->file = m, sp->cap = nc;
+            char **m = realloc(sp->file, (size_t)nc * sizeof *m), **s = NULL;
+            if (m) sp->file = m;
+            if (m && (s = realloc(sp->name, (size_t)nc * sizeof *s))) sp->name = s;
+            if (s)
+                sp->cap = nc;
             else
                 rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory splitting its paths", path);
         }
-        if (rc == SLPI_OK && !(sp->file[sp->n] = strdup(out)))
+        size_t nl = strlen(path) + 32;
+        char *f = rc == SLPI_OK ? strdup(out) : NULL, *name = f ? malloc(nl) : NULL;
+        if (name) snprintf(name, nl, "%s#path=%llu", path, (unsigned long long)rows[i].path);
+        if (rc == SLPI_OK && !name) {
+            free(f);
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory splitting its paths", path);
+        }
         if (rc == SLPI_OK)
-            sp->n++;
+            sp->file[sp->n] = f, sp->name[sp->n++] = name;
         else
             unlink(out);
         i = j;
@@ -333,13 +341,16 @@ int slpi_verify_paths_split(slpi_verify_paths *sp, int n, const char *const *pat
         total += split ? to[i] - from[i] : 1;
     }
     /* the list: each file in order, a split one replaced by its paths */
-    if (rc == SLPI_OK && !(sp->list = malloc(((size_t)total + 1) * sizeof *sp->list)))
+    if (rc == SLPI_OK &&
+        (!(sp->list = malloc(((size_t)total + 1) * sizeof *sp->list)) ||
+         !(sp->shown = malloc(((size_t)total + 1) * sizeof *sp->shown))))
         rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     for (int i = 0; rc == SLPI_OK && i < n; i++) {
         if (from[i] < 0)
-            sp->list[sp->nlist++] = paths[i];
+            sp->shown[sp->nlist] = paths[i], sp->list[sp->nlist++] = paths[i];
         else
-            for (long k = from[i]; k < to[i]; k++) sp->list[sp->nlist++] = sp->file[k];
+            for (long k = from[i]; k < to[i]; k++)
+                sp->shown[sp->nlist] = sp->name[k], sp->list[sp->nlist++] = sp->file[k];
     }
     free(from);
     return rc;
@@ -350,9 +361,12 @@ void slpi_verify_paths_clear(slpi_verify_paths *sp)
     for (long i = 0; i < sp->n; i++) {
         unlink(sp->file[i]);
         free(sp->file[i]);
+        free(sp->name[i]);
     }
     if (sp->made) rmdir(sp->dir);
     free(sp->file);
+    free(sp->name);
     free(sp->list);
+    free(sp->shown);
     memset(sp, 0, sizeof *sp);
 }

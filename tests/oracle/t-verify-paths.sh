@@ -3,7 +3,8 @@
 # and the refusal of one path pooled twice. Paths 3 paths x 4 steps of the rigid body
 # (slpi's own double path, one x0), written as three files and as one file with a `path`
 # column, step by step and path by path: verify gives the same rows, the same proof and
-# the same statistics (p-value) for the three forms; noise_file= with {path} reads each
+# the same statistics (p-value) for the three forms; its report, JSON and messages name
+# each path FILE#path=K and are the same bytes in two runs; noise_file= with {path} reads each
 # path's own noise file; the private folder of the split is gone afterwards; a bad path
 # value is exit 2 naming the column; two copies of one noise file under other names, and
 # a path given both in a file and in a multi-path file, are exit 2 ("the same path"); two
@@ -40,6 +41,19 @@ for f in step path; do
   [ "$one" = "$three" ] || note "$f-major file: '$one' where the three files give '$three'"
 done
 case $three in *"15 rows"*"exit 0") ;; *) note "three paths: '$three' (15 rows, exit 0 expected)" ;; esac
+# the report of a split file, its messages and JSON name each path FILE#path=K, never the
+# private folder: two runs give the same bytes (a bad row's message too)
+for r in 1 2; do
+  $slpi verify --local --table --json "$d/j$r.json" "$d/step.tsv" > "$d/r$r.txt" 2>&1
+  sed 's/^\(3\t[0-9.e-]*\t\)'$base'\t[0-9.e-]*/\1'$base'\tx/' "$d/step.tsv" > "$d/badrow.tsv"
+  $slpi verify --local -q "$d/badrow.tsv" > "$d/e$r.txt" 2>&1
+done
+cmp -s "$d/r1.txt" "$d/r2.txt" && cmp -s "$d/j1.json" "$d/j2.json" && cmp -s "$d/e1.txt" "$d/e2.txt" ||
+  note "two runs on one file with a path column differ: $(diff "$d/r1.txt" "$d/r2.txt" | head -4) $(diff "$d/e1.txt" "$d/e2.txt" | head -4)"
+grep -q "^verify $d/step.tsv#path=$((base + 2)): isomp on rigid-body, 5 rows" "$d/r1.txt" ||
+  note "the report does not name path $((base + 2)) as $d/step.tsv#path=$((base + 2)): $(grep '^verify' "$d/r1.txt" | head -2)"
+grep -q "^slpi verify: $d/badrow.tsv#path=$base:[0-9]*: column 4 (x1): 'x'" "$d/e1.txt" ||
+  note "a bad row's message: $(cat "$d/e1.txt")"
 [ -z "$(ls -A "$TMPDIR")" ] || note "the split's folder is left behind: $(ls -A "$TMPDIR")"
 # per-path noise files: noise_file= with {path}, the row's path number
 for k in 0 1 2; do
