@@ -230,7 +230,8 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     stream : str, optional
         A new NetCDF file (classic format) the rows are appended to as they are computed,
         synced after each piece of work: readable while the run goes on, and whole up to
-        its last piece after a kill (slpi/_stream.py). Not with ``resume``.
+        its last piece after a kill; Ctrl-C is held while a piece is written, so every
+        record is whole (slpi/_stream.py). Not with ``resume``.
     **keys
         More problem settings (``slpi list --keys``).
 
