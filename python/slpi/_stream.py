@@ -26,12 +26,13 @@ import threading
 import numpy as np
 
 import slpi as _slpi
+from slpi import _overrides
 
 
 class Stream:
     """A NetCDF file the rows of one run are appended to."""
 
-    def __init__(self, path, problem, labels, diag_names, ref, row_steps, h):
+    def __init__(self, path, problem, labels, diag_names, ref, row_steps, h, overridden=None):
         try:
             import netCDF4
         except ImportError:
@@ -45,6 +46,8 @@ class Stream:
         ds.createDimension("component", len(labels))
         ds.setncatts(dict({k: str(v) for k, v in problem.items()}, slpi_kind="run-stream", Conventions="CF-1.8",
                           state_columns=",".join(labels)))
+        if overridden:
+            ds.setncattr("overridden", _overrides.attribute(overridden))
         self.vars = {"time": ds.createVariable("time", "f8", ("time",)),
                      "step": ds.createVariable("step", "i4", ("time",)),
                      "x": ds.createVariable("state", "f8", ("time", "component"))}
@@ -103,7 +106,7 @@ class _Held:
         return False
 
 
-def open_stream(path, pr, labels, diag_names, ref, row_steps, h, checkpointed):
+def open_stream(path, pr, labels, diag_names, ref, row_steps, h, checkpointed, overridden=None):
     """None without stream=; else its Stream (not with checkpoint= or resume=)."""
     if path is None:
         return None
@@ -111,4 +114,4 @@ def open_stream(path, pr, labels, diag_names, ref, row_steps, h, checkpointed):
         raise _slpi._bad("stream", path, "a stream writes one whole run into a new file: not with checkpoint= or "
                          "resume= (the checkpoint keeps the rows)")
     p = _slpi._path("stream", path).decode()
-    return Stream(p, _slpi._keys_of(pr), labels, diag_names, ref, row_steps, h)
+    return Stream(p, _slpi._keys_of(pr), labels, diag_names, ref, row_steps, h, overridden)

@@ -13,7 +13,10 @@ a number is a number: a decimal integer that fits int64 is an int64, another dec
 number a float64 (``h``, ``amp``, ``T``); lists, names, the provenance and whatever else
 stay text. ``str`` of a number parses to the same double, so a problem rebuilt from the
 attributes (``slpi.run(**keys)``) runs the same bits. The variables carry ``long_name``
-and ``units`` (``1``: slpi's time and states are the model's own, dimensionless)."""
+and ``units`` (``1``: slpi's time and states are the model's own, dimensionless). Keys
+that another input of the call overrode (``dW`` the noise's seed, ``noise=modes`` the
+Euler-Zeitlin ``amp``) are named, with the reason, in the attribute ``overridden``
+(slpi/_overrides.py)."""
 import re
 
 import numpy as np
@@ -106,6 +109,15 @@ def _cf(ds):
     return ds
 
 
+def _record_overridden(head, obj):
+    """The attribute ``overridden`` of a Result or Ensemble whose keys did not all act
+    (slpi/_overrides.py): the file says which, and why, beside the keys."""
+    from slpi._overrides import attribute
+    text = attribute(getattr(obj, "overridden", None))
+    if text:
+        head["overridden"] = text
+
+
 def to_xarray(obj):
     """A Dataset of a ``Result`` (``run``), a ``Trajectory`` (``read_trajectory``) or an
     ``Ensemble``, with every header field as an attribute (the module's docstring).
@@ -145,6 +157,7 @@ def to_xarray(obj):
                     state_columns=",".join(obj.labels), **(obj.problem or {}))
         if obj.uncertified:
             head["uncertified"] = obj.uncertified
+        _record_overridden(head, obj)
         return _cf(xr.Dataset(data, coords={"time": obj.t, "component": obj.labels},
                               attrs=_attrs("trajectory", head, _text_keys(head))))
     if isinstance(obj, Ensemble):
@@ -175,6 +188,7 @@ def to_xarray(obj):
             head["grid." + k] = repr(v)
         if obj.uncertified:
             head["uncertified"] = obj.uncertified
+        _record_overridden(head, obj)
         return _cf(xr.Dataset(data, coords=coords, attrs=_attrs("ensemble", head, _text_keys(head))))
     raise SlpiError(2, "obj: a %s: need a Result, Trajectory or Ensemble" % type(obj).__name__, "obj", None)
 
