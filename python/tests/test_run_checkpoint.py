@@ -154,3 +154,23 @@ def test_resume_refuses_another_format_version(tmp_path):
         slpi.run(None, resume=ck, **KW)
     with pytest.raises(slpi.SlpiError, match="format slpi-python-ensemble-checkpoint 2: need .* 1"):
         slpi.ensemble("iso/rigid-body/trajectories", paths=8, steps=4, resume=eck)
+
+
+def test_resume_refuses_other_increments(tmp_path):
+    """A run on given increments resumed with others (one value of one late row, or the
+    same values as float32) is refused naming dW: else its rows before the checkpoint
+    would be of one noise and those after of another, a wrong result."""
+    ck = str(tmp_path / "r.npz")
+    dW = np.random.default_rng(11).normal(0, 0.06, (300, 3))
+    stop_at.h = slpi.run(None, **KW).summary["h"]
+    with pytest.raises(Stop):
+        slpi.run(None, dW=dW, observer=stop_at(150), checkpoint=ck, checkpoint_every=50, **KW)
+    other = dW.copy()
+    other[299, 2] += 1e-3
+    for wrong in (other, dW.astype(np.float32)):
+        with pytest.raises(slpi.SlpiError, match="the checkpoint is of another run: its dW is '[0-9a-f]{64}'") as e:
+            slpi.run(None, dW=wrong, resume=ck, **KW)
+        assert e.value.argument == "resume"
+    with pytest.raises(slpi.SlpiError, match="its dW is '[0-9a-f]{64}', this call's None"):
+        slpi.run(None, resume=ck, **KW)
+    assert slpi.run(None, dW=dW, resume=ck, **KW).states.tobytes() == slpi.run(None, dW=dW, **KW).states.tobytes()
