@@ -1,6 +1,9 @@
 """slpi._ens_inputs — the per-path inputs of ``slpi.ensemble``: the initial states ``x0``
 and the increments ``dW`` of a batch of paths, sliced from an array or returned by a
-callable, checked (shape, dtype, finite)."""
+callable, checked (shape, dtype, finite); and their digest, which an ensemble's
+checkpoint records (slpi/_ens_state.py)."""
+import hashlib
+
 import numpy as np
 
 import slpi as _slpi
@@ -45,3 +48,25 @@ def initial(x0, first, count, dim):
         raise _slpi.SlpiError(2, "x0(%d, %d): shape %s: need (count, dim) = (%d, %d)" % (
             first, count, a.shape, count, dim), "x0", a.shape)
     return a
+
+
+class Digest:
+    """The SHA-256 of the inputs of paths 0, 1, ... in path order, x0's and dW's apart
+    (as float64 bytes; None for one never given): what an ensemble checkpoint records of
+    the inputs of its paths done (slpi/_ens_state.py)."""
+
+    def __init__(self):
+        self.h = {"x0": None, "dW": None}
+
+    def add(self, x0, dW):
+        """The next paths' x0 and dW (arrays of those paths, or None)."""
+        for k, a in (("x0", x0), ("dW", dW)):
+            if a is not None:
+                if self.h[k] is None:
+                    self.h[k] = hashlib.sha256()
+                a = np.ascontiguousarray(a, dtype=np.float64)
+                if a.size:
+                    self.h[k].update(memoryview(a.reshape(-1).view(np.uint8)))
+
+    def hex(self):
+        return {k: None if h is None else h.hexdigest() for k, h in self.h.items()}

@@ -293,8 +293,12 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
     per_path = steps * M * 8 if dW is not None else 0
     batch = min(16 * wave, max(wave, _BATCH_BYTES // max(per_path, 1) // wave * wave))
     kept = dict(states=states, radii=radii, diagnostics=diag, diagnostic_radii=drad)
-    done, clipped, capped = ck.restore(h, kept) if ck else (0, 0, 0)
     batch = ck.batch(batch, wave) if ck else batch
+
+    def inputs(first, n):   # the x0 and dW of paths first .. first + n - 1 (None: not given)
+        return (None if x0 is None else _ens_inputs.initial(x0, first, n, dim),
+                None if dW is None else _ens_inputs.increments(dW, first, n, steps, M, paths))
+    done, clipped, capped = ck.restore(h, kept, inputs, batch) if ck else (0, 0, 0)
     pg = _slpi._Progress(progress, paths * steps, "ensemble (%d paths)" % paths)
     cut = (lambda a, i, n: None if a is None else a[i:i + n])
     t = _slpi._row_steps(lambda p: _lib.slpi_ensemble_row_steps(h.e, p), rows) * pr.h
@@ -302,8 +306,7 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
     try:
         while done < paths:
             n = min(batch, paths - done)
-            xb = None if x0 is None else _ens_inputs.initial(x0, done, n, dim)
-            db = None if dW is None else _ens_inputs.increments(dW, done, n, steps, M, paths)
+            xb, db = inputs(done, n)
             xs = cut(states, done, n) if states is not None else np.empty((n, rows, dim)) if red else None
             ds = cut(diag, done, n) if diag is not None else np.empty((n, rows, nd)) if red else None
             h.run(n, xb, db, xs, cut(radii, done, n), ds, cut(drad, done, n))
@@ -312,6 +315,7 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
             done += n
             pg.add(n * steps)
             if ck:
+                ck.inputs.add(xb, db)
                 ck.save(h, done, kept, clipped + h.counts()[0], capped + h.counts()[1])
         if tmp is not None:
             states.flush()
