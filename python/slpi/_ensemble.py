@@ -11,7 +11,7 @@ import numpy as np
 import slpi as _slpi
 from slpi._native import ffi as _ffi, lib as _lib
 from slpi._reduce import Quantiles, Reductions
-from slpi import _ens_inputs, _ens_state, _overrides
+from slpi import _atomic, _ens_inputs, _ens_state, _overrides
 
 # Paths per C call: multiples of 4 x threads x SLPI_ENSEMBLE_BLOCK paths (whole blocks), as
 # many as keep one call's increments under this many bytes.
@@ -276,7 +276,8 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
     tmp = None
     if out is not None:
         _slpi._guard_memory(dbytes, "ensemble: diagnostics of %d paths x %d rows" % (paths, rows), max_memory)
-        tmp = "%s.part-%d" % (out, os.getpid())
+        _atomic.remove_dead_parts(out)
+        tmp = _atomic.part(out)
         states = np.lib.format.open_memmap(tmp, mode="w+", dtype=np.float64, shape=(paths, rows, dim))
     else:
         _slpi._guard_memory(nbytes + dbytes, "ensemble: %d paths x %d rows x %d doubles" % (
@@ -410,7 +411,8 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         ``Ensemble`` whose ``params`` holds the point's values.
     out : str or path, optional
         Stream the states into this ``.npy`` file (written under a temporary name, renamed
-        at the end; removed on error or Ctrl-C) and return a memmap of it.
+        at the end; removed on error or Ctrl-C, and by a later call writing the same file
+        when its process is gone) and return a memmap of it.
     progress : bool
         Show progress in steps.
     reduce : callable, optional

@@ -16,17 +16,16 @@ the state's column names in the attribute ``state_columns``.
 
 A piece's rows are written variable by variable (``step`` first, which extends the record
 count), so a KeyboardInterrupt raised between two of those writes would leave records
-whose other variables hold the fill value 9.97e36 once the file is closed. Ctrl-C (and a
-SIGTERM that a Python handler turns into an exception) is therefore held while a piece
-is written and synced, and raised after it: each record is whole or absent."""
+whose other variables hold the fill value 9.97e36 once the file is closed. Ctrl-C and
+SIGTERM are therefore held while a piece is written and synced (slpi/_atomic.py's Held),
+and acted on after it: each record is whole or absent."""
 import os
-import signal
-import threading
 
 import numpy as np
 
 import slpi as _slpi
 from slpi import _overrides
+from slpi._atomic import Held
 
 
 class Stream:
@@ -62,7 +61,7 @@ class Stream:
     def rows(self, out, n):
         """Append rows done..n-1 of out (slpi/_run.py's arrays), then sync: all of them,
         or none when Ctrl-C comes first."""
-        with _Held():
+        with Held():
             self._append(out, n)
 
     def _append(self, out, n):
@@ -81,29 +80,6 @@ class Stream:
 
     def close(self):
         self.ds.close()
-
-
-class _Held:
-    """Within it, SIGINT and SIGTERM are held where Python handles them (the main thread,
-    a Python handler): a signal that arrives is recorded, and its handler (raising
-    KeyboardInterrupt, for SIGINT) runs on leaving, after the block is done."""
-
-    def __enter__(self):
-        self.old, self.got = {}, []
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                h = signal.getsignal(sig)
-                if callable(h):
-                    self.old[sig] = h
-                    signal.signal(sig, lambda *a: self.got.append(a))
-        return self
-
-    def __exit__(self, *exc):
-        for sig, h in self.old.items():
-            signal.signal(sig, h)
-        for a in self.got[:1]:
-            self.old[a[0]](*a)
-        return False
 
 
 def open_stream(path, pr, labels, diag_names, ref, row_steps, h, checkpointed, overridden=None):

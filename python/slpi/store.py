@@ -211,7 +211,8 @@ def with_time_unit(ds, time_unit):
 def save(obj, path, engine=None, time_unit=None):
     """Write ``to_xarray(obj)`` (or a Dataset) to a NetCDF file (``engine``: xarray's;
     default netcdf4, or h5netcdf for HDF5 through h5py), under a temporary name renamed
-    when complete. ``time_unit`` (``slpi.time_unit``, Euler–Zeitlin problems): the CF
+    when complete (slpi/_atomic.py: Ctrl-C and SIGTERM wait for it; a killed writer's
+    temporary is removed by the next save of the path). ``time_unit`` (``slpi.time_unit``, Euler–Zeitlin problems): the CF
     ``units`` of time become its seconds (``"3356.99... s"``).
 
     Examples
@@ -223,16 +224,9 @@ def save(obj, path, engine=None, time_unit=None):
     'isomp'
     """
     import os
+    from slpi._atomic import write
     ds = with_time_unit(obj if hasattr(obj, "to_netcdf") else to_xarray(obj), time_unit)
-    path = os.fspath(path)
-    tmp = "%s.part-%d" % (path, os.getpid())
-    try:
-        ds.to_netcdf(tmp, engine=engine)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write(os.fspath(path), lambda tmp: ds.to_netcdf(tmp, engine=engine))
 
 
 def load(path, engine=None):
