@@ -1,5 +1,5 @@
 """slpi._overrides — the keys of a problem that another input of the call overrides, so that
-no file slpi writes claims what a run did not do (issue 88, "provenance that never lies").
+no file slpi writes claims what a run did not do.
 
 - ``dW`` given to ``run`` or ``ensemble`` replaces the problem's canonical noise: a
   ``noise_tau`` (Ornstein-Uhlenbeck colouring of that noise, docs/noise.md#ou) or a

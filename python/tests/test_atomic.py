@@ -1,4 +1,4 @@
-"""Files written whole or not at all (slpi/_atomic.py; issue 89 D8): a SIGTERM that lands
+"""Files written whole or not at all (slpi/_atomic.py): a SIGTERM that lands
 while a checkpoint is written (sent from inside numpy's writer, so the moment is exact)
 ends the process once the file is renamed, leaving the checkpoint whole and no
 ``.part-PID`` behind; an error in the writer leaves neither; and a later write of the

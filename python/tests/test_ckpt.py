@@ -1,4 +1,4 @@
-"""The container of the Python checkpoints (slpi/_ckpt.py; issue 89 D2): every edit or cut
+"""The container of the Python checkpoints (slpi/_ckpt.py): every edit or cut
 of a run's or an ensemble's ``.npz`` checkpoint is refused with SlpiError (code 2,
 argument ``resume``) naming the part that differs, where a check of shapes alone resumed
 edited, float32 and NaN rows into a wrong result and a cut file raised BadZipFile. Each

@@ -1,4 +1,4 @@
-"""Provenance that never lies (slpi/_overrides.py; issue 88 item 5): a key that another
+"""Provenance that never lies (slpi/_overrides.py): a key that another
 input of the call overrides is refused or recorded as overridden, in every writer.
 
 - ``dW`` with ``noise_tau`` (or ``noise_file``) is refused by ``run`` and ``ensemble``, as
