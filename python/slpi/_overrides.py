@@ -6,7 +6,9 @@ no file slpi writes claims what a run did not do.
   ``noise_file`` would be ignored, so the call is refused (``slpi run`` refuses noise_tau
   with noise_file the same way). The noise's ``seed``, ``path`` and ``refine``, which
   every problem has, are recorded as overridden.
-- ``x0`` given replaces the problem's ``x0`` or ``x0_file``: recorded as overridden.
+- ``x0`` given replaces the problem's initial state: its ``x0`` or ``x0_file`` and the
+  keys that make one (Euler-Zeitlin's ``ic_lmax`` and ``scale``, the heavy top's
+  ``theta0`` and ``pi0``, sine-Euler's ``ic`` and ``ic_seed``) are recorded as overridden.
 - Euler-Zeitlin's ``amp`` scales the built-in noise (``noise=Q`` or ``L``) only; with
   ``noise=modes``, ``fields`` or ``none`` it is recorded as overridden.
 
@@ -14,6 +16,10 @@ no file slpi writes claims what a run did not do.
 writer (``slpi.save``, ``to_xarray``, ``run(stream=)``) records them as the attribute
 ``overridden``, ``"key, key: reason; ..."``, beside the keys themselves."""
 import slpi as _slpi
+
+
+# the keys that make a problem's initial state (slpi list --keys), which x0= replaces
+_INITIAL = ("x0", "x0_file", "ic_lmax", "scale", "theta0", "pi0", "ic", "ic_seed")
 
 
 def _colours(tau):
@@ -41,7 +47,7 @@ def overridden(keys, dW=False, x0=False):
     dW and x0 (booleans: whether the call gave them)."""
     out = {}
     for given, names, why in ((dW, ("seed", "path", "refine"), "dW gave the increments"),
-                              (x0, ("x0", "x0_file"), "x0 gave the initial state")):
+                              (x0, _INITIAL, "x0 gave the initial state")):
         out.update({k: why for k in names if given and k in keys})
     if keys.get("system") == "euler-zeitlin" and keys.get("noise") in ("modes", "fields", "none") and "amp" in keys:
         out["amp"] = "noise=%s: amp scales the built-in noise Q and L only" % keys["noise"]

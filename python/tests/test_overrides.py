@@ -5,7 +5,7 @@ input of the call overrides is refused or recorded as overridden, in every write
   ``slpi run`` refuses noise_tau with noise_file: the run would be white while the file
   said OU. noise_tau of zeros (white) is taken.
 - ``dW`` records the noise's seed, path and refine as overridden; ``x0`` the problem's
-  ``x0``; Euler-Zeitlin's ``amp`` with ``noise=modes`` (it scales noise Q and L only), in
+  ``x0`` and the keys that make an initial state (which change nothing then: checked); Euler-Zeitlin's ``amp`` with ``noise=modes`` (it scales noise Q and L only), in
   ``Result.overridden`` / ``Ensemble.overridden`` and in the attribute ``overridden`` of
   ``slpi.save``'s and ``run(stream=)``'s files. A run where every key acts has none."""
 import numpy as np
@@ -43,6 +43,14 @@ def test_overridden_keys_are_recorded(tmp_path):
     assert r.overridden == {k: "dW gave the increments" for k in ("seed", "path", "refine")}
     r = slpi.run(slpi.Problem(RB, x0="1,0,0"), steps=4, x0=[0.0, 0.6, 0.8])
     assert r.overridden == {"x0": "x0 gave the initial state"} and r.problem["x0"]
+    for base, ic in ((dict(system="sine-euler"), dict(ic="random", ic_seed=7)),
+                     (dict(system="heavy-top", scheme="svi"), dict(theta0=0.3, pi0="1,2,3")),
+                     (dict(system="euler-zeitlin", N=3), dict(scale=5, ic_lmax=1))):
+        x0 = slpi.run(None, steps=2, **base).states[0]
+        a, b = slpi.run(None, steps=2, x0=x0, **base), slpi.run(None, steps=2, x0=x0, **base, **ic)
+        assert a.states.tobytes() == b.states.tobytes()   # the keys do not act: x0 overrides them
+        assert slpi.run(None, steps=2, **base, **ic).states.tobytes() != a.states.tobytes()   # without x0 they do
+        assert set(b.overridden) >= set(ic), (base, b.overridden)
     e = slpi.ensemble(RB, paths=2, dW=np.stack([DW, DW]), save_every=2)
     assert set(e.overridden) == {"seed", "path", "refine"}
     z = slpi.run(None, **EZ)
