@@ -37,11 +37,12 @@ class Held:
     def __exit__(self, *exc):
         for sig, h in self.old.items():
             signal.signal(sig, h)
-        for a in self.got[:1]:
-            if callable(self.old[a[0]]):
-                self.old[a[0]](*a)
+        got = {a[0]: a for a in self.got}
+        for sig in sorted(got, key=lambda s: callable(self.old[s])):   # terminations first: never lost
+            if callable(self.old[sig]):
+                self.old[sig](*got[sig])
             else:
-                os.kill(os.getpid(), a[0])
+                os.kill(os.getpid(), sig)
         return False
 
 

@@ -64,3 +64,23 @@ def test_a_later_write_removes_dead_temporaries(tmp_path):
     finally:
         live.kill()
         live.wait()
+
+
+def test_ctrl_c_and_sigterm_while_writing(tmp_path):
+    """Both signals during one write: the SIGTERM (default action) is not lost to the
+    KeyboardInterrupt; the file is renamed whole first."""
+    f = str(tmp_path / "c.npz")
+    code = ("import os, signal\n"
+            "from slpi import _atomic\n"
+            "def fill(tmp):\n"
+            "    open(tmp, 'w').write('whole')\n"
+            "    os.kill(os.getpid(), signal.SIGINT)\n"
+            "    os.kill(os.getpid(), signal.SIGTERM)\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "try:\n"
+            "    _atomic.write(%r, fill)\n"
+            "except KeyboardInterrupt:\n"
+            "    os._exit(5)\n" % f)
+    p = subprocess.run([sys.executable, "-c", code], env=dict(os.environ), capture_output=True)
+    assert p.returncode == -signal.SIGTERM, (p.returncode, p.stderr)
+    assert os.listdir(str(tmp_path)) == ["c.npz"] and open(f).read() == "whole"
