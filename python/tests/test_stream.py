@@ -39,8 +39,6 @@ def test_readable_while_running_and_the_run_after(tmp_path):
     assert H0.tobytes() == whole.diagnostics["H0"].tobytes()
     with pytest.raises(slpi.SlpiError, match="the file exists"):
         slpi.run(None, stream=f, **KW)
-    with pytest.raises(slpi.SlpiError, match="not with checkpoint"):
-        slpi.run(None, stream=str(tmp_path / "s.nc"), checkpoint=str(tmp_path / "c.npz"), **KW)
 
 
 def test_valid_after_a_kill(tmp_path):
