@@ -144,7 +144,8 @@ class Result:
         The solver iterations and final residual of each row's step.
     summary : dict
         Counts over the run: steps, iterations, max_iterations, stagnated, capped,
-        clipped, max_prec (certified path); and h, noises, output_every, path ("fast"/"ref").
+        clipped, max_prec (certified path); and h, noises, output_every, path ("fast"/"ref"),
+        rows_planned (the rows of the whole grid: more than ``len(t)`` when stopped).
     """
     t: np.ndarray
     step: np.ndarray
@@ -236,7 +237,7 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
         and ``dW``: the Result is the uninterrupted call's, bit for bit
         (slpi/_run_state.py). A failing step keeps the last checkpoint.
     stream : str, optional
-        A new NetCDF file (classic format) the rows are appended to as they are computed,
+        A new NetCDF file (classic CDF-5 format) the rows are appended to as they are computed,
         synced after each piece of work: readable while the run goes on, and whole up to
         its last piece after a kill; Ctrl-C is held while a piece is written, so every
         record is whole (slpi/_stream.py). With ``checkpoint``, the stream holds every
@@ -338,7 +339,7 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     out = {k: None if v is None else v[:kept_rows] for k, v in out.items()}
     summary = st.counts()
     summary.update(noises=M, h=h, output_every=every, path="ref" if ref else "fast",
-                   stopped_at=stopped if stopped < steps else None)
+                   stopped_at=stopped if stopped < steps else None, rows_planned=rows)
     res = Result(t=n * h, step=n, states=out["x"], labels=pr.labels,
                  diagnostics={k: out["diag"][:, i] for i, k in enumerate(st.diag_names)},
                  iterations=out["iters"], residual=out["resid"], summary=summary, radii=out["xrad"],
