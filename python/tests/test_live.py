@@ -138,7 +138,7 @@ elif moment == "stream write":
 elif moment == "between pieces":
     import threading
     threading.Timer(0.3, term).start()
-    kw["steps"] = 3000000
+    kw.update(steps=3000000, output_every=300)
 slpi.run(None, stream=s, checkpoint=ck, checkpoint_every=500, observer=obs, **kw)
 print("not stopped")
 """
@@ -154,13 +154,12 @@ def test_sigterm_in_a_run_keeps_a_checkpoint(tmp_path, whole, moment):
     assert b"SIGTERM" in p.stderr and not p.stdout
     assert not [f for f in os.listdir(tmp_path) if ".part-" in f]
     if moment == "between pieces":   # a long run: its own uninterrupted rows, a prefix of them
-        kw = dict(KW, steps=3000000)
         with np.load(ck) as z:
             rows = z["x"].shape[0]
         with netCDF4.Dataset(s) as ds:
             assert len(ds.dimensions["time"]) == rows > 1
             x = np.asarray(ds["state"][:])
-        short = slpi.run(None, **dict(kw, steps=(rows - 1) * 3))
+        short = slpi.run(None, **dict(KW, steps=(rows - 1) * 300, output_every=300))
         assert x.tobytes() == short.states.tobytes()
         return
     same_run(w, slpi.run(None, stream=s, resume=ck, **KW))
