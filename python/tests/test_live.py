@@ -8,8 +8,8 @@ slpi/_stop.py):
   whose rows differ from the checkpoint's, is refused;
 - SIGTERM (a scheduler's time limit) to a Python process in ``run`` (in its observer, in
   a stream write, in a checkpoint write, between pieces), in ``ensemble`` (between
-  batches, inside a C batch) and in ``converge``: the process exits 130, as ``slpi``
-  does, leaving a checkpoint whose resume is the uninterrupted call, bit for bit;
+  batches, inside a C batch), in ``converge`` and in ``mlmc``: the process exits 130, as
+  ``slpi`` does, leaving a checkpoint whose resume is the uninterrupted call, bit for bit;
 - the ensemble's checkpoint_every is honoured (not raised to whole waves of blocks);
 - ``quantiles=`` with checkpoints, exact and streamed, resume bit for bit; a resume with
   other levels is refused."""
@@ -287,3 +287,29 @@ def test_sigterm_in_a_study_keeps_a_checkpoint(tmp_path):
     full = slpi.converge("iso/rigid-body/strong", **kw)
     r = slpi.converge("iso/rigid-body/strong", resume=ck, **kw)
     assert r.report["levels"] == full.report["levels"] and r.report["slopes"] == full.report["slopes"]
+
+
+MLMC = """
+import os, signal, sys, threading, time, slpi
+ck = sys.argv[1]
+def after_first_checkpoint():
+    for _ in range(20000):
+        if os.path.exists(ck):
+            break
+        time.sleep(0.001)
+    time.sleep(0.2)
+    os.kill(os.getpid(), signal.SIGTERM)
+threading.Thread(target=after_first_checkpoint, daemon=True).start()
+slpi.mlmc("iso/so3/weak-exact", rmse=0.004, phi="x1", levels=(1, 12), threads=1, checkpoint=ck)
+print("not stopped")
+"""
+
+
+def test_sigterm_in_mlmc_keeps_a_checkpoint(tmp_path):
+    ck = str(tmp_path / "m.ckpt")
+    p = subprocess.run([sys.executable, "-c", MLMC, ck], env=dict(os.environ), capture_output=True, timeout=300)
+    assert p.returncode == 130, (p.returncode, p.stdout, p.stderr)
+    kw = dict(rmse=0.004, phi="x1", levels=(1, 12), threads=1)
+    full = slpi.mlmc("iso/so3/weak-exact", **kw)
+    r = slpi.mlmc("iso/so3/weak-exact", resume=ck, **kw)
+    assert r.estimate == full.estimate and list(r.paths) == list(full.paths) and r.total_cost == full.total_cost

@@ -93,7 +93,8 @@ def test_a_stopped_stream_says_its_rows(tmp_path):
     r = slpi.run(RB, observer=lambda t, x: t > 1000 * 2.0 ** -8, **kw)   # stopped cleanly: saved, the same
     f = str(tmp_path / "f.nc")
     slpi.save(r, f)
-    assert attributes(f)[0]["slpi_rows_written"][1] == len(r.t) == n and attributes(f)[0]["slpi_rows_planned"][1] == 1001
+    g = attributes(f)[0]
+    assert g["slpi_rows_written"][1] == len(r.t) == n and g["slpi_rows_planned"][1] == 1001
     k = str(tmp_path / "k.nc")
     code = ("import os, signal, slpi\n"
             "def die(t, x):\n"
