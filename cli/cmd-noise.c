@@ -62,7 +62,8 @@ static void noise_usage(FILE *f)
           "  --check FILE     instead: validate a noise file; with --components, --h or\n"
           "                   --steps also require that shape (M, level, at least N steps)\n"
           "  --help           this text\n"
-          "Exit: 0 ok, 2 usage error or invalid noise file (reported as file:line).\n",
+          "Exit: 0 ok, 2 usage error or invalid noise file (reported as file:line), 130\n"
+          "interrupted (Ctrl-C, SIGTERM, SIGHUP: nothing written, FILE as it was).\n",
           f);
 }
 
@@ -152,6 +153,7 @@ static int noise_of_problem(slpi_noise_header *hd, slpi_problem **out, const cha
 static int noise_block(double *blk, const slpi_noise_header *hd, slpi_noise_source *src, long s0, size_t nb,
                        long *clipped, slpi_error *err)
 {
+    if (slpi_interrupt_pending()) return slpi_error_set(err, SLPI_EINTR, "interrupted");
     const int M = hd->components;
     for (size_t i = 0; src && i < nb; i++) {
         int rc = slpi_noise_source_step(src, s0 + (long)i, blk + i * (size_t)M, err);
@@ -216,6 +218,8 @@ static int noise_write(const slpi_noise_header *hdp, const slpi_problem *p, cons
     }
     free(blk);
     slpi_noise_source_close(src);
+    if (rc == SLPI_OK && slpi_interrupt_pending()) /* a stop during the last rows: nothing replaced */
+        rc = slpi_error_set(&err, SLPI_EINTR, "interrupted");
     if (rc != SLPI_OK) {
         slpi_output_abort(o);
         fprintf(stderr, "slpi noise: %s%s\n", err.msg,
