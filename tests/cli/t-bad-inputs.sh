@@ -427,6 +427,11 @@ row "steps: key given twice" ensemble $E --grid steps=2,4
 row "param.I9=1: no expression uses it" ensemble --config $top/models/rigid-body.slpi steps=3 --paths 2 --grid param.I9=1,2
 # strict options: converge, props, run, noise
 C="--preset iso/rigid-body/strong --paths 4 --levels 2..3 --ref 5"
+# path=, which the commands that number their paths themselves would ignore; ensemble's
+# --path, which getopt took for --paths
+row "path=3: converge runs the noise paths --path0 P" converge $C path=3
+row "path=3: mlmc numbers its noise paths itself" mlmc --preset iso/rigid-body/weak --rmse 0.1 path=3
+row "--path 3: an ensemble runs the noise paths --first-path" ensemble $E --path 3
 row "--threads abc: not an integer" converge $C --threads abc
 "$slpi" converge $C --checkpoint conv.ck > /dev/null 2>&1
 keep="conv.ck"; row "--output conv.ck and --checkpoint conv.ck name the same file" converge $C -o conv.ck --checkpoint conv.ck
