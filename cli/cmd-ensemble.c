@@ -510,8 +510,7 @@ static int write_reports(ens_cfg *c, const ens_args *a, slpi_error *err)
     int rc = SLPI_OK;
     if (c->rank == 0 && a->state && (rc = slpi_output_open(&st, a->state, SLPI_OUTPUT_REPLACE, err)) == SLPI_OK) {
         c->state = slpi_output_file(st);
-        fprintf(c->state, "# slpi ensemble state 1 first_path=%llu paths=%ld every=%ld ref=%d points=%ld\n",
-                (unsigned long long)c->first, c->paths, c->every, c->ref, c->points);
+        slpi_cli_ens_state_head(c);
     }
     if (rc == SLPI_OK && c->rank == 0) rc = slpi_output_open(&report, a->output, SLPI_OUTPUT_REPLACE, err);
     if (rc == SLPI_OK && c->rank == 0) {
