@@ -109,7 +109,7 @@ leftovers mlmc-$sig
 
 # ---- noise -o F over an existing F: at each moment a signal can land, exit 130 with
 # "interrupted", F as it was, no temporary left. Generating: the first block takes minutes
-# (refine 24; Ornstein-Uhlenbeck at refine 22, whose recursion polls too), so a signal sent
+# (refine 24, white and Ornstein-Uhlenbeck, whose recursion polls too), so a signal sent
 # once the temporary exists lands in it. Writing: into a FIFO whose reader stops after
 # 200000 bytes, so that the signal lands while the rows are written (the command cannot
 # finish), then drains it (260 MB: seconds of writing, more than the one-second fallback,
@@ -128,7 +128,7 @@ nf() { # nf NAME PROBE AT ARGS...: noise -o $tmp/n.noise (holding "old"), stoppe
   leftovers $name
 }
 nf noise-gen "files '$tmp/.n.noise.slpi-??????'" 1 $W --steps 4096 --refine 24
-nf noise-ou "files '$tmp/.n.noise.slpi-??????'" 1 --preset iso/rigid-body/weak noise_tau=0.05 refine=22 steps=64
+nf noise-ou "files '$tmp/.n.noise.slpi-??????'" 1 --preset iso/rigid-body/weak noise_tau=0.05 refine=24 steps=64
 "$slpi" noise $W --steps 100000 -o "$tmp/full.noise" 2> /dev/null || bad "noise: the uninterrupted write failed"
 draw $(($(wc -c < "$tmp/full.noise") * 4 / 5))
 nf noise-write "bytes '$tmp/.n.noise.slpi-??????'" $r $W --steps 100000
