@@ -25,6 +25,8 @@ void slpi_provenance_write(FILE *f, const char *prefix)
     fprintf(f, "%sgmp=%s\n", prefix, gmp_version);
     fprintf(f, "%sopenblas=%s\n", prefix, slpi_blas_core() ? slpi_blas_core() : "not loaded");
     fprintf(f, "%sopenblas_why=%s\n", prefix, slpi_blas_why());
+    fprintf(f, "%szproduct=%s\n", prefix, slpi_blas_zproduct_name());
+    fprintf(f, "%szproduct_why=%s\n", prefix, slpi_blas_zproduct_why());
     const slpi_cpu *cpu = slpi_cpu_probe();
     fprintf(f, "%scpu=%s family %d model %d, %s%s\n", prefix, cpu->vendor[0] ? cpu->vendor : "unknown", cpu->family,
             cpu->model, slpi_cpu_tier_name(cpu->tier), cpu->avx512_bf16 ? "+bf16" : "");
