@@ -180,6 +180,7 @@ typedef struct {
     slpi_plan *plan;       /* the header's plan (the model parsed once), the caller's to slpi_plan_unref */
     int dim, *col;         /* state coordinate i is column col[i] */
     long nrows, first_step, last_step, ncand;
+    long max_gap, gap_step; /* the most steps between a local row and the previous row, and its step */
     long missing, missing_step[SLPI_VERIFY_MISSING_NAMED]; /* rows of the header's output
                                 * grid (core/rows.c) the file omits; the first ones named */
 } slpi_verify_input;

@@ -161,7 +161,9 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
 }
 
 /* The problem of b equals a's but for the keys a path may change (path=, seed=,
- * noise_file=): compared as slpi_problem_write's lines, the first that differs named. */
+ * noise_file=, x0_file=: oracle/README.md#many-paths, a `{path}` template in either
+ * gives each path its own file): compared as slpi_problem_write's lines, the first that
+ * differs named. */
 int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input *b, slpi_error *err)
 {
     char *text[2] = { NULL, NULL };
@@ -174,7 +176,8 @@ int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input
         noise->path = 0;
         noise->seed = 0;
         noise->noise_file[0] = '\0';
-        noise->noise_digest = 0; /* the noise file's, a part of the path as its name is */
+        noise->noise_digest = 0;                     /* the noise file's, a part of the path as its name is */
+        slpi_view_system_edit(p)->x0_file[0] = '\0'; /* a path's initial state (its digest tells paths apart) */
         FILE *f = open_memstream(&text[i], &len[i]);
         if (f) {
             slpi_problem_write(p, f, "");
@@ -194,8 +197,8 @@ int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input
         }
         while (x > text[0] && x[-1] != '\n') x--, y--;
         rc = slpi_error_set(err, SLPI_EINPUT,
-                            "%s: another problem than %s (pooled files must differ only in path=, seed= or "
-                            "noise_file=): '%.*s' against '%.*s'",
+                            "%s: another problem than %s (pooled files must differ only in path=, seed=, "
+                            "noise_file= or x0_file=): '%.*s' against '%.*s'",
                             b->path, a->path, (int)strcspn(y, "\n"), y, (int)strcspn(x, "\n"), x);
     }
     free(text[0]);

@@ -192,6 +192,12 @@ typedef struct {
  * 1 u), else PASS. */
 #define SLPI_STAT_DIRS 12
 #define SLPI_VERIFY_ALPHA 1e-3
+/* The work verify takes on when no bound is given (max_steps < 0): a file whose global
+ * comparison would certify more steps, or one of whose rows is more steps after the
+ * previous row, is refused (SLPI_EINPUT, naming --max-steps) instead of walked for days.
+ * About a day of one core at the cheapest certified step (the rigid body, ~1e-4 s): no
+ * ordinary file reaches it (oracle/README.md#max-steps). */
+#define SLPI_VERIFY_MAX_STEPS_DEFAULT 1000000000L
 /* The sums of the test's rows: projections, their cross products, the size test's
  * differences and squares, |r|^2. */
 typedef struct {
@@ -288,7 +294,8 @@ typedef struct {
 /* The global comparison alone (slpi_verify_run with local = 0; `slpi verify` and
  * slpi_verify_opts_init run both; res->local stays empty). noise_file overrides the
  * header's noise; a header key case=NAME takes the problem of
- * that golden case in golden_dir; max_steps < 0: no bound; report gets a summary.
+ * that golden case in golden_dir; max_steps < 0: at most SLPI_VERIFY_MAX_STEPS_DEFAULT
+ * steps, else an input error (give LONG_MAX to certify any number); report gets a summary.
  * Returns SLPI_OK or an input error (exit 2). NULL: noise_file (the header's noise),
  * golden_dir (slpi_golden_dir()), report (no report). */
 int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps, FILE *report,
@@ -306,7 +313,8 @@ typedef struct {
     double budget;            /* the ratio K that PASSes */
     double alpha;             /* the statistical test's false-FAIL rate (default 1e-3) */
     int require_power;        /* a LOW-POWER statistical test makes the verdict UNABLE */
-    long max_steps;           /* certify at most this many steps (globally; locally per row); -1: no bound */
+    long max_steps;           /* certify at most this many steps (globally; locally per row), UNABLE beyond;
+                                 -1: a file beyond SLPI_VERIFY_MAX_STEPS_DEFAULT is an input error */
     long row_first, row_last; /* local: only rows whose step lies in [first, last]; -1: open */
     long sample;              /* local: check this many of those rows, drawn from sample_seed; 0: all */
     uint64_t sample_seed;
