@@ -25,7 +25,23 @@
  * contiguous runs of the SLPI_DIAG_BINS bins of steps, the one where the first
  * ingredient's sum of z has the largest t against the noise of z between rows (window()),
  * when its t^2 exceeds the whole range's by more than 2 ln(runs) (a penalty for the runs
- * tried) and it spans at most a quarter of the steps; else "all steps". */
+ * tried) and it spans at most a quarter of the steps; else "all steps".
+ *
+ * Separability (rule fixed 2026-11-28 11:10 UTC, before any outcome of it was seen): the
+ * rows separate the first ingredient f from another ranked one j when, in the joint
+ * least-squares fit r ~ b_f D_f + b_j D_j pooled over the rows (the 2 x 2 Gram of the
+ * pooled sums <D_a, D_b>), f's coefficient differs from 0 beyond chance: its t against
+ * the joint fit's sandwich standard error (independent rows, as above), p the two-sided
+ * t tail with n - 2 degrees of freedom times the ranked - 1 others (Bonferroni), at most
+ * alpha. Otherwise j is indistinguishable from f on these rows, whatever their shares.
+ * Why this t: when the deviation is b D_f plus noise of sigma per unit of direction, the
+ * joint t of f is b |D_f| sin(theta) / sigma = t_f sin(theta), theta the angle between
+ * the pooled directions (cos = sum <D_f, D_j> / sqrt(sum |D_f|^2 sum |D_j|^2)): the rows
+ * resolve the angles down to arcsin(c / t_f), c the critical t. The line says which are
+ * indistinguishable, their angle to f and the angle these rows resolve (theta c / |t|,
+ * in sines), and what would separate them: t grows as sqrt(rows), so (c / t)^2 times the
+ * rows at these states, or rows from states where the directions part (paths from other
+ * x0, longer paths); an angle of 0 (the same direction on every row) only those. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
