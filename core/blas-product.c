@@ -64,8 +64,8 @@ int slpi_blas_zproduct_parse(const char *text, const char *key, double *t_zgemm,
     char k[256], c[16], tail;
     double a, b;
     int n, used = 0;
-    if (sscanf(text, "slpi-zproduct 1\nkey %255[^\n]\nchoice %15s\nzgemm_ms %lf\nzgemm3m_ms %lf\nn %d\n%n", k, c,
-               &a, &b, &n, &used) != 5 ||
+    if (sscanf(text, "slpi-zproduct 1\nkey %255[^\n]\nchoice %15s\nzgemm_ms %lf\nzgemm3m_ms %lf\nn %d\n%n", k, c, &a,
+               &b, &n, &used) != 5 ||
         used == 0 || sscanf(text + used, " %c", &tail) == 1)
         return -1;
     const int want = slpi_blas_zproduct_env(c);
@@ -177,7 +177,8 @@ static void settle(void)
     const int have_dir = cache_dir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/zproduct-%016llx", dir,
              (unsigned long long)slpi_fnv1a(SLPI_FNV_INIT, key, strlen(key)));
-    if (have_dir && read_file(path, text, sizeof text) && (choice = slpi_blas_zproduct_parse(text, key, &tz, &t3)) >= 0) {
+    if (have_dir && read_file(path, text, sizeof text) &&
+        (choice = slpi_blas_zproduct_parse(text, key, &tz, &t3)) >= 0) {
         snprintf(why, sizeof why, "cached: zgemm %.3f ms, zgemm3m %.3f ms at N %d (%s)", 1e3 * tz, 1e3 * t3,
                  SLPI_ZPRODUCT_N, path);
         return;

@@ -63,7 +63,8 @@ static answer finish(pid_t pid, FILE *f)
     char line[2048] = "";
     if (f && fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = 0;
-        char *why = strchr(line, '\t'), *rc = why ? strchr(why + 1, '\t') : NULL, *msg = rc ? strchr(rc + 1, '\t') : NULL;
+        char *why = strchr(line, '\t'), *rc = why ? strchr(why + 1, '\t') : NULL,
+             *msg = rc ? strchr(rc + 1, '\t') : NULL;
         if (msg) {
             *why++ = *rc++ = *msg++ = 0;
             a.choice = atoi(line);
@@ -182,8 +183,8 @@ static void check_processes(const char *self)
     /* SLPI_ZPRODUCT wins; a bad value fails the su(N) kernels with the reason */
     for (int m3 = 0; m3 <= 1; m3++) {
         answer e = run_child(self, dir, m3 ? "zgemm3m" : "zgemm");
-        TEST_CHECKF(e.choice == m3 && !strcmp(e.why, "set by SLPI_ZPRODUCT") && e.rc == SLPI_OK, "env %d: %d %s",
-                    m3, e.choice, e.why);
+        TEST_CHECKF(e.choice == m3 && !strcmp(e.why, "set by SLPI_ZPRODUCT") && e.rc == SLPI_OK, "env %d: %d %s", m3,
+                    e.choice, e.why);
     }
     answer bad = run_child(self, dir, "fastest");
     TEST_CHECKF(bad.choice == -1 && bad.rc == SLPI_EINPUT && strstr(bad.msg, "SLPI_ZPRODUCT is 'fastest'") &&
