@@ -211,7 +211,7 @@ typedef struct {
  * fast/ingredients.h; each component of the drift's gradient when the state has at most 9
  * coordinates). Sums over rows, whole and in SLPI_DIAG_BINS bins of steps, then the
  * result. */
-#define SLPI_DIAG_INGREDIENTS 26
+#define SLPI_DIAG_INGREDIENTS 28
 #define SLPI_DIAG_BINS 32
 typedef struct {
     int n;                                   /* ingredients; 0: not run */
@@ -224,6 +224,14 @@ typedef struct {
     double bin_z[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_zz[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     double bin_dd[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     long bin_rows[SLPI_DIAG_BINS];
+    /* the pairs a != b, for their joint fit (separability): sum <D_a, D_b>, its square,
+     * |D_a|^2 <D_a, D_b>, |D_a|^2 |D_b|^2; and per form <r, D_a> <r, D_b>, <r, D_a> <D_a, D_b>
+     * and <r, D_a> |D_b|^2 */
+    double gram[SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS], gram2[SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS];
+    double dgram[SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS], ddpair[SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS];
+    double zpair[2][SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS],
+        zgram[2][SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS];
+    double zdpair[2][SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS];
     /* the result: named when the statistics FAIL and the best ingredient's p <= alpha */
     int named;
     int ranked;                        /* the ingredients with a direction (some D_i != 0) */
@@ -232,6 +240,15 @@ typedef struct {
     double lo[SLPI_DIAG_INGREDIENTS], hi[SLPI_DIAG_INGREDIENTS]; /* its 95 % interval */
     double t[SLPI_DIAG_INGREDIENTS];                             /* t of its excess over the format's data (2 u) */
     double share[SLPI_DIAG_INGREDIENTS];                         /* the share of sum |r|^2 it explains alone */
+    /* separability from the first (the joint fit of the two): the angle between their
+     * pooled directions in degrees, the first's joint t and its p (Bonferroni), 1 when
+     * the rows separate them (the first itself: 0) */
+    double angle[SLPI_DIAG_INGREDIENTS], sep_t[SLPI_DIAG_INGREDIENTS], sep_p[SLPI_DIAG_INGREDIENTS];
+    int separated[SLPI_DIAG_INGREDIENTS];
+    int alike;         /* the ranked ones the rows do not separate from the first (0: none) */
+    double sep_crit;   /* the critical t of separation */
+    double more_rows;  /* the factor of rows at these states that would separate them all
+                         * (infinite: an angle of 0, only rows from other states) */
     double p;          /* the first's p-value, Bonferroni over the ingredients */
     long from, to;     /* the window of steps of its evidence; -1 -1: all */
     double window_rel; /* the first's relative error within the window */

@@ -218,7 +218,11 @@ class Verification:
         better than chance), "rows" (those it read: the statistics'), "p", "window" (None:
         all steps; else "from", "to" and the first's "relative_error" there) and
         "ingredients", strongest first, each with "ingredient", "relative_error" and its
-        95 % interval "lo", "hi", "t" and "share". None when the statistics did not run.
+        95 % interval "lo", "hi", "t", "share", "angle_deg" (its direction's angle to the
+        first's) and "separated" (whether the rows tell it from the first);
+        "indistinguishable" (the first and those the rows do not tell from it, or empty)
+        and "more_rows" (the factor of rows that would). None when the statistics did
+        not run.
     """
     verdict: str
     proof: str
