@@ -126,6 +126,16 @@ static double dot(const double *a, const double *b, int n)
     return s;
 }
 
+int slpi_oracle_stat_resolves(const slpi_oracle_port *port, arb_srcptr x, long k)
+{
+    double s = 0, rad = 0;
+    for (int i = 0; i < port->dim; i++) {
+        s = fmax(s, fabs(arf_get_d(arb_midref(x + i), ARF_RND_NEAR)));
+        rad = fmax(rad, mag_get_d(arb_radref(x + i)));
+    }
+    return s > 0 && rad <= MAX_RADIUS * (double)k * port->precision.u * s;
+}
+
 void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
                           arb_srcptr x, double *out)
 {
@@ -134,11 +144,9 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     long k = lr->to - lr->from;
     memset(out, 0, SLPI_STAT_FIELDS * sizeof *out);
     if (k < 1) return;
+    if (!slpi_oracle_stat_resolves(port, x, k)) return; /* r not known well enough */
     double s = 0;
     for (int i = 0; i < dim; i++) s = fmax(s, fabs(arf_get_d(arb_midref(x + i), ARF_RND_NEAR)));
-    double rad = 0;
-    for (int i = 0; i < dim; i++) rad = fmax(rad, mag_get_d(arb_radref(x + i)));
-    if (!(s > 0) || !(rad <= MAX_RADIUS * (double)k * port->precision.u * s)) return; /* r not known well enough */
     double *w = malloc(((size_t)(8 + J) * (size_t)dim + (size_t)M * (size_t)(k + 2)) * sizeof(double));
     if (!w) {
         out[0] = SLPI_STAT_NOMEM; /* an error, not a row left out (slpi_oracle_local) */
@@ -247,6 +255,7 @@ void slpi_oracle_stat_add(slpi_verify_stats *st, const double *row)
     double t2 = row[2 + SLPI_STAT_DIRS];
     st->rows++;
     st->rows_small += row[0] == 2;
+    st->rows_arb_reference += row[SLPI_STAT_ARB_FIELD] != 0;
     st->tau_sum += rounded[SLPI_STAT_DIRS + 1];
     sums_add(&st->exact, row + 1, st->dirs, row[1 + SLPI_STAT_DIRS], t2, st->envelope);
     sums_add(&st->rounded, rounded, st->dirs, rounded[SLPI_STAT_DIRS], t2, st->envelope);
@@ -267,6 +276,7 @@ void slpi_oracle_stat_merge(slpi_verify_stats *to, const slpi_verify_stats *from
 {
     to->rows += from->rows;
     to->rows_small += from->rows_small;
+    to->rows_arb_reference += from->rows_arb_reference;
     to->tau_sum += from->tau_sum;
     sums_merge(&to->exact, &from->exact);
     sums_merge(&to->rounded, &from->rounded);
