@@ -1,6 +1,6 @@
 #!/bin/sh
 # t-verify-routes.sh — the statistics of `slpi verify --local` on every route of the
-# certified products (oracle/README.md#statistics, issue 84): slpi's own double path of
+# certified products (oracle/README.md#statistics): slpi's own double path of
 # Euler–Zeitlin su(32) (`iso/zeitlin/strong N=32`, default matmul: the certified steps
 # take the BLAS route, whose balls at binary64 are far wider than the test's resolution),
 # 2 paths x 12 steps at binary64, gets every row into the statistics, each from the
