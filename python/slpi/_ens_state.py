@@ -1,13 +1,14 @@
 """slpi._ens_state — what of a Python ensemble outlives one call, as cli/ensemble-state.c
 is for ``slpi ensemble``: checkpoints (``ensemble(checkpoint=..., resume=...)``).
 
-A checkpoint is a ``.npz`` file written atomically (a temporary file beside it, fsync,
-rename) after every ``checkpoint_every`` completed paths. It holds
+A checkpoint is a ``.npz`` file (slpi/_ckpt.py: the container, its digests and what a
+resume refuses) written after every ``checkpoint_every`` completed paths. It holds
 
-- ``meta``: a JSON text: the format ``slpi-python-ensemble-checkpoint`` 1, the problem's
-  text (every key, ``slpi run``'s header), first_path, paths, save_every, ref, what the
-  call keeps (states, diagnostics), the paths done and the clipped and capped counts
-  over them;
+- ``meta``: the format ``slpi-python-ensemble-checkpoint`` 2, the problem's text (every
+  key, ``slpi run``'s header), first_path, paths, save_every, ref, what the call keeps
+  (states, diagnostics), the paths done, the clipped and capped counts over them, the
+  SHA-256 of the inputs of the paths done (``inputs``: their x0 and dW in path order,
+  slpi/_ens_inputs.py; None where the call gives none), and the digests;
 - ``state``: the statistics' exact state of the paths done (slpi_ensemble_export), which
   a resume imports: the C ensemble then runs path ``done + i`` next, and its statistics
   are one run's bits (api/ensemble.c: their tree depends on the number of paths alone);
@@ -17,15 +18,15 @@ rename) after every ``checkpoint_every`` completed paths. It holds
 Every path's rows depend only on its path number, x0 and dW, so a resumed call that is
 given the same arguments returns the uninterrupted call's arrays bit for bit, for any
 thread count. A checkpoint of another problem or call is refused, naming the first
-difference."""
-import json
-import os
-
+difference; one whose paths ran on other x0 or dW than this call gives for them (arrays
+or callables, called again for the paths done) is refused naming x0 or dW."""
 import numpy as np
 
 import slpi as _slpi
+from slpi import _ckpt
+from slpi._ens_inputs import Digest
 
-FORMAT, VERSION = "slpi-python-ensemble-checkpoint", 1
+FORMAT, VERSION = "slpi-python-ensemble-checkpoint", 2
 _ARRAYS = ("states", "radii", "diagnostics", "diagnostic_radii")
 
 
@@ -34,29 +35,35 @@ class Checkpoint:
 
     def __init__(self, path, every, resume, call):
         self.path, self.every, self.resume, self.call = path, every, resume, call
-        self.last = 0
+        self.last, self.inputs = 0, Digest()
 
-    def restore(self, h, arrays):
+    def restore(self, h, arrays, inputs, batch):
         """Import the resumed checkpoint's state into the handle h and its rows into
-        arrays (name -> array or None); returns (done, clipped, capped)."""
+        arrays (name -> array or None), having checked that inputs(first, count) (the x0
+        and dW of those paths, each None when not given; called in batches of at most
+        `batch` paths) gives the paths done the inputs they ran on; returns (done,
+        clipped, capped)."""
         if self.resume is None:
             return 0, 0, 0
-        try:
-            with np.load(self.resume, allow_pickle=False) as z:
-                meta = json.loads(str(z["meta"]))
-                data = {k: z[k] for k in z.files if k != "meta"}
-        except (OSError, ValueError, KeyError) as e:
-            raise _slpi._bad("resume", self.resume, "not a checkpoint of slpi.ensemble (%s)" % e) from None
-        check_meta(meta, (FORMAT, VERSION), self.call, self.resume, "ensemble")
+        meta, data = _ckpt.read(self.resume, (FORMAT, VERSION), "ensemble")
+        _ckpt.check_call(meta, self.call, self.resume, "ensemble")
         done = int(meta["done"])
+        for first in range(0, done, batch):
+            self.inputs.add(*inputs(first, min(batch, done - first)))
+        mine, theirs = self.inputs.hex(), meta.get("inputs") or {}
+        other = [k for k in mine if mine[k] != theirs.get(k)]
+        if other:
+            raise _slpi._bad("resume", self.resume, "its %d paths ran on other %s than this call gives them" % (
+                done, " and ".join(other)))
         h.merge_state(data["state"])
         if h.paths() != done:
             raise _slpi._bad("resume", self.resume, "its state holds %d paths, its header %d" % (h.paths(), done))
         for k in _ARRAYS:
             if arrays.get(k) is not None:
-                if k not in data or data[k].shape != (done,) + arrays[k].shape[1:]:
-                    raise _slpi._bad("resume", self.resume, "its %s do not have the shape of %d paths' rows" % (k, done))
-                arrays[k][:done] = data[k]
+                a = arrays[k]
+                if k not in data or data[k].shape != (done,) + a.shape[1:] or data[k].dtype != a.dtype:
+                    raise _slpi._bad("resume", self.resume, "its %s are not %d paths' rows of %s" % (k, done, a.dtype))
+                a[:done] = data[k]
         self.last = done
         return done, int(meta["clipped"]), int(meta["capped"])
 
@@ -68,37 +75,10 @@ class Checkpoint:
         """Write the checkpoint of the first `done` paths when checkpoint_every more are done."""
         if self.path is None or (self.every is not None and done - self.last < self.every and done < self.call["paths"]):
             return
-        meta = dict(self.call, format=FORMAT, version=VERSION, done=done, clipped=clipped, capped=capped)
+        meta = dict(self.call, done=done, clipped=clipped, capped=capped, inputs=self.inputs.hex())
         data = {k: np.ascontiguousarray(a[:done]) for k, a in arrays.items() if a is not None}
-        atomic_savez(self.path, meta=np.array(json.dumps(meta, sort_keys=True)), state=h.export(), **data)
+        _ckpt.write(self.path, (FORMAT, VERSION), meta, dict(data, state=h.export()))
         self.last = done
-
-
-def check_meta(meta, form, call, resume, what):
-    """Refuses (resume=) a checkpoint whose meta is not of format form = (name, version),
-    or whose call differs from this call in one of its keys, naming the key."""
-    got = (meta.get("format"), meta.get("version"))
-    if got != form:
-        raise _slpi._bad("resume", resume, "format %s %s: need %s %d" % (got + form))
-    for k, v in call.items():
-        if meta.get(k) != v:
-            raise _slpi._bad("resume", resume, "the checkpoint is of another %s: its %s is %r, this call's %r" % (
-                what, k, meta.get(k), v))
-
-
-def atomic_savez(path, **arrays):
-    """np.savez of arrays into path, atomically: a temporary file beside it, fsync,
-    rename (path holds the old file or the new one, whole, whatever stops the write)."""
-    tmp = "%s.part-%d" % (path, os.getpid())
-    try:
-        with open(tmp, "wb") as f:
-            np.savez(f, **arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def options(checkpoint, every, resume, points, merge, out, reduce, quantiles):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from slpi._native import ffi as _ffi, lib as _lib
-from slpi import _run_state, _stream
+from slpi import _overrides, _run_state, _stream
 # the helpers of slpi/__init__.py, defined before it imports this module
 from slpi import (
     Problem, SlpiError, _check, _flag, _guard_memory, _integer, _keep_lost, _keys_of, _problem, _ptr,
@@ -136,6 +136,10 @@ class Result:
         certified path can check this run. None otherwise.
     problem : dict of str to str
         Every key of the problem, as the header of ``slpi run`` writes them.
+    overridden : dict of str to str
+        The keys of ``problem`` that did not act, each with what overrode it (``dW``
+        the noise's seed, ``x0`` the problem's x0; slpi/_overrides.py); ``slpi.save``
+        records them as the attribute ``overridden``.
     iterations, residual : ndarray (rows,)
         The solver iterations and final residual of each row's step.
     summary : dict
@@ -154,6 +158,7 @@ class Result:
     diagnostic_radii: dict = None
     uncertified: str = None
     problem: dict = None
+    overridden: dict = None
 
     @property
     def energy(self):
@@ -192,6 +197,9 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
         Wiener increments of each step (clipped at the problem's truncation threshold,
         as a noise file's are); default: the problem's canonical noise. Without
         ``steps``, ``T`` or ``level`` among the keys, the run has ``len(dW)`` steps.
+        Not with ``noise_tau`` or ``noise_file``, which colour or replace the canonical
+        noise that dW replaces (SlpiError); the noise's seed, path and refine are
+        recorded as ``overridden``.
     x0 : array_like (dim,), optional
         The initial state, any size, in the state layout of ``slpi.h`` (``pack_su`` for
         su(N)); on the system's manifold within 1e-10.
@@ -230,7 +238,8 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     stream : str, optional
         A new NetCDF file (classic format) the rows are appended to as they are computed,
         synced after each piece of work: readable while the run goes on, and whole up to
-        its last piece after a kill (slpi/_stream.py). Not with ``resume``.
+        its last piece after a kill; Ctrl-C is held while a piece is written, so every
+        record is whole (slpi/_stream.py). Not with ``resume``.
     **keys
         More problem settings (``slpi list --keys``).
 
@@ -276,6 +285,10 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
                         "observer", observer)
     make_ck = _run_state.options(checkpoint, checkpoint_every, resume)
     pr = _problem(problem, keys)
+    problem_keys = _keys_of(pr)
+    if dW is not None:
+        _overrides.refuse_with_dW(problem_keys)
+    over = _overrides.overridden(problem_keys, dW is not None, x0 is not None)
     dim, M, steps, h, every = pr.dim, pr.noises, pr.steps, pr.h, pr.output_every
     if dW is not None and dW.shape != (steps, M):
         raise SlpiError(2, "dW: shape %s: the problem needs (steps, M) = (%d, %d)" % (dW.shape, steps, M),
@@ -298,7 +311,7 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     pg = _Progress(progress, steps, "run" + (" (certified)" if ref else ""))
     n = _row_steps(lambda p: _lib.slpi_stepper_row_steps(st.s, 0, p), rows)
     try:
-        sm = _stream.open_stream(stream, pr, pr.labels, st.diag_names, ref, n, h, make_ck is not None)
+        sm = _stream.open_stream(stream, pr, pr.labels, st.diag_names, ref, n, h, make_ck is not None, over)
         if sm is not None:
             try:
                 kept_rows = _advance(st, steps, 0, dW, out, 0, pg, True, kept, sm)
@@ -322,7 +335,7 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
                  diagnostics={k: out["diag"][:, i] for i, k in enumerate(st.diag_names)},
                  iterations=out["iters"], residual=out["resid"], summary=summary, radii=out["xrad"],
                  diagnostic_radii=None if not ref else {k: out["drad"][:, i] for i, k in enumerate(st.diag_names)},
-                 uncertified=pr.uncertified, problem=_keys_of(pr))
+                 uncertified=pr.uncertified, problem=problem_keys, overridden=over)
     # what write_trajectory needs for `slpi verify`: the problem, when it alone made the run
     res._problem_text = pr.text() if dW is None and x0 is None else None
     return res

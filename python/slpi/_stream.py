@@ -12,18 +12,26 @@ unreadable; classic records have neither problem, at the price of its types (int
 double attributes: the header fields are written as text, with ``slpi_kind =
 "run-stream"``). Variables as ``slpi.save`` writes a Result: ``time``, ``step``,
 ``state`` (time, component), ``state_radius`` with ``ref=True``, and each diagnostic;
-the state's column names in the attribute ``state_columns``."""
+the state's column names in the attribute ``state_columns``.
+
+A piece's rows are written variable by variable (``step`` first, which extends the record
+count), so a KeyboardInterrupt raised between two of those writes would leave records
+whose other variables hold the fill value 9.97e36 once the file is closed. Ctrl-C and
+SIGTERM are therefore held while a piece is written and synced (slpi/_atomic.py's Held),
+and acted on after it: each record is whole or absent."""
 import os
 
 import numpy as np
 
 import slpi as _slpi
+from slpi import _overrides
+from slpi._atomic import Held
 
 
 class Stream:
     """A NetCDF file the rows of one run are appended to."""
 
-    def __init__(self, path, problem, labels, diag_names, ref, row_steps, h):
+    def __init__(self, path, problem, labels, diag_names, ref, row_steps, h, overridden=None):
         try:
             import netCDF4
         except ImportError:
@@ -37,6 +45,8 @@ class Stream:
         ds.createDimension("component", len(labels))
         ds.setncatts(dict({k: str(v) for k, v in problem.items()}, slpi_kind="run-stream", Conventions="CF-1.8",
                           state_columns=",".join(labels)))
+        if overridden:
+            ds.setncattr("overridden", _overrides.attribute(overridden))
         self.vars = {"time": ds.createVariable("time", "f8", ("time",)),
                      "step": ds.createVariable("step", "i4", ("time",)),
                      "x": ds.createVariable("state", "f8", ("time", "component"))}
@@ -49,7 +59,12 @@ class Stream:
         ds.sync()
 
     def rows(self, out, n):
-        """Append rows done..n-1 of out (slpi/_run.py's arrays), then sync."""
+        """Append rows done..n-1 of out (slpi/_run.py's arrays), then sync: all of them,
+        or none when Ctrl-C comes first."""
+        with Held():
+            self._append(out, n)
+
+    def _append(self, out, n):
         a, b = self.done, n
         if b <= a:
             return
@@ -67,7 +82,7 @@ class Stream:
         self.ds.close()
 
 
-def open_stream(path, pr, labels, diag_names, ref, row_steps, h, checkpointed):
+def open_stream(path, pr, labels, diag_names, ref, row_steps, h, checkpointed, overridden=None):
     """None without stream=; else its Stream (not with checkpoint= or resume=)."""
     if path is None:
         return None
@@ -75,4 +90,4 @@ def open_stream(path, pr, labels, diag_names, ref, row_steps, h, checkpointed):
         raise _slpi._bad("stream", path, "a stream writes one whole run into a new file: not with checkpoint= or "
                          "resume= (the checkpoint keeps the rows)")
     p = _slpi._path("stream", path).decode()
-    return Stream(p, _slpi._keys_of(pr), labels, diag_names, ref, row_steps, h)
+    return Stream(p, _slpi._keys_of(pr), labels, diag_names, ref, row_steps, h, overridden)

@@ -13,7 +13,10 @@ a number is a number: a decimal integer that fits int64 is an int64, another dec
 number a float64 (``h``, ``amp``, ``T``); lists, names, the provenance and whatever else
 stay text. ``str`` of a number parses to the same double, so a problem rebuilt from the
 attributes (``slpi.run(**keys)``) runs the same bits. The variables carry ``long_name``
-and ``units`` (``1``: slpi's time and states are the model's own, dimensionless)."""
+and ``units`` (``1``: slpi's time and states are the model's own, dimensionless). Keys
+that another input of the call overrode (``dW`` the noise's seed, ``noise=modes`` the
+Euler-Zeitlin ``amp``) are named, with the reason, in the attribute ``overridden``
+(slpi/_overrides.py)."""
 import re
 
 import numpy as np
@@ -106,6 +109,15 @@ def _cf(ds):
     return ds
 
 
+def _record_overridden(head, obj):
+    """The attribute ``overridden`` of a Result or Ensemble whose keys did not all act
+    (slpi/_overrides.py): the file says which, and why, beside the keys."""
+    from slpi._overrides import attribute
+    text = attribute(getattr(obj, "overridden", None))
+    if text:
+        head["overridden"] = text
+
+
 def to_xarray(obj):
     """A Dataset of a ``Result`` (``run``), a ``Trajectory`` (``read_trajectory``) or an
     ``Ensemble``, with every header field as an attribute (the module's docstring).
@@ -145,6 +157,7 @@ def to_xarray(obj):
                     state_columns=",".join(obj.labels), **(obj.problem or {}))
         if obj.uncertified:
             head["uncertified"] = obj.uncertified
+        _record_overridden(head, obj)
         return _cf(xr.Dataset(data, coords={"time": obj.t, "component": obj.labels},
                               attrs=_attrs("trajectory", head, _text_keys(head))))
     if isinstance(obj, Ensemble):
@@ -175,6 +188,7 @@ def to_xarray(obj):
             head["grid." + k] = repr(v)
         if obj.uncertified:
             head["uncertified"] = obj.uncertified
+        _record_overridden(head, obj)
         return _cf(xr.Dataset(data, coords=coords, attrs=_attrs("ensemble", head, _text_keys(head))))
     raise SlpiError(2, "obj: a %s: need a Result, Trajectory or Ensemble" % type(obj).__name__, "obj", None)
 
@@ -197,7 +211,8 @@ def with_time_unit(ds, time_unit):
 def save(obj, path, engine=None, time_unit=None):
     """Write ``to_xarray(obj)`` (or a Dataset) to a NetCDF file (``engine``: xarray's;
     default netcdf4, or h5netcdf for HDF5 through h5py), under a temporary name renamed
-    when complete. ``time_unit`` (``slpi.time_unit``, Euler–Zeitlin problems): the CF
+    when complete (slpi/_atomic.py: Ctrl-C and SIGTERM wait for it; a killed writer's
+    temporary is removed by the next save of the path). ``time_unit`` (``slpi.time_unit``, Euler–Zeitlin problems): the CF
     ``units`` of time become its seconds (``"3356.99... s"``).
 
     Examples
@@ -209,16 +224,9 @@ def save(obj, path, engine=None, time_unit=None):
     'isomp'
     """
     import os
+    from slpi._atomic import write
     ds = with_time_unit(obj if hasattr(obj, "to_netcdf") else to_xarray(obj), time_unit)
-    path = os.fspath(path)
-    tmp = "%s.part-%d" % (path, os.getpid())
-    try:
-        ds.to_netcdf(tmp, engine=engine)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write(os.fspath(path), lambda tmp: ds.to_netcdf(tmp, engine=engine))
 
 
 def load(path, engine=None):

@@ -57,3 +57,59 @@ def test_valid_after_a_kill(tmp_path):
     assert 0 < k < len(whole.t) and step[-1] <= 1501
     assert step.tobytes() == whole.step[:k].astype(np.int32).tobytes()
     assert x.tobytes() == whole.states[:k].tobytes() and H0.tobytes() == whole.diagnostics["H0"][:k].tobytes()
+
+
+def test_ctrl_c_leaves_whole_rows(tmp_path):
+    """Ctrl-C (a real SIGINT) delivered at every line of the piece writer (Stream.rows),
+    in its first, second and fifth piece: KeyboardInterrupt is raised, and the file holds
+    whole rows only (no fill value in any variable), each the uninterrupted run's, as
+    many as the record count says. A trace function sends the signal as the chosen line
+    begins, so the moment is exact, not timed."""
+    import sys
+    from slpi import _stream
+    whole = slpi.run(None, **KW)
+    code = _stream.Stream._append.__code__
+    lines = set()
+
+    def lines_run(frame, event, arg):   # the lines of rows() that a piece runs
+        if frame.f_code is code and event == "line":
+            lines.add(frame.f_lineno)
+        return lines_run if frame.f_code is code else None
+    sys.settrace(lines_run)
+    try:
+        slpi.run(None, stream=str(tmp_path / "lines.nc"), **KW)
+    finally:
+        sys.settrace(None)
+    assert len(lines) >= 5
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        for call in (1, 2, 5):
+            for line in sorted(lines):
+                f = str(tmp_path / ("c%d-%d.nc" % (call, line)))
+                seen = [0]
+
+                def trace(frame, event, arg):
+                    if frame.f_code is not code:
+                        return None
+                    if event == "call":
+                        seen[0] += 1
+                    elif event == "line" and seen[0] == call and frame.f_lineno == line:
+                        os.kill(os.getpid(), signal.SIGINT)
+                    return trace
+                sys.settrace(trace)
+                try:
+                    with pytest.raises(KeyboardInterrupt):
+                        slpi.run(None, stream=f, **KW)
+                finally:
+                    sys.settrace(None)
+                assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # given back
+                with netCDF4.Dataset(f) as ds:
+                    k = len(ds.dimensions["time"])
+                    assert k < len(whole.t), (call, line)
+                    for name, want in (("step", whole.step.astype(np.int32)), ("time", whole.t),
+                                       ("state", whole.states), ("H0", whole.diagnostics["H0"])):
+                        got = ds[name][:]
+                        assert not np.ma.is_masked(got), "line %d of piece %d: %s holds fill values" % (line, call, name)
+                        assert np.asarray(got).tobytes() == want[:k].tobytes(), (call, line, name)
+    finally:
+        signal.signal(signal.SIGINT, old)
