@@ -5,7 +5,8 @@
 # column, step by step and path by path: verify gives the same rows, the same proof and
 # the same statistics (p-value) for the three forms; noise_file= with {path} reads each
 # path's own noise file; the private folder of the split is gone afterwards; a bad path
-# value is exit 2 naming the column; two copies of one noise file under other names, and
+# value is exit 2 naming the column; a path without its last row is exit 2 naming the
+# path, with no advice to set steps= (the header is every path's); two copies of one noise file under other names, and
 # a path given both in a file and in a multi-path file, are exit 2 ("the same path").
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
@@ -51,6 +52,11 @@ nf=$(summary "$d/nf.tsv" | sed 's/^[^:]*: //')
 sed 's/^\(1\t[0-9.e-]*\t\)'$base'\t/\1x7\t/' "$d/step.tsv" > "$d/bad.tsv"
 out=$(summary "$d/bad.tsv")
 case $out in *"path 'x7' is not a noise path's number"*"exit 2") ;; *) note "a bad path value: $out" ;; esac
+# a path without its last row: named, with advice a many-path file can follow (not "set steps=")
+grep -v "^4	[^	]*	$((base + 1))	" "$d/step.tsv" > "$d/short.tsv"
+out=$(summary "$d/short.tsv")
+case $out in *"path=$((base + 1)):"*"this path's last row is step 3: every path"*"exit 2") ;; *) note "a path without its last row: $out" ;; esac
+case $out in *"set steps="*) note "a path without its last row is told to set steps=: $out" ;; esac
 # one path twice: copies of one noise file, and a path in a file and in a multi-path file
 cp "$d/n$base.noise" "$d/copy.noise"
 sed "2a # noise_file=n$base.noise" "$d/p0.tsv" > "$d/a.tsv"
