@@ -13,7 +13,16 @@ resume refuses) written after every ``checkpoint_every`` completed paths. It hol
   a resume imports: the C ensemble then runs path ``done + i`` next, and its statistics
   are one run's bits (api/ensemble.c: their tree depends on the number of paths alone);
 - the kept rows of the paths done (``states``, ``radii``, ``diagnostics``,
-  ``diagnostic_radii``).
+  ``diagnostic_radii``);
+- with ``quantiles=`` and ``states=False``, the streamed quantiles' histograms
+  (``quantiles_lo``, ``quantiles_w``, ``quantiles_counts``, ``quantiles_n``: slpi/_reduce.py),
+  which a resume continues; exact quantiles come from the kept states. The levels are in
+  ``meta`` (``quantiles``), and a resume with others is refused.
+
+Checkpoints fall at the multiples of ``checkpoint_every`` (the C calls end there; the C
+ensemble keeps a block in progress across calls, and its export holds it), at the end,
+and when Ctrl-C or SIGTERM stops a C call: the paths it completed (whole waves) are
+saved.
 
 Every path's rows depend only on its path number, x0 and dW, so a resumed call that is
 given the same arguments returns the uninterrupted call's arrays bit for bit, for any
@@ -35,14 +44,15 @@ class Checkpoint:
 
     def __init__(self, path, every, resume, call):
         self.path, self.every, self.resume, self.call = path, every, resume, call
-        self.last, self.inputs = 0, Digest()
+        self.inputs = Digest()
 
-    def restore(self, h, arrays, inputs, batch):
-        """Import the resumed checkpoint's state into the handle h and its rows into
-        arrays (name -> array or None), having checked that inputs(first, count) (the x0
-        and dW of those paths, each None when not given; called in batches of at most
-        `batch` paths) gives the paths done the inputs they ran on; returns (done,
-        clipped, capped)."""
+    def restore(self, h, arrays, inputs, batch, red=None, names=None):
+        """Import the resumed checkpoint's state into the handle h, its rows into arrays
+        (name -> array or None) and its streamed quantiles' histograms into red (the
+        call's Reductions, or None; names: its quantities), having checked that inputs(first, count) (the x0 and
+        dW of those paths, each None when not given; called in batches of at most `batch`
+        paths) gives the paths done the inputs they ran on; returns (done, clipped,
+        capped)."""
         if self.resume is None:
             return 0, 0, 0
         meta, data = _ckpt.read(self.resume, (FORMAT, VERSION), "ensemble")
@@ -64,21 +74,25 @@ class Checkpoint:
                 if k not in data or data[k].shape != (done,) + a.shape[1:] or data[k].dtype != a.dtype:
                     raise _slpi._bad("resume", self.resume, "its %s are not %d paths' rows of %s" % (k, done, a.dtype))
                 a[:done] = data[k]
-        self.last = done
+        if red is not None:
+            red.load({k: v for k, v in data.items() if k.startswith("quantiles_")}, names)
         return done, int(meta["clipped"]), int(meta["capped"])
 
-    def batch(self, batch, wave):
-        """The paths per C call: at most every checkpoint's (whole waves, one at least)."""
-        return batch if self.every is None else min(batch, max(wave, self.every // wave * wave))
+    def count(self, done, n):
+        """The paths of the next C call, at most n: up to the next multiple of
+        checkpoint_every, so that every checkpoint falls where the user asked."""
+        return n if self.every is None else min(n, self.every - done % self.every)
 
-    def save(self, h, done, arrays, clipped, capped):
-        """Write the checkpoint of the first `done` paths when checkpoint_every more are done."""
-        if self.path is None or (self.every is not None and done - self.last < self.every and done < self.call["paths"]):
+    def save(self, h, done, arrays, clipped, capped, red=None, stopped=False):
+        """Write the checkpoint of the first `done` paths at each multiple of
+        checkpoint_every (every call without it), at the end, and when the call is
+        stopped (Ctrl-C, SIGTERM: the paths completed); red: the call's Reductions."""
+        if self.path is None or not (self.every is None or done % self.every == 0 or done == self.call["paths"]
+                                     or stopped):
             return
         meta = dict(self.call, done=done, clipped=clipped, capped=capped, inputs=self.inputs.hex())
         data = {k: np.ascontiguousarray(a[:done]) for k, a in arrays.items() if a is not None}
-        _ckpt.write(self.path, (FORMAT, VERSION), meta, dict(data, state=h.export()))
-        self.last = done
+        _ckpt.write(self.path, (FORMAT, VERSION), meta, dict(data, state=h.export(), **(red.export() if red else {})))
 
 
 def options(checkpoint, every, resume, points, merge, out, reduce, quantiles):
@@ -90,7 +104,7 @@ def options(checkpoint, every, resume, points, merge, out, reduce, quantiles):
             raise _slpi._bad("checkpoint_every", every, "needs checkpoint")
         return None
     other = [k for k, v in (("params", points > 1), ("merge", merge is not None), ("out", out is not None),
-                            ("reduce", reduce is not None), ("quantiles", quantiles is not None)) if v]
+                            ("reduce", reduce is not None)) if v]
     if other:
         raise _slpi._bad("checkpoint" if checkpoint is not None else "resume", checkpoint or resume,
                          "checkpoints keep one point's rows and statistics: not with %s" % ", ".join(other))
@@ -101,5 +115,6 @@ def options(checkpoint, every, resume, points, merge, out, reduce, quantiles):
     def make(text, first_path, paths, save_every, ref, states, diagnostics):
         return Checkpoint(path, every, res, dict(problem=text, first_path=first_path, paths=paths,
                                                  save_every=save_every, ref=ref, states=states,
-                                                 diagnostics=diagnostics))
+                                                 diagnostics=diagnostics,
+                                                 quantiles=None if quantiles is None else quantiles.tolist()))
     return make

@@ -11,7 +11,7 @@ import numpy as np
 import slpi as _slpi
 from slpi._native import ffi as _ffi, lib as _lib
 from slpi._reduce import Quantiles, Reductions
-from slpi import _atomic, _ens_inputs, _ens_state, _overrides
+from slpi import _atomic, _ens_inputs, _ens_state, _overrides, _stop
 
 # Paths per C call: multiples of 4 x threads x SLPI_ENSEMBLE_BLOCK paths (whole blocks), as
 # many as keep one call's increments under this many bytes.
@@ -294,30 +294,38 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
     per_path = steps * M * 8 if dW is not None else 0
     batch = min(16 * wave, max(wave, _BATCH_BYTES // max(per_path, 1) // wave * wave))
     kept = dict(states=states, radii=radii, diagnostics=diag, diagnostic_radii=drad)
-    batch = ck.batch(batch, wave) if ck else batch
 
     def inputs(first, n):   # the x0 and dW of paths first .. first + n - 1 (None: not given)
         return (None if x0 is None else _ens_inputs.initial(x0, first, n, dim),
                 None if dW is None else _ens_inputs.increments(dW, first, n, steps, M, paths))
-    done, clipped, capped = ck.restore(h, kept, inputs, batch) if ck else (0, 0, 0)
+    names = pr.labels + h.diag_names
+    done, clipped, capped = ck.restore(h, kept, inputs, batch, red, names) if ck else (0, 0, 0)
     pg = _slpi._Progress(progress, paths * steps, "ensemble (%d paths)" % paths)
     cut = (lambda a, i, n: None if a is None else a[i:i + n])
     t = _slpi._row_steps(lambda p: _lib.slpi_ensemble_row_steps(h.e, p), rows) * pr.h
-    names = pr.labels + h.diag_names
     try:
         while done < paths:
-            n = min(batch, paths - done)
+            n = ck.count(done, min(batch, paths - done)) if ck else min(batch, paths - done)
             xb, db = inputs(done, n)
             xs = cut(states, done, n) if states is not None else np.empty((n, rows, dim)) if red else None
             ds = cut(diag, done, n) if diag is not None else np.empty((n, rows, nd)) if red else None
-            h.run(n, xb, db, xs, cut(radii, done, n), ds, cut(drad, done, n))
+            try:
+                h.run(n, xb, db, xs, cut(radii, done, n), ds, cut(drad, done, n))
+            except KeyboardInterrupt:   # Ctrl-C or SIGTERM: the paths completed (whole waves) are kept
+                if ck:
+                    k = h.paths() - done
+                    if red and k:
+                        red.add(t, xs[:k], ds[:k], names)
+                    ck.inputs.add(*(None if a is None else a[:k] for a in (xb, db)))
+                    ck.save(h, done + k, kept, clipped + h.counts()[0], capped + h.counts()[1], red, stopped=True)
+                raise
             if red:
                 red.add(t, xs, ds, names)
             done += n
             pg.add(n * steps)
             if ck:
                 ck.inputs.add(xb, db)
-                ck.save(h, done, kept, clipped + h.counts()[0], capped + h.counts()[1])
+                ck.save(h, done, kept, clipped + h.counts()[0], capped + h.counts()[1], red)
         if tmp is not None:
             states.flush()
             del states
@@ -444,11 +452,15 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         states=False`` and none of x0, dW, diagnostics, reduce, quantiles, out; with
         ``params``, ``merge[i]`` holds point i's Ensembles in every part's order.
     checkpoint, checkpoint_every, resume : optional
-        Write the rows and statistics of the paths done to the file ``checkpoint`` (a
-        ``.npz``, atomically) every ``checkpoint_every`` paths (default: every batch) and at
-        the end; ``resume``: continue from such a file (it may be ``checkpoint``), given the
-        same arguments: the uninterrupted call's result, bit for bit, for any ``threads``
-        (slpi/_ens_state.py); Ctrl-C keeps the last. Not with params, merge, out, reduce.
+        Write the rows and statistics of the paths done (and the histograms of streamed
+        quantiles) to the file ``checkpoint`` (a ``.npz``, atomically) every
+        ``checkpoint_every`` paths (default: every batch; honoured exactly, the C calls end
+        at its multiples, though fewer paths than 256 x threads per call leave threads
+        idle), at the end, and when Ctrl-C or SIGTERM stops the call (the paths completed,
+        up to the last wave of blocks); ``resume``: continue from such a file (it may be
+        ``checkpoint``), given the same arguments: the uninterrupted call's result,
+        ``quantiles`` included, bit for bit, for any ``threads`` (slpi/_ens_state.py). Not
+        with params, merge, out, reduce.
     **keys
         More problem settings.
 
@@ -464,6 +476,9 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         step (naming the path and step).
     KeyboardInterrupt
         On Ctrl-C, promptly; ``out`` is not created.
+    Terminated
+        On SIGTERM, as on Ctrl-C: a SystemExit of code 130 and a KeyboardInterrupt
+        (slpi/_stop.py).
 
     Examples
     --------
@@ -542,32 +557,34 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
     finals = save_every is None and save_at is None and not stats and keep and not diagnostics and params is None \
         and reduce is None and quantiles is None
     results = []
-    for i, point in enumerate(points):
-        pr = S._problem(problem, dict(keys, **(point or {})))
-        lines = pr.text().splitlines()
-        if x0 is not None and "system=model" in lines and not any(ln.startswith(("x0=", "x0_file=")) for ln in lines):
-            # a model has no default initial state; the ensemble's own workers start from
-            # one before each path restarts from its x0: the first path's serves
-            first = _ens_inputs.initial(x0, 0, 1, pr.dim)[0] if callable(x0) else x0[0] if x0.ndim == 2 else x0
-            pr.set(**S._x0_keys(pr, np.ascontiguousarray(first, dtype=np.float64)))
-        if dW is not None:
-            _overrides.refuse_with_dW(S._keys_of(pr))
-        if threads > 1 and pr.uncertified:
-            raise S._bad("threads", threads, "Callback Hamiltonians run on one thread (threads=1)")
-        steps = pr.steps
-        at = any(v.startswith("save_at=") for v in pr.text().splitlines())
-        finals = finals and not at
-        if save_every is not None and at:
-            raise S._bad("save_every", save_every, "the problem has save_at: give one of the two")
-        every = S._integer("save_every", save_every, 1) if save_every is not None else 0 if at else max(steps, 1)
-        if save_every is None and not at and out is not None:
-            raise S._bad("save_every", None, "out needs save_every or save_at")
-        red = Reductions(reduce, bins, quantiles, keep) if reduce is not None or quantiles is not None else None
-        part = None if merge is None else merge[i] if params is not None else merge
-        results.append(_one(pr, paths, first_path, every, x0, dW, ref, threads, keep, diagnostics, stats, out,
-                            progress, max_memory, point, red, part,
-                            ck and ck(pr.text(), first_path, paths, every, ref, keep, diagnostics)))
-        results[-1].overridden = _overrides.overridden(results[-1].problem, dW is not None, x0 is not None)
+    with _stop.Stops():   # SIGTERM stops as Ctrl-C does, keeping the same (slpi/_stop.py)
+        for i, point in enumerate(points):
+            pr = S._problem(problem, dict(keys, **(point or {})))
+            lines = pr.text().splitlines()
+            if x0 is not None and "system=model" in lines and \
+                    not any(ln.startswith(("x0=", "x0_file=")) for ln in lines):
+                # a model has no default initial state; the ensemble's own workers start from
+                # one before each path restarts from its x0: the first path's serves
+                first = _ens_inputs.initial(x0, 0, 1, pr.dim)[0] if callable(x0) else x0[0] if x0.ndim == 2 else x0
+                pr.set(**S._x0_keys(pr, np.ascontiguousarray(first, dtype=np.float64)))
+            if dW is not None:
+                _overrides.refuse_with_dW(S._keys_of(pr))
+            if threads > 1 and pr.uncertified:
+                raise S._bad("threads", threads, "Callback Hamiltonians run on one thread (threads=1)")
+            steps = pr.steps
+            at = any(v.startswith("save_at=") for v in pr.text().splitlines())
+            finals = finals and not at
+            if save_every is not None and at:
+                raise S._bad("save_every", save_every, "the problem has save_at: give one of the two")
+            every = S._integer("save_every", save_every, 1) if save_every is not None else 0 if at else max(steps, 1)
+            if save_every is None and not at and out is not None:
+                raise S._bad("save_every", None, "out needs save_every or save_at")
+            red = Reductions(reduce, bins, quantiles, keep) if reduce is not None or quantiles is not None else None
+            part = None if merge is None else merge[i] if params is not None else merge
+            results.append(_one(pr, paths, first_path, every, x0, dW, ref, threads, keep, diagnostics, stats, out,
+                                progress, max_memory, point, red, part,
+                                ck and ck(pr.text(), first_path, paths, every, ref, keep, diagnostics)))
+            results[-1].overridden = _overrides.overridden(results[-1].problem, dW is not None, x0 is not None)
     if finals:
         return results[0].states[:, -1, :]
     return results if params is not None else results[0]

@@ -14,7 +14,8 @@ no file slpi writes claims what a run did not do.
 
 ``Result.overridden`` and ``Ensemble.overridden`` hold the keys with the reason; every
 writer (``slpi.save``, ``to_xarray``, ``run(stream=)``) records them as the attribute
-``overridden``, ``"key, key: reason; ..."``, beside the keys themselves."""
+``overridden``, ``"key, key: reason; ..."``, and leaves the keys themselves out of the
+file's attributes: a file's attributes are the keys that acted (slpi/store.py)."""
 import slpi as _slpi
 
 

@@ -94,20 +94,25 @@ def options(checkpoint, every, resume):
     return make
 
 
-def advance(ck, st, steps, dW, out, row_steps, pg, kept, advance_rows):
+def advance(ck, st, steps, dW, out, row_steps, pg, kept, advance_rows, stream=None):
     """Run st to `steps` (from where a resume left it) through advance_rows (slpi/_run.py's
     _advance) in pieces ending at multiples of ck.every, saving after each, at the end,
-    and when Ctrl-C or the observer stops the call; returns the rows kept."""
+    and when Ctrl-C, SIGTERM or the observer stops the call; returns the rows kept. The
+    stream (slpi/_stream.py), if any, holds every row a checkpoint holds when it is
+    written, so that a resume continues both."""
     rows = ck.restore(st, out)
     done = _lib.slpi_stepper_position(st.s)
     if rows == 0:   # the initial row
-        advance_rows(st, 0, 0, None, out, 0, pg, True, kept)
+        advance_rows(st, 0, 0, None, out, 0, pg, True, kept, stream=stream)
         rows = 1
+    elif stream is not None:
+        stream.start(out, rows)
     every = ck.every or steps
     try:
         while done < steps:
             n = min(every - done % every, steps - done)
-            rows += advance_rows(st, n, 0, None if dW is None else dW[done:], out, rows, pg, False, kept)
+            rows += advance_rows(st, n, 0, None if dW is None else dW[done:], out, rows, pg, False, kept,
+                                 stream=stream)
             stopped = _lib.slpi_stepper_position(st.s) < done + n or kept[0] is not None or kept[1]
             done = _lib.slpi_stepper_position(st.s)
             if stopped:
@@ -117,8 +122,11 @@ def advance(ck, st, steps, dW, out, row_steps, pg, kept, advance_rows):
     except _slpi.SlpiError:
         raise   # a failed step: the last checkpoint stays
     except BaseException:
-        # Ctrl-C between pieces: the rows of the steps taken are written
-        ck.save(st, out, int(np.searchsorted(row_steps, _lib.slpi_stepper_position(st.s), side="right")))
+        # Ctrl-C or SIGTERM between pieces: the rows of the steps taken are written
+        rows = int(np.searchsorted(row_steps, _lib.slpi_stepper_position(st.s), side="right"))
+        if stream is not None:
+            stream.rows(out, rows)
+        ck.save(st, out, rows)
         raise
     ck.save(st, out, rows)
     return rows
