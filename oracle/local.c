@@ -42,10 +42,55 @@ double slpi_oracle_local_unit(long steps, int dim, double u)
     return slpi_score_unit(steps, u) * ceil(sqrt((double)dim));
 }
 
+/* A thread's certified path on Arb's products (port->plan_arb), made at its first use:
+ * the statistics' reference where the certified ball is too wide for them. */
+typedef struct {
+    int tried, ok;
+    slpi_ref *s;
+    arb_ptr x;
+    slpi_ref_at at;
+    slpi_steps steps;
+} arb_reference;
+
+static int arb_reference_open(arb_reference *a, const slpi_oracle_port *port)
+{
+    if (a->tried) return a->ok;
+    a->tried = 1;
+    slpi_error e = { 0, "" };
+    a->x = _arb_vec_init(port->dim);
+    a->at.x = a->x;
+    a->ok = slpi_ref_create_plan(&a->s, port->plan_arb, &e) == SLPI_OK;
+    a->at.r = a->s;
+    a->ok = a->ok && slpi_steps_open(&a->steps, port->p, slpi_ref_step_at, &a->at, 1, &e) == SLPI_OK;
+    a->steps.seek = slpi_ref_seek_at;
+    return a->ok;
+}
+
+static void arb_reference_close(arb_reference *a, int dim)
+{
+    if (!a->tried) return;
+    _arb_vec_clear(a->x, dim);
+    slpi_steps_close(&a->steps);
+    slpi_ref_free(a->s);
+}
+
+/* The row's steps on Arb's products from its start into a->x: 1, or 0 when a step failed. */
+static int arb_reference_steps(arb_reference *a, const slpi_oracle_port *port, const slpi_oracle_local_row *lr)
+{
+    if (!port->plan_arb || !arb_reference_open(a, port)) return 0;
+    for (int i = 0; i < port->dim; i++) arb_set_d(a->x + i, lr->start[i]);
+    slpi_step_status st = SLPI_STEP_CONVERGED;
+    slpi_error err = { 0, "" };
+    for (long n = lr->from; n < lr->to && !slpi_step_failed(st); n++)
+        if (slpi_steps_take(&a->steps, n, NULL, &st, &err) != SLPI_OK) st = SLPI_STEP_INVALID;
+    return !slpi_step_failed(st);
+}
+
 /* The certified state after the steps from the row's start to its step (through the
- * stepping primitive, core/steps.h), compared with the port's state there. */
+ * stepping primitive, core/steps.h), compared with the port's state there. The statistics
+ * take the certified ball, or where it is too wide for them the step on Arb's products. */
 static void check_row(slpi_steps *steps, const slpi_ref *s, slpi_fast *f, const slpi_oracle_port *port,
-                      const slpi_oracle_local_row *lr, arb_ptr x, double *out)
+                      const slpi_oracle_local_row *lr, arb_ptr x, arb_reference *acc, double *out)
 {
     for (int i = 0; i < port->dim; i++) arb_set_d(x + i, lr->start[i]);
     slpi_step_status st = SLPI_STEP_CONVERGED;
@@ -75,8 +120,12 @@ static void check_row(slpi_steps *steps, const slpi_ref *s, slpi_fast *f, const 
     }
     if (!dw)
         out[6] = SLPI_STAT_NOMEM; /* an error below, not a row left out */
-    else if (f)
-        slpi_oracle_stat_row(f, port, lr, dw, x, out + 6);
+    else if (f) {
+        long k = lr->to - lr->from;
+        int wide = k > 0 && !slpi_oracle_stat_resolves(port, x, k) && arb_reference_steps(acc, port, lr);
+        slpi_oracle_stat_row(f, port, lr, dw, wide ? acc->x : x, out + 6);
+        out[6 + SLPI_STAT_ARB_FIELD] = wide;
+    }
     free(dw);
     slpi_score sc;
     slpi_score_vector_bits(lr->state, x, port->dim,
@@ -115,6 +164,7 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
         slpi_ref_at at = { NULL, x };
         slpi_steps steps = { 0 };
         slpi_fast *f = NULL; /* the statistics' directions and twin */
+        arb_reference acc = { 0 };
         int ok = slpi_ref_create_plan(&s, port->plan, &e) == SLPI_OK;
         slpi_error fe = { 0, "" };
         if (slpi_fast_create_plan(&f, port->plan, &fe) != SLPI_OK) { /* then the rows give no statistics, */
@@ -134,10 +184,11 @@ int slpi_oracle_local(const slpi_oracle_port *port, slpi_oracle_local_row *rows,
 #pragma omp for schedule(dynamic, 1)
         for (long i = 0; i < nrows; i++)
             if (ok && (first + i) % port->nranks == port->rank) {
-                check_row(&steps, s, f, port, rows + i, x, buf + i * ROW_FIELDS);
+                check_row(&steps, s, f, port, rows + i, x, &acc, buf + i * ROW_FIELDS);
                 slpi_progress_add(pg, 1);
             }
         _arb_vec_clear(x, port->dim);
+        arb_reference_close(&acc, port->dim);
         slpi_steps_close(&steps);
         slpi_ref_free(s);
         slpi_fast_free(f);

@@ -82,13 +82,17 @@ typedef struct {
     /* 1: no progress line of its own (verify's files run at once, under one line over
      * the files) */
     int quiet;
+    /* the plan with Arb's products (matmul=arb), whose steps give the statistics' reference
+     * where the certified ball is too wide for them (the BLAS route at binary64); NULL:
+     * the plan's products are Arb's already, or the problem refuses them */
+    const slpi_plan *plan_arb;
 } slpi_oracle_port;
 
 /* Doubles a row gives the test: valid (1, or 2 when its step moves the state by a few
  * ulps of the format), the projections of r on SLPI_STAT_DIRS directions, |r|^2, |t|^2,
  * then the projections and |r|^2 of r taken from the exact step rounded to the format,
  * and the row's allowance tau for the format's data. */
-#define SLPI_STAT_FIELDS (5 + 2 * SLPI_STAT_DIRS + SLPI_DIAG_FIELDS)
+#define SLPI_STAT_FIELDS (6 + 2 * SLPI_STAT_DIRS + SLPI_DIAG_FIELDS)
 /* Then the diagnosis's (oracle/diagnose.c): the row's step (-1: none), per ingredient
  * |D_i|^2, <r, D_i> and <r_rounded, D_i>, then <D_a, D_b> of each pair a < b at
  * SLPI_DIAG_PAIR(a, b). */
@@ -96,6 +100,8 @@ typedef struct {
     (1 + 3 * SLPI_DIAG_INGREDIENTS + (a) * (2 * SLPI_DIAG_INGREDIENTS - (a)-1) / 2 + (b) - (a)-1)
 #define SLPI_DIAG_FIELDS (1 + 3 * SLPI_DIAG_INGREDIENTS + SLPI_DIAG_INGREDIENTS * (SLPI_DIAG_INGREDIENTS - 1) / 2)
 #define SLPI_DIAG_OFFSET (5 + 2 * SLPI_STAT_DIRS)
+/* Then 1 when the row's reference is the step on Arb's products (plan_arb). */
+#define SLPI_STAT_ARB_FIELD (SLPI_DIAG_OFFSET + SLPI_DIAG_FIELDS)
 
 /* One locally checked row: the port's state at step `to` and the state the certified
  * steps start from (the port's previous row at step `from`, or x0 with from = to for
@@ -118,6 +124,9 @@ typedef struct {
 /* A row's first field when its statistics ran out of memory: slpi_oracle_local then
  * fails with "out of memory" (a row is never left out of the test silently). */
 #define SLPI_STAT_NOMEM (-1.0)
+/* 1 when the ball x of a row of k steps knows the row's deviation to the test's
+ * resolution (a thousandth of the unit k u s), 0 when it is too wide. */
+int slpi_oracle_stat_resolves(const slpi_oracle_port *port, arb_srcptr x, long k);
 /* The directions used for M noise components (*split: one per component). */
 int slpi_oracle_stat_dirs(int M, int *split);
 const char *slpi_oracle_stat_dir_name(int j, int split);

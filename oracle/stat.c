@@ -75,6 +75,20 @@
  * test's null is a mean of at most tau = DATA_BIAS |D|_2 / (sqrt(k) s) u per step along
  * each direction (|D| / sqrt(k): a k-step row's net move may be a random walk's). */
 #define DATA_BIAS 2.0
+/* The directions are the double path's steps from the row's state and increments each
+ * moved relatively by a uniform number in [-DIR_SHIFT, DIR_SHIFT]: computed from the
+ * port's own inputs they would share its rounding errors when it computes as the double
+ * path does (slpi itself), a bias <e, e_d> / |d| of the mean projection on every row, of
+ * the order of u per step on a small direction (docs/power.md#sizes-amendment: slpi's own
+ * su(64) FAILed at p = 1e-72); moved, they shift by about DIR_SHIFT of themselves. */
+#define DIR_SHIFT 0x1p-30
+/* A correct port stores the scheme's constants in its format, each off by up to u and
+ * the same on every step: the increment D moves by its response to them, which is not
+ * proportional to |D| where D is a difference of large terms. Measured per row by the
+ * response to the inputs (state and increments) each moved relatively by +-CONST_SHIFT,
+ * scaled by u / CONST_SHIFT, times sqrt(m) for the alignment that the random signs let
+ * cancel over the m terms of a product (docs/power.md#sizes-amendment): tau's second term. */
+#define CONST_SHIFT 0x1p-20
 /* Rows needed beyond the directions before T^2 means anything. */
 #define MIN_EXTRA_ROWS 10
 
@@ -126,6 +140,31 @@ static double dot(const double *a, const double *b, int n)
     return s;
 }
 
+int slpi_oracle_stat_resolves(const slpi_oracle_port *port, arb_srcptr x, long k)
+{
+    double s = 0, rad = 0;
+    for (int i = 0; i < port->dim; i++) {
+        s = fmax(s, fabs(arf_get_d(arb_midref(x + i), ARF_RND_NEAR)));
+        rad = fmax(rad, mag_get_d(arb_radref(x + i)));
+    }
+    return s > 0 && rad <= MAX_RADIUS * (double)k * port->precision.u * s;
+}
+
+/* xs = x and dws = dw (kM of them) each moved relatively by eta times a uniform number
+ * in [-1, 1), or by +-eta (sign), drawn from the counter *c. */
+static void moved(double *xs, double *dws, const double *x, const double *dw, int dim, long kM, double eta, int sign,
+                  uint64_t *c)
+{
+    for (int i = 0; i < dim + kM; i++) {
+        double v = uniform_pm1(c);
+        if (sign) v = v < 0 ? -1.0 : 1.0;
+        if (i < dim)
+            xs[i] = x[i] * (1 + eta * v);
+        else
+            dws[i - dim] = dw[i - dim] * (1 + eta * v);
+    }
+}
+
 void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
                           arb_srcptr x, double *out)
 {
@@ -134,12 +173,10 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     long k = lr->to - lr->from;
     memset(out, 0, SLPI_STAT_FIELDS * sizeof *out);
     if (k < 1) return;
+    if (!slpi_oracle_stat_resolves(port, x, k)) return; /* r not known well enough */
     double s = 0;
     for (int i = 0; i < dim; i++) s = fmax(s, fabs(arf_get_d(arb_midref(x + i), ARF_RND_NEAR)));
-    double rad = 0;
-    for (int i = 0; i < dim; i++) rad = fmax(rad, mag_get_d(arb_radref(x + i)));
-    if (!(s > 0) || !(rad <= MAX_RADIUS * (double)k * port->precision.u * s)) return; /* r not known well enough */
-    double *w = malloc(((size_t)(8 + J) * (size_t)dim + (size_t)M * (size_t)(k + 2)) * sizeof(double));
+    double *w = malloc(((size_t)(10 + J) * (size_t)dim + (size_t)M * (size_t)(2 * k + 2)) * sizeof(double));
     if (!w) {
         out[0] = SLPI_STAT_NOMEM; /* an error, not a row left out (slpi_oracle_local) */
         return;
@@ -147,6 +184,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     int nomem = 0;
     double *r = w, *rr = r + dim, *P = rr + dim, *Pm = P + dim, *P0 = Pm + dim, *T = P0 + dim, *dir = T + dim;
     double *tmp = dir + (size_t)J * dim, *ones = tmp + dim, *mult = ones + M, *dwt = mult + M;
+    double *Ps = dwt + (size_t)k * M, *xs = Ps + dim, *dws = xs + dim; /* moved inputs, their steps */
     double unit = (double)k * port->precision.u * s, step = 0, move2 = 0;
     int bits = port->precision.bits;
     arf_t e, ref; /* port - exact, and port - exact rounded to p bits: exactly, then rounded once */
@@ -170,23 +208,35 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     arf_clear(e);
     arf_clear(ref);
     for (int l = 0; l < M; l++) ones[l] = 1.0, mult[l] = -1.0;
+    /* the directions, from the inputs moved by DIR_SHIFT: rounding errors not the port's */
+    uint64_t c = mix64((uint64_t)lr->to * UINT64_C(0x100000001b3) ^ (uint64_t)lr->from), cd = mix64(c ^ 0xd1);
+    moved(xs, dws, lr->start, dw, dim, k * M, DIR_SHIFT, 0, &cd);
     int ok = slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, P, dim, &nomem) == 0 &&
-        slpi_oracle_fast_steps(f, lr, lr->start, dw, M, mult, Pm, dim, &nomem) == 0;
+        slpi_oracle_fast_steps(f, lr, xs, dws, M, ones, Ps, dim, &nomem) == 0 &&
+        slpi_oracle_fast_steps(f, lr, xs, dws, M, mult, Pm, dim, &nomem) == 0;
     for (int l = 0; l < M; l++) mult[l] = 0.0;
-    ok = ok && slpi_oracle_fast_steps(f, lr, lr->start, dw, M, mult, P0, dim, &nomem) == 0;
+    ok = ok && slpi_oracle_fast_steps(f, lr, xs, dws, M, mult, P0, dim, &nomem) == 0;
     for (int i = 0; ok && i < dim; i++) {
-        dir[i] = P[i];
-        dir[dim + i] = P0[i] - lr->start[i];
-        dir[2 * dim + i] = (P[i] + Pm[i]) / 2 - P0[i];
-        dir[3 * dim + i] = (P[i] - Pm[i]) / 2;
+        dir[i] = Ps[i];
+        dir[dim + i] = P0[i] - xs[i];
+        dir[2 * dim + i] = (Ps[i] + Pm[i]) / 2 - P0[i];
+        dir[3 * dim + i] = (Ps[i] - Pm[i]) / 2;
     }
     for (int l = 0; split && ok && l < M; l++) { /* each component's odd part */
         for (int j = 0; j < M; j++) mult[j] = j == l ? -1.0 : 1.0;
-        ok = slpi_oracle_fast_steps(f, lr, lr->start, dw, M, mult, tmp, dim, &nomem) == 0;
-        for (int i = 0; ok && i < dim; i++) dir[(size_t)(3 + l) * dim + i] = (P[i] - tmp[i]) / 2;
+        ok = slpi_oracle_fast_steps(f, lr, xs, dws, M, mult, tmp, dim, &nomem) == 0;
+        for (int i = 0; ok && i < dim; i++) dir[(size_t)(3 + l) * dim + i] = (Ps[i] - tmp[i]) / 2;
+    }
+    /* the constants' response: the increment's change for inputs moved by +-CONST_SHIFT */
+    uint64_t cc = mix64(c ^ 0xc0);
+    moved(xs, dws, lr->start, dw, dim, k * M, CONST_SHIFT, 1, &cc);
+    ok = ok && slpi_oracle_fast_steps(f, lr, xs, dws, M, ones, Ps, dim, &nomem) == 0;
+    double resp2 = 0;
+    for (int i = 0; ok && i < dim; i++) {
+        double q = (Ps[i] - xs[i]) - (P[i] - lr->start[i]);
+        resp2 += q * q;
     }
     /* the twin: inputs rounded at u (relative, uniform), outputs to the format's bits */
-    uint64_t c = mix64((uint64_t)lr->to * UINT64_C(0x100000001b3) ^ (uint64_t)lr->from);
     double u = port->precision.u;
     for (int i = 0; i < dim; i++) tmp[i] = lr->start[i] * (1 + u * uniform_pm1(&c));
     for (long n = 0; n < k * M; n++) dwt[n] = dw[n] * (1 + u * uniform_pm1(&c));
@@ -208,7 +258,8 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
         out[1 + SLPI_STAT_DIRS] = r2;
         out[2 + SLPI_STAT_DIRS] = t2;
         outr[SLPI_STAT_DIRS] = dot(rr, rr, dim);
-        outr[SLPI_STAT_DIRS + 1] = DATA_BIAS * sqrt(move2 / (double)k) / s; /* tau of the row */
+        outr[SLPI_STAT_DIRS + 1] = /* tau of the row: the data's, the constants' */
+            (DATA_BIAS * sqrt(move2) + sqrt(ceil(sqrt((double)dim)) * resp2) / CONST_SHIFT) / (sqrt((double)k) * s);
         slpi_oracle_diag_row(f, lr, dw, M, r, rr, unit, dim, out + SLPI_DIAG_OFFSET, &nomem);
     }
     if (nomem) out[0] = SLPI_STAT_NOMEM;
@@ -247,6 +298,7 @@ void slpi_oracle_stat_add(slpi_verify_stats *st, const double *row)
     double t2 = row[2 + SLPI_STAT_DIRS];
     st->rows++;
     st->rows_small += row[0] == 2;
+    st->rows_arb_reference += row[SLPI_STAT_ARB_FIELD] != 0;
     st->tau_sum += rounded[SLPI_STAT_DIRS + 1];
     sums_add(&st->exact, row + 1, st->dirs, row[1 + SLPI_STAT_DIRS], t2, st->envelope);
     sums_add(&st->rounded, rounded, st->dirs, rounded[SLPI_STAT_DIRS], t2, st->envelope);
@@ -267,6 +319,7 @@ void slpi_oracle_stat_merge(slpi_verify_stats *to, const slpi_verify_stats *from
 {
     to->rows += from->rows;
     to->rows_small += from->rows_small;
+    to->rows_arb_reference += from->rows_arb_reference;
     to->tau_sum += from->tau_sum;
     sums_merge(&to->exact, &from->exact);
     sums_merge(&to->rounded, &from->rounded);

@@ -273,6 +273,12 @@ int slpi_verify_scan(slpi_verify_input *in, const slpi_verify_opts *o, slpi_erro
     if (rrc != SLPI_OK) return *err = rerr, rrc;
     /* a file that stops short of its header's steps is truncated, or its header is wrong
      * (steps=1e11 over a few rows): either way it is not the run the header describes */
+    if (in->last_step < slpi_view_grid(p)->steps && strstr(path, "#path=")) /* a path of a many-path file */
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s:%ld: the header says steps=%ld but this path's last row is step %ld: every path "
+                              "of the file runs to the header's steps (write the path's missing rows, or leave the "
+                              "path out)",
+                              path, last_line, slpi_view_grid(p)->steps, in->last_step);
     if (in->last_step < slpi_view_grid(p)->steps)
         return slpi_error_set(err, SLPI_EINPUT,
                               "%s:%ld: the header says steps=%ld but the last row is step %ld: a truncated file, or "

@@ -16,6 +16,12 @@
 #include "oracle/oracle.h"
 #include "core/threads.h"
 #include "core/progress.h"
+#include "core/problem-store.h"
+#include "core/view-cert.h"
+#include "core/view-scheme.h"
+#include "core/view-system.h"
+#include "slpi/problem-build.h"
+#include "slpi/plan.h"
 
 /* Rows per thread in a window of the local comparison: enough that the dynamic
  * schedule balances rows of unequal cost (a thread idles at most about one row in
@@ -136,6 +142,25 @@ static int local_window(const slpi_oracle_port *port, slpi_oracle_local_row *w, 
     return SLPI_OK;
 }
 
+/* The plan of in with Arb's products (matmul=arb) when its own may take the BLAS route
+ * (docs/design.md#blas-route: ISOMP on the matrix systems, euler-zeitlin and manakov,
+ * ref/mrmat.c), else NULL (Arb's already, another problem, or one that refuses them: its
+ * rows whose certified ball is too wide stay out of the statistics). */
+static slpi_plan *arb_plan(const slpi_verify_input *in)
+{
+    slpi_system_id sys = slpi_view_system(in->p)->system;
+    if (slpi_view_cert(in->p)->matmul == SLPI_MATMUL_ARB || slpi_view_scheme(in->p)->scheme != SLPI_SCHEME_ISOMP ||
+        (sys != SLPI_SYS_EULER_ZEITLIN && sys != SLPI_SYS_MANAKOV))
+        return NULL;
+    slpi_problem *p = slpi_problem_dup(in->p);
+    slpi_plan *plan = NULL;
+    slpi_error e = { 0, "" };
+    if (p && (slpi_problem_set(p, "matmul", "arb", &e) != SLPI_OK || slpi_problem_plan(&plan, p, &e) != SLPI_OK))
+        plan = NULL;
+    slpi_problem_free(p);
+    return plan;
+}
+
 /* The local comparison, the file read once more in windows: each visited row with the
  * state it starts from (the port's previous row, or x0 for row 0), LOCAL_WINDOW rows
  * per thread at a time. */
@@ -145,6 +170,8 @@ void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, 
     int threads = 1;
     if ((*rc = slpi_threads_resolve(o->threads, "verify --local", &threads, err)) != SLPI_OK) return;
     port->threads = threads;
+    slpi_plan *plan_arb = arb_plan(in);
+    port->plan_arb = plan_arb;
     int dim = port->dim, header = 0;
     long nsel = o->sample > 0 && o->sample < in->ncand ? o->sample : in->ncand;
     long *sel = nsel < in->ncand ? sample_ordinals(in->ncand, nsel, o->sample_seed) : NULL;
@@ -197,6 +224,8 @@ void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, 
     if (*rc == SLPI_OK && (nw > 0 || done == 0)) *rc = local_window(port, w, nw, done, pg, table, &header, res, err);
     slpi_progress_end(pg);
     slpi_traj_close(r);
+    port->plan_arb = NULL;
+    slpi_plan_unref(plan_arb);
     free(store);
     free(w);
     free(sel);

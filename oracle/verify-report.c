@@ -291,6 +291,10 @@ static json_t *stats_json(const slpi_verify_stats *st)
     json_object_set_new(s, "rms_u", real_or_null(st->rms_u));
     json_object_set_new(s, "twin_rms_u", real_or_null(st->twin_rms_u));
     json_object_set_new(s, "envelope", json_real(st->envelope));
+    json_object_set_new(s, "steps_arb_reference", json_integer(st->rows_arb_reference));
+    json_object_set_new(s, "cpu_seconds", json_real(st->cpu_seconds));
+    json_object_set_new(s, "steps_per_cpu_second",
+                        real_or_null(st->cpu_seconds > 0 ? (double)st->rows / st->cpu_seconds : NAN));
     json_object_set_new(s, "diagnosis", st->dirs ? diagnosis_json(&st->diag) : json_null());
     return s;
 }

@@ -28,6 +28,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -298,7 +299,8 @@ static int verify_one(const char *path, const char *name, const slpi_verify_opts
                               o->nranks > 0 ? o->nranks : 1,
                               o->combine,
                               o->combine_arg,
-                              quiet };
+                              quiet,
+                              NULL };
     FILE *table = o->table ? report : NULL;
     if (rc == SLPI_OK && table)
         fprintf(table, "verify %s: %s on %s, %ld rows\n", name, slpi_scheme_name(slpi_view_scheme(in->p)->scheme),
@@ -480,6 +482,7 @@ static int run_files(int n, const char *const *paths, const char *const *names, 
         return slpi_error_set(err, SLPI_EINPUT, "alpha = %g must lie in (0, 1)", o->alpha);
     int rc = SLPI_OK, nt = file_threads(n, o, err, &rc), quiet = nt > 1;
     if (rc != SLPI_OK) return rc;
+    clock_t cpu0 = clock();
     int batch = quiet ? FILES_BATCH * nt : 1;
     slpi_verify_opts one = *o;
     if (quiet) one.threads = 1; /* each file's rows on its one thread */
@@ -526,6 +529,7 @@ static int run_files(int n, const char *const *paths, const char *const *names, 
     free(keys);
     if (rc != SLPI_OK) return rc;
     res->proof = res->verdict;
+    res->stats.cpu_seconds = (double)(clock() - cpu0) / CLOCKS_PER_SEC;
     if (!o->local) res->stats.dirs = 0; /* not run */
     if (o->local) {
         slpi_oracle_stat_finish(&res->stats, n);

@@ -276,11 +276,14 @@ typedef struct {
     slpi_verify_sums exact, rounded; /* the deviations from the exact step, and from it
                                         * rounded to the format */
     double t2_sum;
-    double tau_sum;     /* the rows' allowance for the format's data (oracle/stat.c) */
-    double tolerance_u; /* against the rounded step: the mean per step along a direction
+    double tau_sum;          /* the rows' allowance for the format's data (oracle/stat.c) */
+    double tolerance_u;      /* against the rounded step: the mean per step along a direction
                          * the format's data allow (the systematic test's null), in
                          * u |x|; 0 against the exact step */
-    double tol_t;       /* then the largest t of a mean's excess over it */
+    double tol_t;            /* then the largest t of a mean's excess over it */
+    long rows_arb_reference; /* rows whose certified ball was too wide for the test (the BLAS
+                              * route at binary64), taken from the step on Arb's products */
+    double cpu_seconds;      /* the process's CPU time over the verification (every file) */
     slpi_verify_diagnosis diag;
 } slpi_verify_stats;
 /* A statistical verdict's word: PASS, FAIL, or LOW-POWER for UNABLE. */

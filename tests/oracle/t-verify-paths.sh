@@ -8,10 +8,12 @@
 # path's own noise file (a template twice in one value, r{path}/n{path}.noise, replaced
 # each time); x0_file= with {path} starts each path from its own initial state, as three
 # files with their x0_file= pooled do; the private folder of the split is gone afterwards; a bad path
-# value is exit 2 naming the column; two copies of one noise file under other names, and
-# a path given both in a file and in a multi-path file, are exit 2 ("the same path"); two
-# paths that differ in their last step's increments only are pooled (10 rows, exit 0); a
-# split removes the private folders of dead verify runs, nothing else.
+# value is exit 2 naming the column; a path without its last row is exit 2 naming the
+# path, with no advice to set steps= (the header is every path's); two copies of one
+# noise file under other names, and a path given both in a file and in a multi-path
+# file, are exit 2 ("the same path"); two paths that differ in their last step's
+# increments only are pooled (10 rows, exit 0); a split removes the private folders of
+# dead verify runs, nothing else.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
@@ -46,14 +48,16 @@ for f in step path; do
 done
 case $three in *"15 rows"*"exit 0") ;; *) note "three paths: '$three' (15 rows, exit 0 expected)" ;; esac
 # the report of a split file, its messages and JSON name each path FILE#path=K, never the
-# private folder: two runs give the same bytes (a bad row's message too)
+# private folder: two runs give the same bytes (a bad row's message too; the JSON but its
+# CPU time)
 for r in 1 2; do
-  $slpi verify --local --table --json "$d/j$r.json" "$d/step.tsv" > "$d/r$r.txt" 2>&1
+  $slpi verify --local --table --sample-seed 5 --json "$d/j$r.json" "$d/step.tsv" > "$d/r$r.txt" 2>&1
   sed 's/^\(3\t[0-9.e-]*\t\)'$base'\t[0-9.e-]*/\1'$base'\tx/' "$d/step.tsv" > "$d/badrow.tsv"
   $slpi verify --local -q "$d/badrow.tsv" > "$d/e$r.txt" 2>&1
+  sed -i '/"cpu_seconds"\|"steps_per_cpu_second"/d' "$d/j$r.json"   # the process's CPU time: a run's own
 done
 cmp -s "$d/r1.txt" "$d/r2.txt" && cmp -s "$d/j1.json" "$d/j2.json" && cmp -s "$d/e1.txt" "$d/e2.txt" ||
-  note "two runs on one file with a path column differ: $(diff "$d/r1.txt" "$d/r2.txt" | head -4) $(diff "$d/e1.txt" "$d/e2.txt" | head -4)"
+  note "two runs on one file with a path column differ: $(diff "$d/j1.json" "$d/j2.json" | head -6) $(diff "$d/r1.txt" "$d/r2.txt" | head -4) $(diff "$d/e1.txt" "$d/e2.txt" | head -4)"
 grep -q "^verify $d/step.tsv#path=$((base + 2)): isomp on rigid-body, 5 rows" "$d/r1.txt" ||
   note "the report does not name path $((base + 2)) as $d/step.tsv#path=$((base + 2)): $(grep '^verify' "$d/r1.txt" | head -2)"
 grep -q "^slpi verify: $d/badrow.tsv#path=$base:[0-9]*: column 4 (x1): 'x'" "$d/e1.txt" ||
@@ -93,6 +97,11 @@ case $out in *": FAIL ("*) ;; *) note "one x0_file for paths that started from t
 sed 's/^\(1\t[0-9.e-]*\t\)'$base'\t/\1x7\t/' "$d/step.tsv" > "$d/bad.tsv"
 out=$(summary "$d/bad.tsv")
 case $out in *"path 'x7' is not a noise path's number"*"exit 2") ;; *) note "a bad path value: $out" ;; esac
+# a path without its last row: named, with advice a many-path file can follow (not "set steps=")
+grep -v "^4	[^	]*	$((base + 1))	" "$d/step.tsv" > "$d/short.tsv"
+out=$(summary "$d/short.tsv")
+case $out in *"path=$((base + 1)):"*"this path's last row is step 3: every path"*"exit 2") ;; *) note "a path without its last row: $out" ;; esac
+case $out in *"set steps="*) note "a path without its last row is told to set steps=: $out" ;; esac
 # one path twice: copies of one noise file, and a path in a file and in a multi-path file
 cp "$d/n$base.noise" "$d/copy.noise"
 sed "2a # noise_file=n$base.noise" "$d/p0.tsv" > "$d/a.tsv"

@@ -1,0 +1,42 @@
+#!/bin/sh
+# t-verify-routes.sh — the statistics of `slpi verify --local` on every route of the
+# certified products (oracle/README.md#statistics): slpi's own double path of
+# Euler–Zeitlin su(32) (`iso/zeitlin/strong N=32`, default matmul: the certified steps
+# take the BLAS route, whose balls at binary64 are far wider than the test's resolution),
+# 2 paths x 12 steps at binary64, gets every row into the statistics, each from the
+# step on Arb's products (`steps_arb_reference`), with its rows per CPU-second; the same
+# file with `matmul=arb` gets the same rows from the certified balls themselves (no
+# Arb reference needed), with the same statistics.
+set -u
+slpi=${SLPI_BIN:-./build/slpi}
+slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
+. "$(dirname "$0")/prelude.sh"
+export OPENBLAS_NUM_THREADS=1
+field() { $py -c "import json, sys; j = json.load(open(sys.argv[1])); print(j$2)" "$1"; }
+for k in 0 1; do
+  $slpi run --preset iso/zeitlin/strong N=32 steps=12 path=$k -q -o "$d/p$k.tsv" > /dev/null 2>&1 \
+    || { note "slpi run path $k"; exit 1; }
+  sed 's/^# matmul=auto$/# matmul=arb/' "$d/p$k.tsv" > "$d/a$k.tsv"
+done
+grep -q '^# matmul=auto$' "$d/p0.tsv" && grep -q '^# matmul=arb$' "$d/a0.tsv" || note "the files' matmul key"
+$slpi verify --local -q --threads 1 --json "$d/b.json" "$d/p0.tsv" "$d/p1.tsv" > "$d/b.txt" 2>&1
+rc=$?
+rows=$(field "$d/b.json" "['statistics']['steps']")
+arb=$(field "$d/b.json" "['statistics']['steps_arb_reference']")
+blas=$(field "$d/b.json" "['local']['products']['blas']")
+rate=$(field "$d/b.json" "['statistics']['steps_per_cpu_second']")
+[ $rc -eq 0 ] || note "BLAS route: exit $rc: $(cat "$d/b.txt")"
+[ "$blas" = 24 ] || note "BLAS route: $blas rows enclosed on the BLAS route, expected 24"
+[ "$rows" = 24 ] && [ "$arb" = 24 ] || note "BLAS route: $rows statistics rows, $arb from Arb's products, expected 24 and 24"
+awk -v r="$rate" 'BEGIN { exit !(r + 0 > 0) }' || note "BLAS route: steps per CPU-second '$rate'"
+$slpi verify --local -q --threads 1 --json "$d/a.json" "$d/a0.tsv" "$d/a1.tsv" > "$d/a.txt" 2>&1
+rc=$?
+[ $rc -eq 0 ] || note "Arb route: exit $rc: $(cat "$d/a.txt")"
+[ "$(field "$d/a.json" "['statistics']['steps']")" = 24 ] && [ "$(field "$d/a.json" "['statistics']['steps_arb_reference']")" = 0 ] \
+  || note "Arb route: $(field "$d/a.json" "['statistics']['steps']") rows, $(field "$d/a.json" "['statistics']['steps_arb_reference']") from the Arb reference"
+pb=$(field "$d/b.json" "['statistics']['p_value']")
+pa=$(field "$d/a.json" "['statistics']['p_value']")
+[ "$pb" = "$pa" ] || note "the p-value on the BLAS route ($pb) differs from the Arb route's ($pa)"
+echo "t-verify-routes: BLAS route $rows rows ($arb from Arb's products), p = $pb, $rate rows per CPU-second"
+[ $fail -eq 0 ] && echo "t-verify-routes: PASS"
+exit $fail

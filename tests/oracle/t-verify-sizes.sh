@@ -1,0 +1,76 @@
+#!/bin/sh
+# t-verify-sizes.sh — the statistics of `slpi verify --local` hold at the sizes ports run
+# (docs/power.md#sizes-amendment), reduced: slpi's own double path of
+# Euler–Zeitlin (`iso/zeitlin/strong`, default matmul: Arb's products at N = 16, the BLAS
+# route at N = 32 and 64, where the statistics' rows come from the steps on Arb's
+# products), 2 paths x 16 steps pooled at binary64, PASSes proof and statistics with 32
+# statistics rows at N = 16, 32 and 64 (at N = 64 it FAILed at p = 1e-72 when the
+# directions shared the port's rounding); the same files with a defect planted on every
+# step (the port's move from its previous row scaled by 1 + c, c giving E u |x| per step,
+# E = 2 + seed % 3) FAIL the statistics at each N; the tolerance tau holds the scheme's
+# constants' response beside the data's (at least 1.5 times the data term 2 |D| / s of
+# the last path alone: 4 to 20 times on these sizes). The paths are drawn from the seed.
+# The fuller check (4 paths x 40 steps, 1 u per step) is docs/power.md#sizes-results'.
+set -u
+slpi=${SLPI_BIN:-./build/slpi}
+slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
+. "$(dirname "$0")/prelude.sh"
+seed=${SLPI_TEST_SEED:-$(date +%s)}
+echo "t-verify-sizes: seed $seed (replay with SLPI_TEST_SEED=$seed)"
+export OPENBLAS_NUM_THREADS=1
+first=$((seed % 1000 * 2))
+E=$((2 + seed % 3))
+field() { $py -c "import json, sys; j = json.load(open(sys.argv[1])); print(j$2)" "$1"; }
+# defect IN OUT: each row's move from the previous row (the port's own) scaled by 1 + c,
+# c = E u s / |D|, s the max norm of row 0 and D its first move, u = 2^-53
+defect() {
+  $py - "$1" "$2" "$E" << 'EOF'
+import math, sys
+src, dst, eff = sys.argv[1], sys.argv[2], float(sys.argv[3])
+lines = open(src).read().split("\n")
+head = [l for l in lines if l.startswith("#")]
+body = [l for l in lines if l and not l.startswith("#")]
+cols = body[0].split("\t")
+names = [l for l in head if l.startswith("# state_columns=")][0].split("=", 1)[1].split(",")
+idx = [cols.index(n) for n in names]
+rows = [r.split("\t") for r in body[1:]]
+X = [[float(r[i]) for i in idx] for r in rows]
+s = max(abs(v) for v in X[0])
+c = eff * 2.0 ** -53 * s / math.sqrt(sum((a - b) ** 2 for a, b in zip(X[1], X[0])))
+Y = X[0]
+for n in range(1, len(rows)):
+    Y = [y + (1 + c) * (a - b) for y, a, b in zip(Y, X[n], X[n - 1])]
+    for j, i in enumerate(idx):
+        rows[n][i] = "%.17g" % Y[j]
+open(dst, "w").write("\n".join(head + [body[0]] + ["\t".join(r) for r in rows]) + "\n")
+# the data term of tau alone, 2 |D| / s, over the file's steps
+print(sum(2 * math.sqrt(sum((a - b) ** 2 for a, b in zip(X[n], X[n - 1]))) / max(abs(v) for v in X[n])
+          for n in range(1, len(X))) / (len(X) - 1))
+EOF
+}
+for N in 16 32 64; do
+  set --
+  for k in $first $((first + 1)); do
+    $slpi run --preset iso/zeitlin/strong N=$N steps=16 path=$k -q -o "$d/z$N-$k.tsv" > /dev/null 2>&1 \
+      || { note "slpi run N=$N path $k"; continue; }
+    data=$(defect "$d/z$N-$k.tsv" "$d/d$N-$k.tsv") || note "the defect of N=$N path $k"
+    set -- "$@" "$k"
+  done
+  $slpi verify --local -q --threads 1 --json "$d/z$N.json" "$d/z$N-$first.tsv" "$d/z$N-$((first + 1)).tsv" > "$d/z.txt" 2>&1
+  rc=$?
+  rows=$(field "$d/z$N.json" "['statistics']['steps']")
+  p=$(field "$d/z$N.json" "['statistics']['p_value']")
+  [ $rc -eq 0 ] && [ "$(field "$d/z$N.json" "['statistics']['verdict']")" = PASS ] && [ "$rows" = 32 ] \
+    || note "N=$N correct: exit $rc, statistics $(field "$d/z$N.json" "['statistics']['verdict']") p $p, $rows rows: $(cat "$d/z.txt")"
+  tau=$(field "$d/z$N.json" "['statistics']['data_tolerance_u']")
+  awk -v t="$tau" -v d="$data" 'BEGIN { exit !(t + 0 >= 1.5 * d) }' \
+    || note "N=$N: tau $tau is not above the data term $data alone: the constants' response is missing"
+  $slpi verify --local -q --threads 1 --json "$d/d$N.json" "$d/d$N-$first.tsv" "$d/d$N-$((first + 1)).tsv" > "$d/d.txt" 2>&1
+  rc=$?
+  pd=$(field "$d/d$N.json" "['statistics']['p_value']")
+  [ $rc -eq 1 ] && [ "$(field "$d/d$N.json" "['statistics']['verdict']")" = FAIL ] \
+    || note "N=$N defect of $E u per step: exit $rc, statistics $(field "$d/d$N.json" "['statistics']['verdict']") p $pd"
+  echo "t-verify-sizes: N=$N paths $first, $((first + 1)): correct p = $p ($rows rows, tau $tau, data term $data), defect of $E u per step p = $pd"
+done
+[ $fail -eq 0 ] && echo "t-verify-sizes: PASS"
+exit $fail
