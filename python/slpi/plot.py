@@ -12,7 +12,7 @@ figure's when None) and returns the axes; ``savefig`` is the caller's.
 docs/figures.md shows each at print size (python/examples/print-figures.py makes them)."""
 import numpy as np
 
-__all__ = ["sphere", "drift", "band", "vorticity", "vorticity_grid", "panels", "animate"]
+__all__ = ["sphere", "drift", "band", "vorticity", "vorticity_grid", "centre", "panels", "animate"]
 
 
 def _plt():
@@ -158,22 +158,55 @@ def vorticity_grid(N):
     return lat, 2 * lat
 
 
-def _grid(N, n, projection):
-    """Cell centres (theta, phi) and edges of the latitude-longitude grid n (default
-    vorticity_grid(N)); longitudes from -180 degrees on a Mollweide map, else from 0."""
+def centre(projection=None, central_latitude=None, central_longitude=None, view=(30.0, 0.0)):
+    """(latitude, longitude) in degrees at the centre of a map of ``projection``: the
+    central_latitude and central_longitude given, else the projection's default, which is
+    the map of earlier versions: the equator and 180 E on a longitude-latitude map (its
+    longitudes 0..360), the equator and 0 E on a Mollweide map (-180..180), and ``view`` on
+    an orthographic one. A fixed default, not the field's largest feature: panels and
+    frames of one flow keep one centre, and a map does not move as the feature drifts.
+
+    >>> slpi.plot.centre("mollweide", central_longitude=200)
+    (0.0, 200.0)
+    """
+    lat0, lon0 = view if projection == "orthographic" else (0.0, 180.0 if projection is None else 0.0)
+    lat0 = float(lat0 if central_latitude is None else central_latitude)
+    lon0 = float(lon0 if central_longitude is None else central_longitude)
+    if not -90 <= lat0 <= 90:
+        raise ValueError("central_latitude=%r: need -90..90 degrees" % (central_latitude,))
+    if not np.isfinite(lon0):
+        raise ValueError("central_longitude=%r: need a finite number of degrees" % (central_longitude,))
+    return lat0, lon0
+
+
+def _rotate(lat, lon, c):
+    """The geographic (colatitude, longitude) of the points (lat, lon) (radians) of the frame
+    whose (0, 0) is the geographic point c = (latitude, longitude) in degrees and whose
+    meridian 0 runs through the pole (a map centred on c draws the frame)."""
+    la0, lo0 = np.radians(c[0]), np.radians(c[1])
+    x, y, z = np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)
+    x, z = np.cos(la0) * x - np.sin(la0) * z, np.sin(la0) * x + np.cos(la0) * z
+    return np.arccos(np.clip(z, -1.0, 1.0)), np.arctan2(y, x) + lo0
+
+
+def _grid(N, n, projection, c):
+    """Cell centres (theta, phi) on the sphere and edges (colatitude, longitude from -pi)
+    of the latitude-longitude grid n (default vorticity_grid(N)) of the map centred on c
+    (``centre``; an orthographic view samples the geographic grid and turns it when drawn)."""
     if n is None:
         n = vorticity_grid(N)
-    p0 = -np.pi if projection == "mollweide" else 0.0
     the = np.linspace(0, np.pi, n[0] + 1)
-    phe = p0 + np.linspace(0, 2 * np.pi, n[1] + 1)
+    phe = -np.pi + np.linspace(0, 2 * np.pi, n[1] + 1)
     th, ph = (the[:-1] + the[1:]) / 2, (phe[:-1] + phe[1:]) / 2
     T, P = np.meshgrid(th, ph, indexing="ij")
+    if projection != "orthographic":
+        T, P = _rotate(np.pi / 2 - T, P, c)
     return T, P, the, phe
 
 
-def _field(state, n, projection):
+def _field(state, n, projection, c):
     from slpi.sphere import vorticity as field
-    T, P, the, phe = _grid(int(round(np.sqrt(np.asarray(state).size))), n, projection)
+    T, P, the, phe = _grid(int(round(np.sqrt(np.asarray(state).size))), n, projection, c)
     return T, P, field(state, T, P), the, phe
 
 
@@ -190,17 +223,28 @@ def _axes(ax, projection):
     return ax
 
 
-def _draw(ax, the, phe, w, lim, cmap, projection, view):
-    """w on the grid with edges (the, phe) into ax: a longitude-latitude map, a Mollweide
-    map, or the orthographic view from (latitude, longitude) = view (degrees), the far
+def _draw(ax, the, phe, w, lim, cmap, projection, c):
+    """w on the grid with edges (the, phe) into ax: the longitude-latitude or Mollweide map
+    centred on c = (latitude, longitude) (degrees; its axes name geographic longitudes when
+    c is on the equator, else the turned frame's), or the orthographic view from c, the far
     hemisphere's cells masked and its edges put on the rim."""
     if projection == "mollweide":
-        return ax.pcolormesh(phe, np.pi / 2 - the, w, cmap=cmap, vmin=-lim, vmax=lim, shading="flat")
+        im = ax.pcolormesh(phe, np.pi / 2 - the, w, cmap=cmap, vmin=-lim, vmax=lim, shading="flat")
+        ax.set_longitude_grid(60)   # labels every 60 degrees: 30 crowds them at print size
+        if c[0] == 0 and c[1] % 360:   # geographic longitudes under the turned map
+            lon = lambda x, pos: "%g\N{DEGREE SIGN}" % ((round(np.degrees(x) + c[1]) + 180) % 360 - 180)   # noqa: E731
+            ax.xaxis.set_major_formatter(lon)
+        elif c[0]:
+            ax.set_xticklabels([])
+            ax.set_yticklabels([])
+        return im
     if projection is None:
-        ax.set_xlabel("longitude (degrees)")
-        ax.set_ylabel("latitude (degrees)")
-        return ax.pcolormesh(np.degrees(phe), 90 - np.degrees(the), w, cmap=cmap, vmin=-lim, vmax=lim, shading="flat")
-    la0, lo0 = np.radians(view[0]), np.radians(view[1])
+        frame = "" if c[0] == 0 else " in the frame centred on %g N, %g E" % c
+        ax.set_xlabel("longitude%s (degrees)" % frame)
+        ax.set_ylabel("latitude%s (degrees)" % frame)
+        return ax.pcolormesh(c[1] + np.degrees(phe), 90 - np.degrees(the), w, cmap=cmap, vmin=-lim, vmax=lim,
+                             shading="flat")
+    la0, lo0 = np.radians(c[0]), np.radians(c[1])
     lat, lon = np.meshgrid(np.pi / 2 - the, phe - lo0, indexing="ij")
     x = np.cos(lat) * np.sin(lon)
     y = np.cos(la0) * np.sin(lat) - np.sin(la0) * np.cos(lat) * np.cos(lon)
@@ -218,7 +262,8 @@ def _draw(ax, the, phe, w, lim, cmap, projection, view):
     return im
 
 
-def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None, projection=None, view=(30.0, 0.0), colorbar=True):
+def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None, projection=None, view=(30.0, 0.0), colorbar=True,
+              central_latitude=None, central_longitude=None):
     """The vorticity field of an su(N) state (pack_su layout) on an n = (latitudes,
     longitudes) grid (default ``vorticity_grid(N)``), as ``slpi.vorticity`` computes it;
     returns the axes (the field is ``ax.slpi_field``, (theta, phi, omega) on the grid).
@@ -226,7 +271,10 @@ def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None, projection=None,
     them, or draw them with ``panels``; default: the field's own largest |omega|).
     projection: None (a longitude-latitude map), ``"mollweide"`` (equal-area; ax, if
     given, must be Mollweide axes) or ``"orthographic"`` (the hemisphere seen from
-    view = (latitude, longitude) in degrees).
+    view = (latitude, longitude) in degrees). central_latitude, central_longitude
+    (degrees): the point at the map's centre, on every projection (``centre``: default the
+    equator at 180 E on a longitude-latitude map, at 0 E on a Mollweide map, ``view`` on an
+    orthographic one); away from the equator a map is of the frame turned to that point.
 
     Examples
     --------
@@ -238,9 +286,10 @@ def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None, projection=None,
     'mollweide'
     """
     ax = _axes(ax, projection)
-    T, P, w, the, phe = _field(state, n, projection)
+    c = centre(projection, central_latitude, central_longitude, view)
+    T, P, w, the, phe = _field(state, n, projection, c)
     lim = float(vlim) if vlim is not None else (float(np.abs(w).max()) or 1.0)
-    im = _draw(ax, the, phe, w, lim, cmap, projection, view)
+    im = _draw(ax, the, phe, w, lim, cmap, projection, c)
     if colorbar:
         ax.figure.colorbar(im, ax=ax, label="vorticity", shrink=0.8 if projection else 1.0)
     ax.slpi_field = (T, P, w)
@@ -248,10 +297,11 @@ def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None, projection=None,
 
 
 def panels(states, titles=None, projection="mollweide", n=None, cmap="RdBu_r", view=(30.0, 0.0), ncols=None,
-           figsize=None):
+           figsize=None, central_latitude=None, central_longitude=None):
     """Several su(N) states' vorticity side by side with one colour scale: the limits are
     the largest |omega| over all panels, shown by one colour bar. Returns the figure (its
-    axes ``fig.slpi_axes``, the shared limit ``fig.slpi_vlim``).
+    axes ``fig.slpi_axes``, the shared limit ``fig.slpi_vlim``). Every panel is centred on
+    one point (central_latitude, central_longitude, view: as ``vorticity``).
 
     >>> import matplotlib; matplotlib.use("Agg")
     >>> r = slpi.run("iso/zeitlin/strong", N=6, ic_lmax=5, steps=4, output_every=2)
@@ -263,14 +313,15 @@ def panels(states, titles=None, projection="mollweide", n=None, cmap="RdBu_r", v
     states = list(states)
     ncols = ncols or len(states)
     nrows = -(-len(states) // ncols)
-    fields = [_field(s, n, projection) for s in states]
+    c = centre(projection, central_latitude, central_longitude, view)
+    fields = [_field(s, n, projection, c) for s in states]
     lim = max(float(np.abs(f[2]).max()) for f in fields) or 1.0
     fig = plt.figure(figsize=figsize or (3.2 * ncols + 0.8, 2.4 * nrows if projection != "orthographic" else 3.0 * nrows))
     axes = []
     for i, (T, P, w, the, phe) in enumerate(fields):
         ax = _axes(fig.add_subplot(nrows, ncols, i + 1, projection="mollweide" if projection == "mollweide" else None),
                    projection)
-        im = _draw(ax, the, phe, w, lim, cmap, projection, view)
+        im = _draw(ax, the, phe, w, lim, cmap, projection, c)
         if projection == "mollweide":
             ax.set_xticklabels([])
             ax.set_yticklabels([])
@@ -284,12 +335,13 @@ def panels(states, titles=None, projection="mollweide", n=None, cmap="RdBu_r", v
 
 
 def animate(states, path, times=None, fps=8, projection=None, n=None, vlim=None, cmap="RdBu_r", view=(30.0, 0.0),
-            dpi=100, figsize=(6.4, 3.6)):
+            dpi=100, figsize=(6.4, 3.6), central_latitude=None, central_longitude=None):
     """Write the vorticity of su(N) states as an animation to path: a ``.gif`` through
     matplotlib's PillowWriter (python3-pil), an ``.mp4`` through its FFMpegWriter (the
     ``ffmpeg`` program: apt-get install ffmpeg). One frame per state, titled by times
     (e.g. a run's ``t``), all with one colour scale (vlim, default the largest |omega|
-    over every frame). Returns path.
+    over every frame), centred on one point (central_latitude, central_longitude, view: as
+    ``vorticity``). Returns path.
 
     >>> import matplotlib, tempfile, os; matplotlib.use("Agg")
     >>> r = slpi.run("iso/zeitlin/strong", N=5, ic_lmax=4, steps=4, output_every=1)
@@ -308,12 +360,13 @@ def animate(states, path, times=None, fps=8, projection=None, n=None, vlim=None,
         writer = animation.FFMpegWriter(fps=fps)
     else:
         raise ValueError("animate: path=%r: need a .gif or .mp4 file name" % path)
-    fields = [_field(s, n, projection) for s in states]
+    c = centre(projection, central_latitude, central_longitude, view)
+    fields = [_field(s, n, projection, c) for s in states]
     lim = float(vlim) if vlim is not None else (max(float(np.abs(f[2]).max()) for f in fields) or 1.0)
     fig = plt.figure(figsize=figsize)
     ax = _axes(fig.add_subplot(projection="mollweide" if projection == "mollweide" else None), projection)
     the, phe = fields[0][3], fields[0][4]
-    im = _draw(ax, the, phe, fields[0][2], lim, cmap, projection, view)
+    im = _draw(ax, the, phe, fields[0][2], lim, cmap, projection, c)
     if projection == "mollweide":
         ax.set_xticklabels([])
         ax.set_yticklabels([])
