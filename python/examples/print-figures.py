@@ -41,7 +41,8 @@ def main():
         plt.close(fig)
     pick = [0, len(r.t) // 2, len(r.t) - 1]
     fig = slpi.plot.panels([r.states[i] for i in pick], titles=["t = %g" % r.t[i] for i in pick],
-                           projection="mollweide", n=(96, 192), figsize=(WIDTH, 2.0))
+                           projection="mollweide", n=(96, 192), figsize=(WIDTH, 2.0),
+                           central_longitude=170)   # the vortex pair at 170 E: on the seam of a map centred on 0 E
     save(fig, FIGURES[0])
     views = ((20, 170), (-20, -10))   # two opposite points: the whole sphere
     fig = slpi.plot.panels([r.states[-1]] * 2, projection="orthographic", n=(192, 384), view=views[0],
@@ -53,17 +54,7 @@ def main():
         ax.set_title("from %d %s, %d %s" % (abs(view[0]), "N" if view[0] > 0 else "S", abs(view[1]),
                                             "E" if view[1] >= 0 else "W"), fontsize=9)
     save(fig, FIGURES[1])
-    fig, (a, b) = plt.subplots(2, 1, sharex=True, figsize=(WIDTH, 4.0), constrained_layout=True)
-    slpi.plot.drift(r, ax=a)
-    a.set_xlabel("")
-    a.set_ylabel("absolute departure")
-    a.legend(loc="center right", ncol=3, fontsize=7)
-    for k in [k for k in r.diagnostics if k.endswith("_rel_dev")]:
-        b.semilogy(r.t, abs(r.diagnostics[k]) + 1e-18, linestyle="--", label=k)
-    a.slpi_relative.remove()   # the relative departures: the panel below, not a twin axis
-    b.set_ylabel("relative departure")
-    b.set_xlabel("t")
-    b.legend(loc="center right", ncol=3, fontsize=7)
+    fig = slpi.plot.drift(r, figsize=(WIDTH, 4.0)).figure   # absolute departures above, relative ones below
     save(fig, FIGURES[2])
     fig, (a, b) = plt.subplots(1, 2, figsize=(WIDTH, 2.6), constrained_layout=True)
     slpi.plot.band(e, "x1", ax=a)

@@ -23,6 +23,20 @@ def _plt():
     return plt
 
 
+def _label(text, *names, sep=" "):
+    """text with the CF units (slpi.store.cf, as the NetCDF files carry them) of the
+    variables names: "t (dimensionless)" for units "1", "theta (radian)"; several units
+    listed; sep before the units ("\n": a label in two lines, for a short axis)."""
+    from slpi.store import cf
+    units = sorted({cf(n)[1] for n in names if cf(n)})
+    return "%s%s(%s)" % (text, sep, ", ".join("dimensionless" if u == "1" else u for u in units)) if units else text
+
+
+def _figure(**kw):
+    """A new figure laid out by matplotlib's constrained layout: no label over another."""
+    return _plt().figure(layout="constrained", **kw)
+
+
 def sphere(result, ax=None, **line):
     """The states of an so3 run (3 coordinates, any radius) on their sphere.
 
@@ -33,33 +47,34 @@ def sphere(result, ax=None, **line):
     >>> ax.name
     '3d'
     """
-    plt = _plt()
     x = np.asarray(result.states)
     if x.ndim != 2 or x.shape[1] != 3:
         from slpi import SlpiError
         raise SlpiError(2, "sphere: states of shape %s: need an so3 run (rows, 3)" % (x.shape,), "result", x.shape)
     if ax is None:
-        ax = plt.figure().add_subplot(projection="3d")
+        ax = _figure().add_subplot(projection="3d")
     r = float(np.linalg.norm(x[0]))
     u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 41), np.linspace(0, np.pi, 21))
     ax.plot_wireframe(r * np.cos(u) * np.sin(v), r * np.sin(u) * np.sin(v), r * np.cos(v), color="0.85",
                       linewidth=0.5)
     ax.plot(x[:, 0], x[:, 1], x[:, 2], **line)
-    ax.set_xlabel(result.labels[0])
-    ax.set_ylabel(result.labels[1])
-    ax.set_zlabel(result.labels[2])
+    ax.set_xlabel(_label(result.labels[0], "state"))
+    ax.set_ylabel(_label(result.labels[1], "state"))
+    ax.set_zlabel(_label(result.labels[2], "state"))
     ax.set_box_aspect((1, 1, 1))
     return ax
 
 
-def drift(result, ax=None):
+def drift(result, ax=None, figsize=None):
     """|H0(t) - H0(0)| and every Casimir's departure from step 0 (the run's ``*_dev``
     diagnostics other than H0's own; of an su(N) spectrum only ``eig_dev``, the largest
     eigenvalue departure) over time, on log scales (zeros at 1e-18). Absolute departures
     (``NAME_dev``, |H0 - H0(0)|) and relative ones (``NAME_rel_dev`` = (NAME - NAME(0)) /
     NAME(0), docs/architecture.md) are never on one axis: the relative ones go to a second
     panel below (ax given: a twin axis on its right), ``ax.slpi_relative`` (None when the
-    run has none). Returns the axes of the absolute departures.
+    run has none). Returns the axes of the absolute departures. The axes name the CF units
+    of what they show (``slpi.store.cf``); each legend sits above its axes, never over a
+    curve; a new figure (of figsize) is laid out by matplotlib's constrained layout.
 
     Examples
     --------
@@ -68,32 +83,35 @@ def drift(result, ax=None):
     >>> sorted(t.get_text() for t in ax.get_legend().get_texts())[:2]
     ['C1_dev', 'C2_dev']
     """
-    plt = _plt()
     t, d = np.asarray(result.t), result.diagnostics
     floor = 1e-18   # an exact zero drawn at the floor of a log axis
     rel = [k for k in d if k.endswith("_rel_dev") and not k.startswith(("H0", "lambda_"))]
     absolute = [k for k in d if k.endswith("_dev") and k not in rel and not k.startswith(("H0", "lambda_"))]
-    ra = None
+    ra, twin = None, ax is not None and bool(rel)
     if ax is None:
+        fig = _figure(figsize=figsize)
         if rel:
-            _, (ax, ra) = plt.subplots(2, 1, sharex=True)
+            ax, ra = fig.subplots(2, 1, sharex=True)
         else:
-            ax = plt.figure().add_subplot()
+            ax = fig.add_subplot()
     elif rel:
         ra = ax.twinx()
     if "H0" in d:
         ax.semilogy(t, np.maximum(np.abs(d["H0"] - d["H0"][0]), floor), label="|H0 - H0(0)|")
     for k in absolute:
         ax.semilogy(t, np.maximum(np.abs(d[k]), floor), label=k)
-    ax.set_xlabel("t")
-    ax.set_ylabel("absolute departure from step 0")
-    ax.legend(loc="upper left")
+    ax.set_xlabel("" if ra is not None and not twin else _label("t", "time"))   # the panel below names t
+    ax.set_ylabel(_label("absolute departure", *(["H0"] if "H0" in d else []), *absolute, sep="\n"))
     if ra is not None:   # dashed, in the colours after the absolute ones' (a twin axis shares the figure)
         for i, k in enumerate(rel):
             ra.semilogy(t, np.maximum(np.abs(d[k]), floor), label=k, linestyle="--", color="C%d" % (len(ax.lines) + i))
-        ra.set_xlabel("t")
-        ra.set_ylabel("relative departure from step 0")
-        ra.legend(loc="lower right")
+        ra.set_xlabel(_label("t", "time"))
+        ra.set_ylabel(_label("relative departure", *rel, sep="\n"))
+    # each legend above its axes, out of the curves' way; a twin axis's joins the axes' one
+    for a, more in ((ax, [ra] if twin else []),) + (((ra, []),) if ra is not None and not twin else ()):
+        h, names = (sum(x, []) for x in zip(*(b.get_legend_handles_labels() for b in [a] + more)))
+        a.legend(h, names, loc="lower left", bbox_to_anchor=(0, 1.01), ncol=min(len(h), 4), fontsize="small",
+                 borderaxespad=0, frameon=False)
     ax.slpi_relative = ra
     return ax
 
@@ -114,7 +132,6 @@ def band(ens, name, k=2.0, ax=None, q=None):
     >>> len(slpi.plot.band(e, "x1", q=(0.05, 0.95)).lines)
     1
     """
-    plt = _plt()
     if q is not None:
         lo, hi = (float(x) for x in q)
         if not 0 <= lo < hi <= 1:
@@ -124,7 +141,7 @@ def band(ens, name, k=2.0, ax=None, q=None):
         v = ens.states[:, :, ens.labels.index(name)] if name in ens.labels else ens.diagnostics[name]
         mid, low, high = np.quantile(v, [0.5, lo, hi], axis=0)
         if ax is None:
-            ax = plt.figure().add_subplot()
+            ax = _figure().add_subplot()
         ax.plot(ens.t, mid, label="median %s" % name)
         ax.fill_between(ens.t, low, high, alpha=0.3, label="%g-%g quantiles" % (lo, hi))
     else:
@@ -135,11 +152,11 @@ def band(ens, name, k=2.0, ax=None, q=None):
             v = ens.states[:, :, ens.labels.index(name)] if name in ens.labels else ens.diagnostics[name]
             mean, se = v.mean(axis=0), v.std(axis=0, ddof=1) / np.sqrt(len(v))
         if ax is None:
-            ax = plt.figure().add_subplot()
+            ax = _figure().add_subplot()
         ax.plot(ens.t, mean, label="mean %s" % name)
         ax.fill_between(ens.t, mean - k * se, mean + k * se, alpha=0.3, label="+-%g SE" % k)
-    ax.set_xlabel("t")
-    ax.set_ylabel(name)
+    ax.set_xlabel(_label("t", "time"))
+    ax.set_ylabel(_label(name, "state" if name in ens.labels else name))
     ax.legend()
     return ax
 
@@ -210,6 +227,8 @@ def _field(state, n, projection, c):
     return T, P, field(state, T, P), the, phe
 
 
+# the field is linear in the state: the state's units (slpi.store.cf)
+_VORTICITY = _label("vorticity \N{GREEK SMALL LETTER OMEGA}", "state", sep="\n")   # two lines: short colour bars
 _PROJECTIONS = (None, "mollweide", "orthographic")
 
 
@@ -217,7 +236,7 @@ def _axes(ax, projection):
     if projection not in _PROJECTIONS:
         raise ValueError("projection=%r: one of None (longitude-latitude), 'mollweide', 'orthographic'" % (projection,))
     if ax is None:
-        ax = _plt().figure().add_subplot(projection="mollweide" if projection == "mollweide" else None)
+        ax = _figure().add_subplot(projection="mollweide" if projection == "mollweide" else None)
     elif projection == "mollweide" and ax.name != "mollweide":
         raise ValueError("projection='mollweide' needs Mollweide axes: fig.add_subplot(projection='mollweide')")
     return ax
@@ -291,7 +310,7 @@ def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None, projection=None,
     lim = float(vlim) if vlim is not None else (float(np.abs(w).max()) or 1.0)
     im = _draw(ax, the, phe, w, lim, cmap, projection, c)
     if colorbar:
-        ax.figure.colorbar(im, ax=ax, label="vorticity", shrink=0.8 if projection else 1.0)
+        ax.figure.colorbar(im, ax=ax, label=_VORTICITY, shrink=0.8 if projection else 1.0)
     ax.slpi_field = (T, P, w)
     return ax
 
@@ -309,14 +328,13 @@ def panels(states, titles=None, projection="mollweide", n=None, cmap="RdBu_r", v
     >>> len(fig.slpi_axes), bool(fig.slpi_vlim == max(abs(a.slpi_field[2]).max() for a in fig.slpi_axes))
     (3, True)
     """
-    plt = _plt()
     states = list(states)
     ncols = ncols or len(states)
     nrows = -(-len(states) // ncols)
     c = centre(projection, central_latitude, central_longitude, view)
     fields = [_field(s, n, projection, c) for s in states]
     lim = max(float(np.abs(f[2]).max()) for f in fields) or 1.0
-    fig = plt.figure(figsize=figsize or (3.2 * ncols + 0.8, 2.4 * nrows if projection != "orthographic" else 3.0 * nrows))
+    fig = _figure(figsize=figsize or (3.2 * ncols + 0.8, 2.4 * nrows if projection != "orthographic" else 3.0 * nrows))
     axes = []
     for i, (T, P, w, the, phe) in enumerate(fields):
         ax = _axes(fig.add_subplot(nrows, ncols, i + 1, projection="mollweide" if projection == "mollweide" else None),
@@ -329,7 +347,7 @@ def panels(states, titles=None, projection="mollweide", n=None, cmap="RdBu_r", v
             ax.set_title(titles[i], fontsize=9)
         ax.slpi_field = (T, P, w)
         axes.append(ax)
-    fig.colorbar(im, ax=axes, label="vorticity", shrink=0.8)
+    fig.colorbar(im, ax=axes, label=_VORTICITY, shrink=0.8)
     fig.slpi_axes, fig.slpi_vlim = axes, lim
     return fig
 
@@ -363,14 +381,14 @@ def animate(states, path, times=None, fps=8, projection=None, n=None, vlim=None,
     c = centre(projection, central_latitude, central_longitude, view)
     fields = [_field(s, n, projection, c) for s in states]
     lim = float(vlim) if vlim is not None else (max(float(np.abs(f[2]).max()) for f in fields) or 1.0)
-    fig = plt.figure(figsize=figsize)
+    fig = _figure(figsize=figsize)
     ax = _axes(fig.add_subplot(projection="mollweide" if projection == "mollweide" else None), projection)
     the, phe = fields[0][3], fields[0][4]
     im = _draw(ax, the, phe, fields[0][2], lim, cmap, projection, c)
     if projection == "mollweide":
         ax.set_xticklabels([])
         ax.set_yticklabels([])
-    fig.colorbar(im, ax=ax, label="vorticity", shrink=0.8)
+    fig.colorbar(im, ax=ax, label=_VORTICITY, shrink=0.8)
 
     def frame(i):
         w = fields[i][2]

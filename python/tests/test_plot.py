@@ -71,3 +71,85 @@ def test_orthographic_centre_is_the_view_and_panels_share_it():
     with pytest.raises(ValueError, match="central_latitude"):
         slpi.plot.vorticity(x, central_latitude=95)
     plt.close("all")
+
+
+def drawn_texts(fig, monkeypatch):
+    """(text, window extent) of every non-empty text the figure draws: Text.draw recorded
+    while the canvas draws (a tick label outside the view, never drawn, is not counted)."""
+    from matplotlib.text import Text
+    seen, draw = [], Text.draw
+
+    def record(self, renderer):
+        draw(self, renderer)
+        if self.get_visible() and self.get_text().strip():
+            seen.append((self.get_text(), self.get_window_extent(renderer)))
+    monkeypatch.setattr(Text, "draw", record)
+    fig.canvas.draw()
+    monkeypatch.setattr(Text, "draw", draw)
+    return seen
+
+
+def overlaps(fig, monkeypatch):
+    """The pairs of drawn texts whose boxes share more than half a pixel each way, and
+    (with the figure) each text cut by the figure's edge."""
+    t = drawn_texts(fig, monkeypatch)
+    f = fig.bbox
+    return [(a[0], "figure") for a in t if a[1].x0 < f.x0 - 0.5 or a[1].x1 > f.x1 + 0.5 or a[1].y0 < f.y0 - 0.5
+            or a[1].y1 > f.y1 + 0.5] + [(a[0], b[0]) for i, a in enumerate(t) for b in t[i + 1:]
+            if min(a[1].x1, b[1].x1) - max(a[1].x0, b[1].x0) > 0.5 and min(a[1].y1, b[1].y1) - max(a[1].y0, b[1].y0) > 0.5]
+
+
+def labels(fig):
+    """Every axis label and colour-bar label of the figure (the empty ones left out)."""
+    out = []
+    for ax in fig.axes:
+        out += [s for s in (ax.get_xlabel(), ax.get_ylabel()) if s]
+    return out
+
+
+def zeitlin():
+    return slpi.run(system="euler-zeitlin", scheme="isomp", N=6, amp=0.5, h=1 / 64, steps=32, output_every=8)
+
+
+def figures():
+    """Each figure slpi.plot makes itself, at print width and at the default size."""
+    r, x = zeitlin(), state()
+    e = slpi.ensemble("iso/rigid-body/trajectories", paths=40, steps=64, save_every=8, stats=True, diagnostics=True)
+    top = slpi.run("rkmk/heavy-top/stoch-421-realization", steps=100)
+    twin = plt.figure(layout="constrained").add_subplot()
+    yield "drift su(N)", slpi.plot.drift(r, figsize=(6.5, 4.0)).figure
+    yield "drift heavy top", slpi.plot.drift(top).figure
+    yield "drift on a given axes", slpi.plot.drift(r, ax=twin).figure
+    yield "band", slpi.plot.band(e, "x1").figure
+    yield "band q", slpi.plot.band(e, "H0", q=(0.05, 0.95)).figure
+    for p in (None, "mollweide", "orthographic"):
+        yield "vorticity %s" % p, slpi.plot.vorticity(x, projection=p, n=(24, 48)).figure
+        yield "panels %s" % p, slpi.plot.panels([x, -x, 2 * x], projection=p, n=(24, 48), figsize=(6.5, 2.0),
+                                                titles=["t = 0", "t = 1.5", "t = 3"])
+    yield "mollweide centred", slpi.plot.vorticity(x, projection="mollweide", n=(24, 48), central_longitude=200).figure
+
+
+def test_units_on_every_axis_and_no_label_over_another(monkeypatch):
+    for name, fig in figures():
+        assert not overlaps(fig, monkeypatch), (name, overlaps(fig, monkeypatch))
+        for s in labels(fig):
+            assert s.endswith(")") and "(" in s, (name, s)   # a unit in brackets: (dimensionless), (degrees), ...
+        if "vorticity" in name or "panels" in name or "mollweide" in name:
+            assert "vorticity \N{GREEK SMALL LETTER OMEGA}\n(dimensionless)" in labels(fig), (name, labels(fig))
+        if "drift" in name:
+            assert "t (dimensionless)" in labels(fig) and any(s.startswith("absolute departure\n(") for s in labels(fig))
+        plt.close(fig)
+
+
+def test_a_legend_covers_no_curve():
+    """drift's legends sit above their axes: no legend box meets the axes' data area."""
+    r = zeitlin()
+    for ax in (slpi.plot.drift(r), slpi.plot.drift(r, ax=plt.figure(layout="constrained").add_subplot())):
+        fig = ax.figure
+        fig.canvas.draw()
+        for a in fig.axes:
+            leg = a.get_legend()
+            if leg is not None:
+                box, area = leg.get_window_extent(), a.get_window_extent()
+                assert box.y0 >= area.y1 - 0.5, (box, area)
+        plt.close(fig)
