@@ -5,6 +5,8 @@ figure's when None) and returns the axes; ``savefig`` is the caller's.
 - ``sphere``: an so3 trajectory on the unit sphere (3-D axes);
 - ``drift``: the energy and Casimir departures from step 0 over time (log scale);
 - ``band``: an ensemble's mean of a quantity over time with a +-k standard-error band;
+- ``convergence``: a convergence study's error against h, its fitted slope and CI;
+- ``mlmc``: an MLMC estimate's per-level means and variances against the level;
 - ``vorticity``: the vorticity field of an su(N) state on the sphere (slpi.sphere: the
   inverse of the Zeitlin map), as a longitude-latitude, Mollweide or orthographic map;
 - ``panels``: several states' vorticity with one colour scale;
@@ -12,7 +14,8 @@ figure's when None) and returns the axes; ``savefig`` is the caller's.
 docs/figures.md shows each at print size (python/examples/print-figures.py makes them)."""
 import numpy as np
 
-__all__ = ["sphere", "drift", "band", "vorticity", "vorticity_grid", "centre", "panels", "animate"]
+__all__ = ["sphere", "drift", "band", "convergence", "mlmc", "vorticity", "vorticity_grid", "centre", "panels",
+           "animate"]
 
 
 def _plt():
@@ -159,6 +162,86 @@ def band(ens, name, k=2.0, ax=None, q=None):
     ax.set_ylabel(_label(name, "state" if name in ens.labels else name))
     ax.legend()
     return ax
+
+
+def convergence(study, ax=None, k=2.0):
+    """A convergence study (``slpi.converge``): its error e against h on log axes with
+    bars of +-k standard errors (cut at e/1000 below), the levels the slope was fitted on
+    filled, the others open, and the fitted line e = C h^slope (C the weighted fit's, as
+    ``slpi converge`` fits: log e on log h, weights (e/SE)^2 or equal) labelled with the
+    slope and its 95% bootstrap CI (or, when there is no slope, ``study.why``). Returns
+    the axes (the line's (h, e) is ``ax.slpi_fit``, None without a slope).
+
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> s = slpi.converge("iso/rigid-body/strong", levels=(2, 4), ref=6, paths=8, boot=20)
+    >>> slpi.plot.convergence(s).get_xscale()
+    'log'
+    """
+    doc = study.report
+    col = "indep" if "indep" in doc["slopes"] else "self"
+    fitted = np.array([bool(x[col]["fitted"]) for x in doc["levels"]])
+    h, e, se = np.asarray(study.h), np.asarray(study.e), np.asarray(study.se)
+    if ax is None:
+        ax = _figure().add_subplot()
+    lo = np.minimum(k * se, e * (1 - 1e-3))   # a log axis: the bar stops at e/1000
+    for sel, face, what in ((fitted, None, "fitted"), (~fitted, "none", "not fitted")):
+        if sel.any():
+            ax.errorbar(h[sel], e[sel], yerr=[lo[sel], k * se[sel]], fmt="o", color="C0", mfc=face, capsize=2,
+                        label="%s levels, +-%g SE" % (what, k))
+    ax.slpi_fit = None
+    if np.isfinite(study.slope) and fitted.sum() >= 2:
+        w = (e / se) ** 2 if doc["study"].get("fit", "wls") == "wls" else np.ones_like(e)
+        x, y, w = np.log(h[fitted]), np.log(e[fitted]), w[fitted]
+        c = np.sum(w * (y - study.slope * x)) / np.sum(w)   # the fit's intercept at its slope
+        hh = np.array([h[fitted].min(), h[fitted].max()])
+        ax.slpi_fit = (hh, np.exp(c) * hh ** study.slope)
+        ax.plot(*ax.slpi_fit, "--", color="C1",
+                label="slope %.3g, 95%% CI [%.3g, %.3g]" % (study.slope, study.ci[0], study.ci[1]))
+    else:
+        ax.plot([], [], " ", label="no slope: %s" % (study.why or "not fitted"))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(_label("step size h", "time"))
+    ax.set_ylabel(_label("%s error" % doc["study"]["kind"], "state"))
+    ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=2, fontsize="small", borderaxespad=0, frameon=False)
+    return ax
+
+
+def mlmc(estimate, axes=None):
+    """An MLMC estimate (``slpi.mlmc``) as Giles draws one: the mean and the variance of
+    each level's estimator (P_l0 at the first level, P_l - P_l-1 above) against the level l
+    (h = T 2^-l), on log axes side by side, each with the line fitted to the levels above
+    the first (``slpi.mlmc --test``'s alpha and beta: |mean| ~ 2^-alpha l, var ~ 2^-beta l),
+    when there are 2. axes: a pair of axes, or None (a new figure). Returns the means' axes
+    (the variances' are ``ax.slpi_var``; the fitted (alpha, beta) are ``ax.slpi_rates``,
+    NaN without a fit).
+
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> e = slpi.mlmc("iso/so3/weak-exact", rmse=0.05, phi="x1", levels=(1, 10))
+    >>> slpi.plot.mlmc(e).slpi_var.get_yscale()
+    'log'
+    """
+    if axes is None:
+        axes = _figure(figsize=(6.5, 2.8)).subplots(1, 2)
+    am, av = axes
+    lev = np.asarray(estimate.level)
+    rates = []
+    for a, v, what in ((am, np.abs(estimate.mean), "|mean| of Y_l"), (av, np.asarray(estimate.var), "variance of Y_l")):
+        a.semilogy(lev[:1], v[:1], "s", color="C0", mfc="none", label="Y_l = P_l (first level)")
+        a.semilogy(lev[1:], v[1:], "o-", color="C0", label="Y_l = P_l - P_l-1")
+        up = (lev > lev[0]) & (v > 0)
+        r = -np.polyfit(lev[up], np.log2(v[up]), 1)[0] if up.sum() >= 2 else float("nan")
+        rates.append(r)
+        if np.isfinite(r):
+            b = np.mean(np.log2(v[up]) + r * lev[up])
+            rate = "\N{GREEK SMALL LETTER ALPHA}" if a is am else "\N{GREEK SMALL LETTER BETA}"
+            a.semilogy(lev[up], 2.0 ** (b - r * lev[up]), "--", color="C1", label="%s = %.2f" % (rate, r))
+        a.set_xlabel("level l (h = T 2$^{-l}$)")
+        a.set_ylabel(_label(what, "state", sep="\n"))
+        a.legend(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=1, fontsize="small", borderaxespad=0, frameon=False)
+        a.xaxis.get_major_locator().set_params(integer=True)
+    am.slpi_var, am.slpi_rates = av, tuple(rates)
+    return am
 
 
 def vorticity_grid(N):

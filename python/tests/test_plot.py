@@ -153,3 +153,49 @@ def test_a_legend_covers_no_curve():
                 box, area = leg.get_window_extent(), a.get_window_extent()
                 assert box.y0 >= area.y1 - 0.5, (box, area)
         plt.close(fig)
+
+
+def test_convergence_draws_the_study_and_its_fit(monkeypatch):
+    """A small real strong study: the points are (h, e), the line has the study's slope
+    and is the weighted least-squares fit (numpy's polyfit, weights e/SE on the residuals
+    of log e) through the fitted levels; the legend names the slope and its CI."""
+    s = slpi.converge("iso/rigid-body/strong", levels=(2, 5), ref=7, paths=16, boot=50)
+    ax = slpi.plot.convergence(s)
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    pts = np.concatenate([np.column_stack(ln.get_data()) for ln in ax.lines if ln.get_marker() == "o"])
+    assert sorted(map(tuple, pts)) == sorted(zip(s.h, s.e))
+    (h, e) = ax.slpi_fit
+    assert abs(np.log(e[1] / e[0]) / np.log(h[1] / h[0]) - s.slope) < 1e-12
+    used = np.array([x["self"]["fitted"] for x in s.report["levels"]])
+    slope, c = np.polyfit(np.log(s.h[used]), np.log(s.e[used]), 1, w=(s.e / s.se)[used])
+    assert abs(slope - s.slope) < 1e-9 and abs(np.log(e[0]) - (c + slope * np.log(h[0]))) < 1e-9
+    text = " ".join(t.get_text() for t in ax.get_legend().get_texts())
+    assert "slope %.3g" % s.slope in text and "%.3g, %.3g" % s.ci in text, text
+    assert not overlaps(ax.figure, monkeypatch) and all("(dimensionless)" in x for x in labels(ax.figure))
+    plt.close("all")
+    w = slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 3), ref=5, paths=8, boot=10, phi="x1")
+    ax = slpi.plot.convergence(w)   # a weak study of few paths: no slope, and the figure says why
+    if not np.isfinite(w.slope):
+        assert ax.slpi_fit is None and any(w.why in t.get_text() for t in ax.get_legend().get_texts())
+    plt.close("all")
+
+
+def test_mlmc_draws_the_levels_and_their_rates(monkeypatch):
+    """A small real MLMC estimate: per level its |mean| and variance, and the rates fitted
+    on the levels above the first (numpy's polyfit of log2 against the level)."""
+    est = slpi.mlmc("iso/so3/weak-exact", rmse=0.02, phi="x1", levels=(1, 10))
+    ax = slpi.plot.mlmc(est)
+    av = ax.slpi_var
+    for a, v in ((ax, np.abs(est.mean)), (av, est.var)):
+        assert a.get_yscale() == "log"
+        x, y = np.concatenate([ln.get_data()[0] for ln in a.lines[:2]]), np.concatenate(
+            [ln.get_data()[1] for ln in a.lines[:2]])
+        assert np.array_equal(x, est.level) and np.array_equal(y, v)
+    for r, v in zip(ax.slpi_rates, (np.abs(est.mean), est.var)):
+        if len(est.level) > 2:
+            assert abs(r + np.polyfit(est.level[1:], np.log2(v[1:]), 1)[0]) < 1e-12
+    if len(est.level) > 2:
+        assert 0.5 < ax.slpi_rates[1] < 3   # Euler-type coupling: variance rate about 1 to 2
+    assert not overlaps(ax.figure, monkeypatch)
+    assert all("(dimensionless)" in x for x in labels(ax.figure) if not x.startswith("level"))
+    plt.close("all")
