@@ -438,11 +438,13 @@ def panels(states, titles=None, projection="mollweide", n=None, cmap="RdBu_r", v
 def animate(states, path, times=None, fps=8, projection=None, n=None, vlim=None, cmap="RdBu_r", view=(30.0, 0.0),
             dpi=100, figsize=(6.4, 3.6), central_latitude=None, central_longitude=None):
     """Write the vorticity of su(N) states as an animation to path: a ``.gif`` through
-    matplotlib's PillowWriter (python3-pil), an ``.mp4`` through its FFMpegWriter (the
-    ``ffmpeg`` program: apt-get install ffmpeg). One frame per state, titled by times
+    matplotlib's PillowWriter (python3-pil), an ``.mp4`` through its FFMpegWriter where
+    the ``ffmpeg`` program is installed (Debian's package ffmpeg; matplotlib's
+    ``animation.ffmpeg_path``); without it, the same frames as a ``.gif`` beside it (path
+    with .gif for .mp4) and a RuntimeWarning saying why. One frame per state, titled by times
     (e.g. a run's ``t``), all with one colour scale (vlim, default the largest |omega|
     over every frame), centred on one point (central_latitude, central_longitude, view: as
-    ``vorticity``). Returns path.
+    ``vorticity``). Returns the path written.
 
     >>> import matplotlib, tempfile, os; matplotlib.use("Agg")
     >>> r = slpi.run("iso/zeitlin/strong", N=5, ic_lmax=4, steps=4, output_every=1)
@@ -453,11 +455,15 @@ def animate(states, path, times=None, fps=8, projection=None, n=None, vlim=None,
     plt = _plt()
     from matplotlib import animation
     path = str(path)
+    if path.endswith(".mp4") and not animation.writers.is_available("ffmpeg"):
+        import warnings
+        gif = path[:-4] + ".gif"
+        warnings.warn("animate: no ffmpeg program for %s (apt-get install ffmpeg): wrote the GIF %s instead"
+                      % (path, gif), RuntimeWarning, stacklevel=2)
+        path = gif
     if path.endswith(".gif"):
         writer = animation.PillowWriter(fps=fps)
     elif path.endswith(".mp4"):
-        if not animation.writers.is_available("ffmpeg"):
-            raise RuntimeError("animate: an .mp4 needs the ffmpeg program (apt-get install ffmpeg); or write a .gif")
         writer = animation.FFMpegWriter(fps=fps)
     else:
         raise ValueError("animate: path=%r: need a .gif or .mp4 file name" % path)

@@ -199,3 +199,22 @@ def test_mlmc_draws_the_levels_and_their_rates(monkeypatch):
     assert not overlaps(ax.figure, monkeypatch)
     assert all("(dimensionless)" in x for x in labels(ax.figure) if not x.startswith("level"))
     plt.close("all")
+
+
+def test_animate_mp4_through_ffmpeg_or_a_gif_saying_why(tmp_path, monkeypatch):
+    """An .mp4 goes through the ffmpeg program when there is one (here a stand-in that
+    keeps the raw frames matplotlib pipes to it and its arguments); without one, the
+    frames are a GIF beside it and a RuntimeWarning names the package."""
+    pytest.importorskip("PIL")
+    r = slpi.run("iso/zeitlin/strong", N=5, ic_lmax=4, steps=4, output_every=1)
+    fake = tmp_path / "ffmpeg"
+    fake.write_text('#!/bin/sh\nfor a; do out=$a; done\necho "$@" > "$out.args"\ncat > "$out"\n')
+    fake.chmod(0o755)
+    monkeypatch.setitem(matplotlib.rcParams, "animation.ffmpeg_path", str(fake))
+    f = slpi.plot.animate(r.states, tmp_path / "w.mp4", times=r.t, n=(10, 20), dpi=50, figsize=(3, 2))
+    assert f == str(tmp_path / "w.mp4") and (tmp_path / "w.mp4").stat().st_size == 5 * 150 * 100 * 4   # 5 RGBA frames
+    assert "-vcodec h264" in (tmp_path / "w.mp4.args").read_text()
+    monkeypatch.setitem(matplotlib.rcParams, "animation.ffmpeg_path", str(tmp_path / "none"))
+    with pytest.warns(RuntimeWarning, match="no ffmpeg program .*apt-get install ffmpeg.*w2.gif"):
+        f = slpi.plot.animate(r.states, tmp_path / "w2.mp4", times=r.t, n=(10, 20), dpi=50, figsize=(3, 2))
+    assert f == str(tmp_path / "w2.gif") and open(f, "rb").read(6) == b"GIF89a" and not (tmp_path / "w2.mp4").exists()
