@@ -2,8 +2,8 @@
 """The figures of docs/figures.md, at print size (6.5 in wide, 150 dpi): a stochastic
 Euler-Zeitlin run (su(24), transport noise) as Mollweide panels with one colour scale
 and as orthographic views, its energy and Casimir drift (absolute and relative departures
-on separate axes), a rigid-body ensemble's mean band and quantile band, and the run as an
-animated .gif. Each is written as fig-NAME.png (fig-vorticity.gif) into the folder of the
+on separate axes), a rigid-body ensemble's mean band and quantile band, a strong
+convergence study and an MLMC estimate, and the run as an animated .gif. Each is written as fig-NAME.png (fig-vorticity.gif) into the folder of the
 path given (default build/python-examples/); docs/figures/ holds the reviewed copies.
 Usage: python3 print-figures.py [OUT-FOLDER-or-FILE]"""
 import os
@@ -13,7 +13,7 @@ import slpi
 from _common import pyplot
 
 FIGURES = ("fig-vorticity-mollweide.png", "fig-vorticity-orthographic.png", "fig-drift.png", "fig-band.png",
-           "fig-vorticity.gif")
+           "fig-convergence.png", "fig-mlmc.png", "fig-vorticity.gif")
 WIDTH, DPI = 6.5, 150
 
 
@@ -25,19 +25,28 @@ def folder():
     return out
 
 
+def write(fig, path):
+    """A figure at print resolution, cropped to what it draws."""
+    fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.03)
+
+
 def main():
     r = slpi.run(system="euler-zeitlin", scheme="isomp", N=24, amp=0.5, h=1 / 64, steps=192, output_every=16)
     e = slpi.ensemble("iso/rigid-body/trajectories", paths=400, steps=256, save_every=16, stats=True,
                       diagnostics=True)
-    print("print-figures: su(24) run to t = %g (%d rows), enstrophy drift %.1e; ensemble of %d paths"
-          % (r.t[-1], len(r.t), abs(r.diagnostics["C2_rel_dev"]).max(), len(e.paths)))
+    s = slpi.converge("iso/rigid-body/strong", levels=(2, 7), ref=9, paths=32, boot=200)
+    m = slpi.mlmc("iso/so3/weak-exact", rmse=0.01, phi="x1", levels=(1, 10))
+    print("print-figures: su(24) run to t = %g (%d rows), enstrophy drift %.1e; ensemble of %d paths; strong "
+          "slope %.3g [%.3g, %.3g]; MLMC E x1(1) = %.4f +- %.4f on %d levels"
+          % (r.t[-1], len(r.t), abs(r.diagnostics["C2_rel_dev"]).max(), len(e.paths), s.slope, *s.ci, m.estimate,
+             m.se, len(m.level)))
     plt = pyplot("print-figures")
     if not plt:
         return
     out = folder()
 
     def save(fig, name):
-        fig.savefig(os.path.join(out, name), dpi=DPI, bbox_inches="tight", pad_inches=0.03)
+        write(fig, os.path.join(out, name))
         plt.close(fig)
     pick = [0, len(r.t) // 2, len(r.t) - 1]
     fig = slpi.plot.panels([r.states[i] for i in pick], titles=["t = %g" % r.t[i] for i in pick],
@@ -62,7 +71,11 @@ def main():
     a.set_title("mean +- 2 SE (400 paths)", fontsize=9)
     b.set_title("median, 5-95 % of the paths", fontsize=9)
     save(fig, FIGURES[3])
-    slpi.plot.animate(r.states, os.path.join(out, FIGURES[4]), times=r.t, fps=4, projection="mollweide",
+    fig = slpi.plot.convergence(s).figure
+    fig.set_size_inches(WIDTH * 0.7, 3.0)
+    save(fig, FIGURES[4])
+    save(slpi.plot.mlmc(m).figure, FIGURES[5])
+    slpi.plot.animate(r.states, os.path.join(out, FIGURES[6]), times=r.t, fps=4, projection="mollweide",
                       n=(48, 96), dpi=80, figsize=(WIDTH * 0.8, 2.6))
     for f in FIGURES:
         print("print-figures: wrote %s" % os.path.join(out, f))

@@ -203,7 +203,7 @@ def convergence(study, ax=None, k=2.0):
     ax.set_yscale("log")
     ax.set_xlabel(_label("step size h", "time"))
     ax.set_ylabel(_label("%s error" % doc["study"]["kind"], "state"))
-    ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=2, fontsize="small", borderaxespad=0, frameon=False)
+    ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=1, fontsize="small", borderaxespad=0, frameon=False)
     return ax
 
 
