@@ -38,6 +38,7 @@
 #include "api/ensemble-lanes.h"
 #include "core/threads.h"
 #include "core/fpmode.h"
+#include "core/noise.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -238,6 +239,8 @@ int slpi_ensemble_new_plan(slpi_ensemble **out, const slpi_plan *plan, int ref, 
     slpi_error err = { 0 };
     *out = NULL;
     int nt;
+    if (slpi_problem_many_paths(slpi_plan_problem(plan), 0, "an ensemble", "first_path", &err) != SLPI_OK)
+        return slpi_api_record(&err, SLPI_EINPUT);
     if (every < 0)
         return slpi_api_record(&err,
                                slpi_error_set(&err, SLPI_EINPUT,

@@ -29,7 +29,7 @@
 #include "slpi/problem-finish.h"
 #include "core/problem-store.h"
 #include "core/view-grid.h"
-#include "core/view-noise.h"
+#include "core/noise.h"
 #include "cli/cli.h"
 #include "api/api.h"
 #include "core/digest.h"
@@ -130,11 +130,7 @@ static int point_problem(const ens_cfg *c, long point, slpi_problem *p, char **l
     }
     int rc = slpi_problem_build(p, c->preset, c->config, nk, keys, vals, NULL, err);
     if (rc == SLPI_OK) rc = plan ? slpi_problem_plan(plan, p, err) : slpi_problem_finish(p, err);
-    if (rc == SLPI_OK && (c->path_key || slpi_view_noise(p)->path != 0)) /* path= would be ignored: refused */
-        rc = slpi_error_set(err, SLPI_EINPUT,
-                            "path=%llu: an ensemble runs the noise paths --first-path P .. P + "
-                            "--paths - 1 (path= is the one path of `slpi run`): give --first-path instead",
-                            (unsigned long long)slpi_view_noise(p)->path);
+    if (rc == SLPI_OK) rc = slpi_problem_many_paths(p, c->path_key, "an ensemble", "--first-path", err);
     if (rc == SLPI_OK && c->every && slpi_view_grid(p)->save_at[0])
         rc = slpi_error_set(err, SLPI_EINPUT, "--save-every %ld with save_at=%s: give one of the two", c->every,
                             slpi_view_grid(p)->save_at);
@@ -370,6 +366,7 @@ static int parse_args(ens_cfg *c, ens_args *a, int argc, char **argv, slpi_error
     static const struct option opts[] = { { "preset", required_argument, 0, 'P' },
                                           { "config", required_argument, 0, 'c' },
                                           { "paths", required_argument, 0, 'R' },
+                                          { "path", required_argument, 0, 'x' }, /* refused, below */
                                           { "first-path", required_argument, 0, 'p' },
                                           { "save-every", required_argument, 0, 'e' },
                                           { "grid", required_argument, 0, 'g' },
@@ -399,6 +396,12 @@ static int parse_args(ens_cfg *c, ens_args *a, int argc, char **argv, slpi_error
             break;
         case 'p':
             rc = slpi_parse_u64("--first-path", optarg, UINT32_MAX, &c->first, err);
+            break;
+        case 'x': /* getopt would take --path as --paths, the paths' count */
+            rc = slpi_error_set(err, SLPI_EINPUT,
+                                "--path %s: an ensemble runs the noise paths --first-path P .. P + --paths - 1: "
+                                "give --first-path (where they start) or --paths (how many)",
+                                optarg);
             break;
         case 'e':
             rc = slpi_parse_long("--save-every", optarg, 1, 1L << 40, &c->every, err);
@@ -507,8 +510,7 @@ static int write_reports(ens_cfg *c, const ens_args *a, slpi_error *err)
     int rc = SLPI_OK;
     if (c->rank == 0 && a->state && (rc = slpi_output_open(&st, a->state, SLPI_OUTPUT_REPLACE, err)) == SLPI_OK) {
         c->state = slpi_output_file(st);
-        fprintf(c->state, "# slpi ensemble state 1 first_path=%llu paths=%ld every=%ld ref=%d points=%ld\n",
-                (unsigned long long)c->first, c->paths, c->every, c->ref, c->points);
+        slpi_cli_ens_state_head(c);
     }
     if (rc == SLPI_OK && c->rank == 0) rc = slpi_output_open(&report, a->output, SLPI_OUTPUT_REPLACE, err);
     if (rc == SLPI_OK && c->rank == 0) {

@@ -3,7 +3,9 @@
  * summed per step), optionally truncated (docs/noise.md#truncation), as a noise file (format in
  * core/noise-file.c) or as raw bit patterns (`--format bits`: per step one line of M
  * 16-digit hex binary64 patterns, tab-separated; the known-answer digests in tests/kat/
- * are SHA-256 sums of this output). */
+ * are SHA-256 sums of this output). With --preset/--config, the increments the problem's
+ * noise source gives a run (core/noise-source.c): Ornstein-Uhlenbeck ones with noise_tau
+ * (docs/noise.md#ou), a noise_file's values, truncated per the problem. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -42,7 +44,8 @@ static void noise_usage(FILE *f)
           "Write canonical Wiener increments dW^1..dW^M of steps FIRST..FIRST+N-1.\n"
           "  --preset NAME, --config FILE  the increments a problem consumes: its seed, path,\n"
           "                   noise count, level h, steps, refine and truncation (a port reads\n"
-          "                   this file to integrate exactly what `slpi run` and `slpi verify` do)\n"
+          "                   this file to integrate exactly what `slpi run` and `slpi verify` do;\n"
+          "                   with noise_tau, the Ornstein-Uhlenbeck increments, docs/noise.md#ou)\n"
           "  --seed S         64-bit seed (decimal or 0x hex)\n"
           "  --path P         path index, 0..2^32-1\n"
           "  --components M   number of Wiener processes, 1..100000\n"
@@ -59,7 +62,8 @@ static void noise_usage(FILE *f)
           "  --check FILE     instead: validate a noise file; with --components, --h or\n"
           "                   --steps also require that shape (M, level, at least N steps)\n"
           "  --help           this text\n"
-          "Exit: 0 ok, 2 usage error or invalid noise file (reported as file:line).\n",
+          "Exit: 0 ok, 2 usage error or invalid noise file (reported as file:line), 130\n"
+          "interrupted (Ctrl-C, SIGTERM, SIGHUP: nothing written, FILE as it was).\n",
           f);
 }
 
@@ -99,10 +103,10 @@ static int noise_check(const char *file, const slpi_noise_header *want)
 }
 
 /* --preset/--config: the increments the problem consumes, into hd: its seed, path, M,
- * level h, steps, refine and truncation (slpi_noise_source does the same), the nk
- * key=value arguments kv on top (split in place). */
-static int noise_of_problem(slpi_noise_header *hd, const char *preset, const char *config, int nkv, char **kv,
-                            slpi_error *err)
+ * level h, steps, refine and truncation, the nk key=value arguments kv on top (split in
+ * place); *out gets the problem, whose noise source (slpi_noise_source) writes them. */
+static int noise_of_problem(slpi_noise_header *hd, slpi_problem **out, const char *preset, const char *config, int nkv,
+                            char **kv, slpi_error *err)
 {
     int nk = 0, rc = SLPI_OK;
     char **vals = malloc((size_t)(nkv + 1) * sizeof *vals); /* keys: kv, in place */
@@ -134,35 +138,72 @@ static int noise_of_problem(slpi_noise_header *hd, const char *preset, const cha
         hd->truncated = slpi_problem_truncates(p);
         hd->ell = noise->trunc_ell;
     }
-    slpi_problem_free(p);
+    if (rc != SLPI_OK) {
+        slpi_problem_free(p);
+        p = NULL;
+    }
+    *out = p;
     return rc;
 }
 
-/* Write the increments hd describes to output (NULL: standard output), as a noise file or
- * as bit patterns; 0 or SLPI_EINPUT, output left as it was on error. */
-static int noise_write(const slpi_noise_header *hdp, const char *output, int bits)
+/* The increments of steps s0 .. s0 + nb - 1 as rows into blk: from src, the problem's
+ * noise source (what a run consumes: Ornstein-Uhlenbeck components, a noise file,
+ * truncation), or with src NULL the canonical white increments hd describes. Returns
+ * SLPI_OK, SLPI_EINTR (a stop requested) or SLPI_EINPUT (err set); *clipped counts. */
+static int noise_block(double *blk, const slpi_noise_header *hd, slpi_noise_source *src, long s0, size_t nb,
+                       long *clipped, slpi_error *err)
+{
+    if (slpi_interrupt_pending()) return slpi_error_set(err, SLPI_EINTR, "interrupted");
+    const int M = hd->components;
+    for (size_t i = 0; src && i < nb; i++) {
+        int rc = slpi_noise_source_step(src, s0 + (long)i, blk + i * (size_t)M, err);
+        if (rc != SLPI_OK) return rc;
+    }
+    if (src) {
+        *clipped = slpi_noise_source_clipped(src);
+        return SLPI_OK;
+    }
+    long got = slpi_noise_rows(blk, hd->seed, hd->path, M, hd->h, hd->refine, hd->first + (uint64_t)s0, nb,
+                               hd->truncated ? hd->threshold : INFINITY);
+    if (got < 0) /* the generation polls (core/noise-levels.c), or memory ran out */
+        return slpi_interrupt_pending() ? slpi_error_set(err, SLPI_EINTR, "interrupted")
+                                        : slpi_error_set(err, SLPI_EINPUT, "out of memory");
+    *clipped += got;
+    return SLPI_OK;
+}
+
+/* Write the increments hd describes (from the problem p's noise source, or canonical
+ * white ones when p is NULL) to output (NULL: standard output), as a noise file or as
+ * bit patterns; 0, SLPI_EINPUT or SLPI_EINTR (a stop: SIGINT, SIGTERM, SIGHUP, polled
+ * between blocks and before the commit), output left as it was unless 0. */
+static int noise_write(const slpi_noise_header *hdp, const slpi_problem *p, const char *output, int bits)
 {
     slpi_noise_header hd = *hdp;
     slpi_error err = { 0, "" };
     slpi_output *o;
+    slpi_noise_source *src = NULL;
+    if (p && slpi_noise_source_open(&src, p, &err) != SLPI_OK) return noise_bad(&err);
     if (slpi_output_open(&o, output, SLPI_OUTPUT_REPLACE, &err) != SLPI_OK) {
+        slpi_noise_source_close(src);
         fprintf(stderr, "slpi noise: %s\n", err.msg);
         return SLPI_EINPUT;
     }
     FILE *f = slpi_output_file(o);
     if (!bits) {
         slpi_noise_file_write_header(f, &hd);
+        if (p && slpi_view_noise(p)->noise_tau[0]) /* a comment line: the values are not the white ones */
+            fprintf(f, "# noise_tau=%s: Ornstein-Uhlenbeck increments (docs/noise.md#ou)\n",
+                    slpi_view_noise(p)->noise_tau);
     }
-    int M = hd.components;
+    int M = hd.components, rc = SLPI_OK;
     long block = NOISE_CLI_BLOCK_VALUES / M < NOISE_CLI_BLOCK ? NOISE_CLI_BLOCK_VALUES / M : NOISE_CLI_BLOCK;
     double *blk = malloc((size_t)M * (size_t)block * sizeof *blk);
-    long clipped = 0, got = 0;
-    for (long s0 = 0; blk && got >= 0 && s0 < hd.steps; s0 += block) {
+    long clipped = 0;
+    if (!blk) rc = slpi_error_set(&err, SLPI_EINPUT, "out of memory"); /* exit 2 (docs/conventions.md#errors) */
+    for (long s0 = 0; rc == SLPI_OK && s0 < hd.steps; s0 += block) {
         size_t nb = (size_t)(hd.steps - s0 < block ? hd.steps - s0 : block);
-        got = slpi_noise_rows(blk, hd.seed, hd.path, M, hd.h, hd.refine, hd.first + (uint64_t)s0, nb,
-                              hd.truncated ? hd.threshold : INFINITY);
-        clipped += got;
-        for (size_t i = 0; got >= 0 && i < nb; i++) {
+        rc = noise_block(blk, &hd, src, s0, nb, &clipped, &err);
+        for (size_t i = 0; rc == SLPI_OK && i < nb; i++) {
             const double *row = blk + i * (size_t)M;
             if (bits) {
                 for (int k = 0; k < M; k++) {
@@ -175,23 +216,54 @@ static int noise_write(const slpi_noise_header *hdp, const char *output, int bit
             }
         }
     }
-    /* out of memory: exit 2 (docs/conventions.md#errors); Ctrl-C: the generation polls, exit 130 */
-    int rc = blk && got >= 0 ? SLPI_OK : got < 0 && slpi_interrupt_pending() ? SLPI_EINTR : SLPI_EINPUT;
     free(blk);
-    if (rc != SLPI_OK) {
-        fprintf(stderr, "slpi noise: %s\n", rc == SLPI_EINTR ? "interrupted" : "out of memory");
-    }
+    slpi_noise_source_close(src);
+    if (rc == SLPI_OK && slpi_interrupt_pending()) /* a stop during the last rows: nothing replaced */
+        rc = slpi_error_set(&err, SLPI_EINTR, "interrupted");
     if (rc != SLPI_OK) {
         slpi_output_abort(o);
-    } else if (slpi_output_commit(o, &err) != SLPI_OK) {
-        fprintf(stderr, "slpi noise: %s\n", err.msg);
-        rc = SLPI_EINPUT;
+        fprintf(stderr, "slpi noise: %s%s\n", err.msg,
+                rc == SLPI_EINTR && output ? ": nothing written, the output is as it was" : "");
+        return rc;
     }
-    if (hd.truncated && rc == SLPI_OK) {
+    if (slpi_output_commit(o, &err) != SLPI_OK) {
+        fprintf(stderr, "slpi noise: %s\n", err.msg);
+        return SLPI_EINPUT;
+    }
+    if (hd.truncated) {
         fprintf(stderr, "slpi noise: %ld of %ld increments clipped at D = %.17g\n", clipped, hd.steps * (long)M,
                 hd.threshold);
     }
-    return rc;
+    return SLPI_OK;
+}
+
+/* After the options: the shape's checks, then the write (p: the problem of --preset or
+ * --config, else NULL). */
+static int noise_generate(slpi_noise_header *hd, const slpi_problem *p, const char *output, int bits)
+{
+    slpi_error err = { 0, "" };
+    if (((hd->first + (uint64_t)hd->steps) >> (62 - hd->refine)) != 0) {
+        fprintf(stderr, "slpi noise: (first + steps) * 2^refine must be below 2^62\n");
+        return SLPI_EINPUT;
+    }
+    if (slpi_noise_check_work((uint64_t)hd->steps * (uint64_t)hd->components, hd->refine, &err) != SLPI_OK)
+        return noise_bad(&err);
+    if (hd->truncated) {
+        if (!(hd->h < 1)) {
+            fprintf(stderr, "slpi noise: --truncate on needs 0 < h < 1 (docs/noise.md#truncation), got h = %g\n",
+                    hd->h);
+            return SLPI_EINPUT;
+        }
+        hd->threshold = slpi_noise_threshold(hd->h, hd->ell);
+    }
+    if (!bits && (hd->steps > SLPI_NOISE_FILE_MAX_STEPS || hd->steps > SLPI_NOISE_FILE_MAX_VALUES / hd->components)) {
+        fprintf(stderr,
+                "slpi noise: --steps %ld x --components %d: more than the 2^30 steps or 2^28 increments a "
+                "noise file may hold (the reader keeps them in memory); write several files with --first\n",
+                hd->steps, hd->components);
+        return SLPI_EINPUT;
+    }
+    return noise_write(hd, p, output, bits);
 }
 
 int slpi_cli_noise(int argc, char **argv)
@@ -289,6 +361,7 @@ int slpi_cli_noise(int argc, char **argv)
             return SLPI_EINPUT;
         }
     }
+    slpi_problem *prob = NULL; /* --preset/--config: its noise source writes */
     if (preset || config) {
         if (shape_given || check) { /* the problem's noise (noise_of_problem) */
             fprintf(stderr,
@@ -296,7 +369,7 @@ int slpi_cli_noise(int argc, char **argv)
                     "--components, --h, --steps, --refine, --truncate, --ell, --first or --check with them\n");
             return SLPI_EINPUT;
         }
-        if (noise_of_problem(&hd, preset, config, argc - optind, argv + optind, &err) != SLPI_OK)
+        if (noise_of_problem(&hd, &prob, preset, config, argc - optind, argv + optind, &err) != SLPI_OK)
             return noise_bad(&err);
         have_seed = have_path = 1;
         optind = argc;
@@ -314,26 +387,7 @@ int slpi_cli_noise(int argc, char **argv)
                 "(see slpi noise --help)\n");
         return SLPI_EINPUT;
     }
-    if (((hd.first + (uint64_t)hd.steps) >> (62 - hd.refine)) != 0) {
-        fprintf(stderr, "slpi noise: (first + steps) * 2^refine must be below 2^62\n");
-        return SLPI_EINPUT;
-    }
-    if (slpi_noise_check_work((uint64_t)hd.steps * (uint64_t)hd.components, hd.refine, &err) != SLPI_OK)
-        return noise_bad(&err);
-    if (hd.truncated) {
-        if (!(hd.h < 1)) {
-            fprintf(stderr, "slpi noise: --truncate on needs 0 < h < 1 (docs/noise.md#truncation), got h = %g\n", hd.h);
-            return SLPI_EINPUT;
-        }
-        hd.threshold = slpi_noise_threshold(hd.h, hd.ell);
-    }
-
-    if (!bits && (hd.steps > SLPI_NOISE_FILE_MAX_STEPS || hd.steps > SLPI_NOISE_FILE_MAX_VALUES / hd.components)) {
-        fprintf(stderr,
-                "slpi noise: --steps %ld x --components %d: more than the 2^30 steps or 2^28 increments a "
-                "noise file may hold (the reader keeps them in memory); write several files with --first\n",
-                hd.steps, hd.components);
-        return SLPI_EINPUT;
-    }
-    return noise_write(&hd, output, bits);
+    int rc = noise_generate(&hd, prob, output, bits);
+    slpi_problem_free(prob);
+    return rc;
 }

@@ -1,7 +1,13 @@
 /* cli/ensemble-state.c — what of `slpi ensemble` outlives one process (docs/api.md#ensembles):
- *   - state files (--state) and their merge (--merge): per grid point, the digest of the
- *     point and its whole problem text, and the statistics' exact state
- *     (slpi_ensemble_export), in hex;
+ *   - state files (--state) and their merge (--merge), "slpi ensemble state" version 2:
+ *       # slpi ensemble state 2 first_path=F paths=N every=E ref=R points=P
+ *       point=K digest=D len=L sum=S    (grid points 0, 1, ...: D the digest of the point
+ *       V_1 ... V_L, one a line           and its whole problem text, V the statistics'
+ *                                         exact state, slpi_ensemble_export, %a; S the
+ *                                         FNV-1a 64, hex, of F, K, L and the V's bits)
+ *     A merge refuses a point whose S is not that of what it read before it imports it:
+ *     an edited statistic (or first_path=) would be merged into a wrong report (version 1
+ *     had no S); an edited paths= is refused by the count the statistics hold;
  *   - checkpoints (--checkpoint, --resume), format "slpi-ensemble-checkpoint" version 1 in
  *     the container of core/checkpoint.c (written atomically; a final "end" line holds
  *     the FNV-1a 64 of every byte before it, so a torn or edited file is refused):
@@ -15,6 +21,7 @@
  *     rest of the paths: the statistics, and so the report, are those of one run, bit for
  *     bit (api/ensemble.c: the tree depends on the number of paths alone). */
 #define _XOPEN_SOURCE 700 /* open_memstream */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,18 +56,46 @@ int slpi_cli_ens_digest(uint64_t *digest, const slpi_problem *p, long point, slp
     return SLPI_OK;
 }
 
+#define ENS_STATE_VERSION 2
+
+void slpi_cli_ens_state_head(const ens_cfg *c)
+{
+    fprintf(c->state, "# slpi ensemble state %d first_path=%llu paths=%ld every=%ld ref=%d points=%ld\n",
+            ENS_STATE_VERSION, (unsigned long long)c->first, c->paths, c->every, c->ref, c->points);
+}
+
 /* A state file's header: its first path, paths, --save-every, --ref and grid points. */
 static int state_header(FILE *f, const char *name, uint64_t *first, long *paths, long *every, int *ref, long *points,
                         slpi_error *err)
 {
     unsigned long long fp;
+    int version = 0;
     if (!f ||
-        fscanf(f, "# slpi ensemble state 1 first_path=%llu paths=%ld every=%ld ref=%d points=%ld", &fp, paths, every,
-               ref, points) != 5)
+        fscanf(f, "# slpi ensemble state %d first_path=%llu paths=%ld every=%ld ref=%d points=%ld", &version, &fp,
+               paths, every, ref, points) != 6)
         return slpi_error_set(err, SLPI_EINPUT, "--merge %s: %s", name,
                               f ? "not an slpi ensemble state file" : "cannot open");
+    if (version != ENS_STATE_VERSION)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "--merge %s: an ensemble state of version %d, this slpi reads version %d (its "
+                              "statistics carry a digest): write it again",
+                              name, version, ENS_STATE_VERSION);
     *first = fp;
     return SLPI_OK;
+}
+
+/* The digest S of grid point `point`'s statistics v[0..len) in a state file whose paths
+ * start at first: of the values as %a writes and reads them (a NaN, which a
+ * diagnostic's statistics may hold, as the default NaN of its sign). */
+static uint64_t state_sum(uint64_t first, long point, const double *v, long len)
+{
+    const uint64_t head[3] = { first, (uint64_t)point, (uint64_t)len };
+    uint64_t h = slpi_fnv1a(SLPI_FNV_INIT, head, sizeof head);
+    for (long j = 0; j < len; j++) {
+        const double x = isnan(v[j]) ? copysign(NAN, v[j]) : v[j];
+        h = slpi_fnv1a(h, &x, sizeof x);
+    }
+    return h;
 }
 
 /* The --merge files' headers: sorted by first path, checked to tile the run's range. */
@@ -112,12 +147,13 @@ int slpi_cli_ens_merge_point(const ens_cfg *c, long point, const slpi_problem *p
         FILE *f = fopen(c->part[i], "r");
         uint64_t first;
         long paths, every, points, k = -1, len = 0;
-        unsigned long long d = 0;
+        unsigned long long d = 0, sum = 0;
         int ref;
         double *buf = NULL;
         rc = state_header(f, c->part[i], &first, &paths, &every, &ref, &points, err);
         while (rc == SLPI_OK && k != point) {
-            if (fscanf(f, " point=%ld digest=%llu len=%ld", &k, &d, &len) != 3 || len < 2 || len > (1L << 40)) {
+            if (fscanf(f, " point=%ld digest=%llu len=%ld sum=%llx", &k, &d, &len, &sum) != 4 || len < 2 ||
+                len > (1L << 40)) {
                 rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: grid point %ld missing or damaged", c->part[i],
                                     point);
                 break;
@@ -136,6 +172,12 @@ int slpi_cli_ens_merge_point(const ens_cfg *c, long point, const slpi_problem *p
                                 "--merge %s: grid point %ld was run on another problem (its keys "
                                 "differ from this run's)",
                                 c->part[i], point);
+        if (rc == SLPI_OK && state_sum(first, point, buf, len) != sum) /* an edited statistic */
+            rc = slpi_error_set(err, SLPI_EINPUT,
+                                "--merge %s: grid point %ld: its statistics differ from those written (their digest "
+                                "is %016llx, the file records sum=%016llx): the file was altered (a statistic, or "
+                                "first_path=)",
+                                c->part[i], point, (unsigned long long)state_sum(first, point, buf, len), sum);
         long before = slpi_ensemble_paths(e);
         if (rc == SLPI_OK && slpi_ensemble_import(e, buf, len) != SLPI_OK)
             rc = slpi_error_set(err, SLPI_EINPUT, "--merge %s: %s", c->part[i], slpi_api_last_error());
@@ -160,7 +202,8 @@ int slpi_cli_ens_state_write(const ens_cfg *c, long point, const slpi_problem *p
     double *buf = malloc((size_t)len * sizeof *buf);
     if (!buf) return slpi_error_set(err, SLPI_EINPUT, "out of memory");
     slpi_ensemble_export(e, buf);
-    fprintf(c->state, "point=%ld digest=%llu len=%ld\n", point, (unsigned long long)digest, len);
+    fprintf(c->state, "point=%ld digest=%llu len=%ld sum=%016llx\n", point, (unsigned long long)digest, len,
+            (unsigned long long)state_sum(c->first, point, buf, len));
     for (long j = 0; j < len; j++) fprintf(c->state, "%a\n", buf[j]);
     free(buf);
     return SLPI_OK;

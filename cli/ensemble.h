@@ -53,6 +53,8 @@ typedef struct {
 /* The digest a state file or a checkpoint records for grid point `point`'s problem p:
  * FNV-1a over the point and the whole of p's text. */
 int slpi_cli_ens_digest(uint64_t *digest, const slpi_problem *p, long point, slpi_error *err);
+/* --state: the state file's header line, written to c->state. */
+void slpi_cli_ens_state_head(const ens_cfg *c);
 /* --merge: the files' headers, sorted by first path and checked to tile the run's range. */
 int slpi_cli_ens_parts_read(ens_cfg *c, slpi_error *err);
 /* --merge: grid point `point` of every file, imported into e in path order. */

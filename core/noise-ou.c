@@ -22,6 +22,7 @@
  */
 #include "slpi/errors.h"
 #include "slpi/noise.h"
+#include "slpi/process.h"
 #include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
 #include "core/noise.h"
@@ -35,6 +36,10 @@
 
 /* Fine values produced at once: a chunk of the tree sum (core/noise.h). */
 #define OU_CHUNK (1 << SLPI_NOISE_CHUNK_LOG)
+/* The interrupt flag (core/interrupt.c) is polled after every OU_POLL fine values, as
+ * slpi_noise_increments polls its draws (core/noise-levels.c): one step at refine 24 is
+ * 2^24 of them, a tenth of a second, and a source's block of steps many seconds. */
+#define OU_POLL (1 << 20)
 
 /* ---------------------------------------------------------------- the key */
 
@@ -183,6 +188,9 @@ int slpi_noise_ou_steps(uint64_t seed, uint64_t path, uint32_t component, double
     size_t n = 0;
     if (eta_at && count > 0) eta_at[0] = *eta;
     while (j < end) {
+        if (j > first << refine && (j - (first << refine)) % OU_POLL == 0 && slpi_interrupt_pending())
+            return slpi_error_set(err, SLPI_EINTR, "noise_tau: interrupted at step %llu",
+                                  (unsigned long long)(first + n));
         const size_t len = end - j < OU_CHUNK ? (size_t)(end - j) : OU_CHUNK;
         int rc = slpi_noise_increments(seed, path, component, delta, 0, j, len, w, err);
         if (rc != SLPI_OK) return rc;

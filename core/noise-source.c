@@ -328,6 +328,21 @@ void slpi_noise_source_close(slpi_noise_source *s)
     }
 }
 
+int slpi_problem_many_paths(const slpi_problem *p, int given, const char *who, const char *first, slpi_error *err)
+{
+    if (!given && p->noise.path == 0) return SLPI_OK;
+    const unsigned long long path = (unsigned long long)p->noise.path;
+    if (!first)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "path=%llu: %s numbers its noise paths itself (path= is the one path of "
+                              "`slpi run`, which it would ignore): drop path=",
+                              path, who);
+    return slpi_error_set(err, SLPI_EINPUT,
+                          "path=%llu: %s runs the noise paths %s P .. P + N - 1 (path= is the one path of "
+                          "`slpi run`, which it would ignore): give %s instead",
+                          path, who, first, first);
+}
+
 long slpi_noise_rows(double *out, uint64_t seed, uint64_t path, int M, double h, int refine, uint64_t first,
                      size_t count, double D)
 {

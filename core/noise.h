@@ -74,6 +74,11 @@ int slpi_problem_noise_tau(const slpi_problem *p, double *tau, slpi_error *err);
 /* SLPI_OK, or SLPI_EINPUT naming `who` when the problem has coloured noise: the studies
  * that draw white hierarchies themselves (converge, mlmc) refuse it. */
 int slpi_problem_white_only(const slpi_problem *p, const char *who, slpi_error *err);
+/* SLPI_OK, or SLPI_EINPUT naming `who` when the problem names a noise path (path= other
+ * than 0, or `given`: the key was given at all): the commands that run many paths number
+ * them themselves and would ignore it. first: how `who` is told where its paths start
+ * ("--first-path"), or NULL when it chooses them all itself (mlmc). */
+int slpi_problem_many_paths(const slpi_problem *p, int given, const char *who, const char *first, slpi_error *err);
 /* The coefficients for correlation time tau on the fine step delta (0, or -1 if the
  * arguments are not positive and finite). */
 int slpi_noise_ou_coef(slpi_ou_coef *o, double tau, double delta);

@@ -3,7 +3,7 @@
  * (delta_0 = h times the drift's, delta_k = dW_k times noise k's: every scheme reads H_k
  * only through delta_k grad H_k; the time reads the unscaled h, fast/system.h's t_h).
  * ISOMP reads its terms' coefficients itself (fast/isomp.c); the time stage is the
- * system's t_shift, the solver's stop the policy's fixed_iters (fast/solver.h). */
+ * system's t_shift, the solver's stops the policy's fixed_iters (fast/solver.h). */
 #include <stdlib.h>
 #include <stddef.h>
 #include "slpi/errors.h"
@@ -20,6 +20,8 @@ static const char *const noise_name[SLPI_FAST_NOISE_NAMED] = {
     "noise 1", "noise 2", "noise 3", "noise 4", "noise 5", "noise 6", "noise 7", "noise 8", "noise 9",
 };
 static const char *const isomp_term[SLPI_FAST_TERMS] = { "[Psi,Y]/2", "Psi Y Psi/4", "update" };
+static const char *const stop_name[SLPI_FAST_STOPS] = { "solver stop", "solver stop 2", "solver stop 3",
+                                                        "solver stop 4" };
 
 /* The noise ingredients of M components: one each (up to SLPI_FAST_NOISE_NAMED), then
  * one for all of them together when there are two or more. */
@@ -60,13 +62,14 @@ int slpi_fast_ingredients(const slpi_problem *p, const char **name)
         if (name) name[n] = isomp_term[j];
     if (has_time(p) && name) name[n] = "time stage";
     n += has_time(p);
-    if (name) name[n] = "solver stop";
-    return n + 1;
+    for (int k = 0; k < SLPI_FAST_STOPS; k++)
+        if (name) name[n + k] = stop_name[k];
+    return n + SLPI_FAST_STOPS;
 }
 
 int slpi_fast_ingredient_discrete(const slpi_problem *p, int i)
 {
-    return i == slpi_fast_ingredients(p, NULL) - 1;
+    return i >= slpi_fast_ingredients(p, NULL) - SLPI_FAST_STOPS;
 }
 
 int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
@@ -78,10 +81,13 @@ int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
         for (int j = 0; j < n; j++) f->coef[j] = 1.0;
     f->coef_on = i >= 0;
     if (i >= 0) f->coef[i] = coef;
-    /* the time's h and stage, and the solver's stop (the last two ingredients) */
+    /* the time's h and stage, and the solver's stops (the last ingredients) */
     f->sys.t_h = f->coef_on ? f->h : 0;
-    f->sys.t_shift = has_time(f->p) ? f->coef[n - 2] - 1.0 : 0;
-    f->pol.fixed_iters = f->coef[n - 1] != 1.0 ? 1 : slpi_view_solver(f->p)->fixed_iters;
+    f->sys.t_shift = has_time(f->p) ? f->coef[n - SLPI_FAST_STOPS - 1] - 1.0 : 0;
+    int stop = 0;
+    for (int k = 0; k < SLPI_FAST_STOPS; k++)
+        if (f->coef[n - SLPI_FAST_STOPS + k] != 1.0) stop = k + 1;
+    f->pol.fixed_iters = stop ? stop : slpi_view_solver(f->p)->fixed_iters;
     return 0;
 }
 

@@ -7,16 +7,19 @@
  * Psi Y Psi/4 of the midpoint's fixed point and the update X_n + [Psi,Y]
  * (docs/schemes.md#isomp). A model's step has the time stage: coefficient c reads every
  * stage c - 1 steps later, t0 + (n + stage + c - 1) h (docs/schemes.md#time). Every step
- * has the solver's stop, a discrete ingredient: any coefficient other than 1 stops an
- * implicit step's solve one iteration after its predictor (fixed_iters=1), and changes
- * nothing in an explicit step. */
+ * ends with the solver's stops, SLPI_FAST_STOPS discrete ingredients: at any coefficient
+ * other than 1, stop m ("solver stop", "solver stop 2", ...) stops an implicit step's
+ * solve m iterations after its start X_n (fixed_iters=m), as ports with a fixed count of
+ * sweeps do, and as a tolerance stop does on a path where its count does not change; none
+ * changes an explicit step. */
 #ifndef SLPI_FAST_INGREDIENTS_H
 #define SLPI_FAST_INGREDIENTS_H
 
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_fast slpi_fast;
 
-#define SLPI_FAST_INGREDIENTS_MAX 16
+#define SLPI_FAST_INGREDIENTS_MAX 19
+#define SLPI_FAST_STOPS 4
 #define SLPI_FAST_NOISE_NAMED 9
 
 /* The ingredients of problem p's step: their count (at most SLPI_FAST_INGREDIENTS_MAX),
@@ -30,7 +33,7 @@ int slpi_fast_ingredients(const slpi_problem *p, const char **name);
  * memory failed. */
 int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef);
 
-/* 1 when ingredient i of p's step is discrete (the solver's stop: its derivative is the
+/* 1 when ingredient i of p's step is discrete (the solver's stops: its derivative is the
  * difference that a coefficient of 2 makes), else 0. */
 int slpi_fast_ingredient_discrete(const slpi_problem *p, int i);
 

@@ -25,7 +25,23 @@
  * contiguous runs of the SLPI_DIAG_BINS bins of steps, the one where the first
  * ingredient's sum of z has the largest t against the noise of z between rows (window()),
  * when its t^2 exceeds the whole range's by more than 2 ln(runs) (a penalty for the runs
- * tried) and it spans at most a quarter of the steps; else "all steps". */
+ * tried) and it spans at most a quarter of the steps; else "all steps".
+ *
+ * Separability (rule fixed 2026-11-28 11:05 UTC, f765ae7c, before any outcome was seen): the
+ * rows separate the first ingredient f from another ranked one j when, in the joint
+ * least-squares fit r ~ b_f D_f + b_j D_j pooled over the rows (the 2 x 2 Gram of the
+ * pooled sums <D_a, D_b>), f's coefficient differs from 0 beyond chance: its t against
+ * the joint fit's sandwich standard error (independent rows, as above), p the two-sided
+ * t tail with n - 2 degrees of freedom times the ranked - 1 others (Bonferroni), at most
+ * alpha. Otherwise j is indistinguishable from f on these rows, whatever their shares.
+ * Why this t: when the deviation is b D_f plus noise of sigma per unit of direction, the
+ * joint t of f is b |D_f| sin(theta) / sigma = t_f sin(theta), theta the angle between
+ * the pooled directions (cos = sum <D_f, D_j> / sqrt(sum |D_f|^2 sum |D_j|^2)): the rows
+ * resolve the angles down to arcsin(c / t_f), c the critical t. The line says which are
+ * indistinguishable, their angle to f and the angle these rows resolve (theta c / |t|,
+ * in sines), and what would separate them: t grows as sqrt(rows), so (c / t)^2 times the
+ * rows at these states, or rows from states where the directions part (paths from other
+ * x0, longer paths); an angle of 0 (the same direction on every row) only those. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,30 +117,37 @@ void slpi_oracle_diag_row(slpi_fast *f, const slpi_oracle_local_row *lr, const d
     int nf = slpi_fast_ingredients(slpi_fast_problem(f), NULL), n = nf + drift_parts(dim);
     memset(out, 0, SLPI_DIAG_FIELDS * sizeof *out);
     out[0] = -1;
-    double *w = malloc((3 * (size_t)dim + (size_t)M + 1) * sizeof *w);
+    double *w = malloc(((2 + (size_t)n) * (size_t)dim + (size_t)M + 1) * sizeof *w);
     if (!w) {
         *nomem = 1;
         return;
     }
-    double *base = w, *D = w + dim, *tmp = D + dim, *ones = tmp + dim;
+    double *base = w, *tmp = w + dim, *ones = tmp + dim, *D = ones + M; /* D: ingredient i's at D + i dim */
     for (int l = 0; l < M; l++) ones[l] = 1.0;
     int ok = slpi_fast_ingredient_scale(f, 0, 1.0) == 0;
     if (!ok) *nomem = 1; /* its one failure: the coefficients' memory */
     ok = ok && slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, base, dim, nomem) == 0;
     for (int i = 0; ok && i < n; i++) {
-        if (direction(f, lr, dw, M, nf, i, base, unit, dim, D, tmp, ones, nomem)) {
+        double *Di = D + (size_t)i * dim;
+        if (direction(f, lr, dw, M, nf, i, base, unit, dim, Di, tmp, ones, nomem)) {
             ok = i >= nf; /* a system without coordinate operations: no drift components */
+            memset(Di, 0, (size_t)dim * sizeof *Di);
             continue;
         }
         double dd = 0, z = 0, zr = 0;
         for (int j = 0; j < dim; j++) {
-            dd += D[j] * D[j];
-            z += r[j] * D[j];
-            zr += rr[j] * D[j];
+            dd += Di[j] * Di[j];
+            z += r[j] * Di[j];
+            zr += rr[j] * Di[j];
         }
         out[1 + 3 * i] = dd;
         out[2 + 3 * i] = z;
         out[3 + 3 * i] = zr;
+        for (int a = 0; a < i; a++) {
+            double g = 0;
+            for (int j = 0; j < dim; j++) g += D[(size_t)a * dim + j] * Di[j];
+            out[SLPI_DIAG_PAIR(a, i)] = g;
+        }
     }
     slpi_fast_ingredient_scale(f, -1, 1.0);
     if (ok) out[0] = (double)lr->to;
@@ -151,6 +174,20 @@ void slpi_oracle_diag_add(slpi_verify_diagnosis *d, const double *row)
             d->bin_z[form][b][i] += z;
             d->bin_zz[form][b][i] += z * z;
         }
+        for (int j = 0; j < d->n; j++) {
+            if (j == i) continue;
+            double g = row[i < j ? SLPI_DIAG_PAIR(i, j) : SLPI_DIAG_PAIR(j, i)], ddj = row[1 + 3 * j];
+            d->gram[i][j] += g;
+            d->gram2[i][j] += g * g;
+            d->dgram[i][j] += dd * g;
+            d->ddpair[i][j] += dd * ddj;
+            for (int form = 0; form < 2; form++) {
+                double z = row[2 + form + 3 * i];
+                d->zpair[form][i][j] += z * row[2 + form + 3 * j];
+                d->zgram[form][i][j] += z * g;
+                d->zdpair[form][i][j] += z * ddj;
+            }
+        }
     }
 }
 
@@ -169,6 +206,17 @@ void slpi_oracle_diag_merge(slpi_verify_diagnosis *to, const slpi_verify_diagnos
                 to->bin_dd[b][i] += form ? 0 : from->bin_dd[b][i];
                 to->bin_z[form][b][i] += from->bin_z[form][b][i];
                 to->bin_zz[form][b][i] += from->bin_zz[form][b][i];
+            }
+        }
+        for (int j = 0; j < to->n; j++) {
+            to->gram[i][j] += from->gram[i][j];
+            to->gram2[i][j] += from->gram2[i][j];
+            to->dgram[i][j] += from->dgram[i][j];
+            to->ddpair[i][j] += from->ddpair[i][j];
+            for (int form = 0; form < 2; form++) {
+                to->zpair[form][i][j] += from->zpair[form][i][j];
+                to->zgram[form][i][j] += from->zgram[form][i][j];
+                to->zdpair[form][i][j] += from->zdpair[form][i][j];
             }
         }
     }
@@ -223,11 +271,72 @@ static void window(slpi_verify_diagnosis *d, int form, int i)
     }
 }
 
+/* Pooled directions whose sin^2 of angle is at most this are parallel: the sums of a
+ * row per step carry relative errors of about rows eps, some 1e-12 at 10^4 rows. */
+#define PARALLEL 1e-12
+
+/* The joint fit of the first ingredient a with b (the file's header comment): a's
+ * coefficient's t against the fit's sandwich error, 0 when their pooled directions are
+ * parallel; the angle between the directions, in degrees, into *angle. */
+static double joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, double *angle)
+{
+    double n = (double)d->rows, A = d->dd[a], B = d->dd[b], C = d->gram[a][b];
+    double c = fmin(1.0, fabs(C) / sqrt(A * B)), det = A * B - C * C;
+    *angle = acos(c) * 180 / acos(-1.0);
+    if (!(det > PARALLEL * A * B)) return 0;
+    double Sa = d->z[form][a], Sb = d->z[form][b];
+    double ba = (B * Sa - C * Sb) / det, bb = (A * Sb - C * Sa) / det;
+    /* the rows' scores e = (z_a, z_b) - G_row (ba, bb): their sums of squares and product */
+    double eaa = d->zz[form][a] + ba * ba * d->d4[a] + bb * bb * d->gram2[a][b] - 2 * ba * d->zd[form][a] -
+        2 * bb * d->zgram[form][a][b] + 2 * ba * bb * d->dgram[a][b];
+    double ebb = d->zz[form][b] + ba * ba * d->gram2[a][b] + bb * bb * d->d4[b] - 2 * ba * d->zgram[form][b][a] -
+        2 * bb * d->zd[form][b] + 2 * ba * bb * d->dgram[b][a];
+    double eab = d->zpair[form][a][b] - ba * d->zgram[form][a][b] - bb * d->zdpair[form][a][b] -
+        ba * d->zdpair[form][b][a] - bb * d->zgram[form][b][a] + ba * ba * d->dgram[a][b] +
+        ba * bb * (d->ddpair[a][b] + d->gram2[a][b]) + bb * bb * d->dgram[b][a];
+    /* (G^-1 E G^-1)_aa n / (n - 1), G^-1's row a = (B, -C) / det */
+    double var = (B * B * eaa - 2 * B * C * eab + C * C * ebb) / (det * det) * n / (n - 1);
+    return var > 0 ? ba / sqrt(var) : ba != 0 ? INFINITY : 0;
+}
+
+/* Which ranked ingredients the rows separate from the first (the file's header comment),
+ * the critical t and the factor of rows that would separate the rest. */
+static void separability(slpi_verify_diagnosis *d, int form, double alpha)
+{
+    double n = (double)d->rows, pairs = d->ranked - 1, lo = 0, hi = 1e3;
+    int first = d->order[0];
+    for (int it = 0; it < 100; it++) { /* the critical t: pairs P(|t_{n-2}| > c) = alpha */
+        double c = (lo + hi) / 2;
+        if (pairs * slpi_oracle_f_tail(c * c, 1, n - 2) > alpha)
+            lo = c;
+        else
+            hi = c;
+    }
+    d->sep_crit = hi;
+    d->alike = 0;
+    d->more_rows = 1;
+    d->separated[first] = 0;
+    d->angle[first] = d->sep_t[first] = d->sep_p[first] = 0;
+    for (int k = 1; k < d->ranked; k++) {
+        int j = d->order[k];
+        double t = joint_t(d, form, first, j, &d->angle[j]);
+        d->sep_t[j] = t;
+        d->sep_p[j] = isfinite(t) ? fmin(1.0, pairs * slpi_oracle_f_tail(t * t, 1, n - 2)) : 0.0;
+        d->separated[j] = d->sep_p[j] <= alpha;
+        if (d->separated[j]) continue;
+        d->alike++;
+        double need = t != 0 ? d->sep_crit * d->sep_crit / (t * t) : INFINITY;
+        d->more_rows = fmax(d->more_rows, need);
+    }
+}
+
 void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, double alpha, int fail)
 {
     double n = (double)d->rows;
     d->named = 0;
     d->p = 1.0;
+    d->alike = 0;
+    d->more_rows = 1;
     d->from = d->to = -1;
     if (d->n == 0 || d->rows < 3) return;
     int form = rounded ? 1 : 0;
@@ -246,7 +355,7 @@ void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, d
         if (dd > 0) d->order[d->ranked++] = i; /* D_i = 0 on every row: not this step's */
     }
     if (d->ranked == 0) return;
-    for (int i = 1; i < d->ranked; i++) /* by share, largest first (insertion: n <= 26) */
+    for (int i = 1; i < d->ranked; i++) /* by share, largest first (insertion: n <= 28) */
         for (int j = i; j > 0 && d->share[d->order[j]] > d->share[d->order[j - 1]]; j--) {
             int t = d->order[j];
             d->order[j] = d->order[j - 1];
@@ -255,6 +364,7 @@ void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, d
     int first = d->order[0];
     double t = d->t[first];
     d->p = fmin(1.0, d->ranked * (isfinite(t) ? slpi_oracle_f_tail(t * t, 1, n - 1) : 0.0));
+    if (d->ranked > 1) separability(d, form, alpha);
     d->named = fail && d->p <= alpha;
     if (d->named) window(d, form, first);
 }

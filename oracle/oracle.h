@@ -89,9 +89,12 @@ typedef struct {
  * then the projections and |r|^2 of r taken from the exact step rounded to the format,
  * and the row's allowance tau for the format's data. */
 #define SLPI_STAT_FIELDS (5 + 2 * SLPI_STAT_DIRS + SLPI_DIAG_FIELDS)
-/* Then the diagnosis's (oracle/diagnose.c): the row's step (-1: none), and per ingredient
- * |D_i|^2, <r, D_i> and <r_rounded, D_i>. */
-#define SLPI_DIAG_FIELDS (1 + 3 * SLPI_DIAG_INGREDIENTS)
+/* Then the diagnosis's (oracle/diagnose.c): the row's step (-1: none), per ingredient
+ * |D_i|^2, <r, D_i> and <r_rounded, D_i>, then <D_a, D_b> of each pair a < b at
+ * SLPI_DIAG_PAIR(a, b). */
+#define SLPI_DIAG_PAIR(a, b)                                                                                           \
+    (1 + 3 * SLPI_DIAG_INGREDIENTS + (a) * (2 * SLPI_DIAG_INGREDIENTS - (a)-1) / 2 + (b) - (a)-1)
+#define SLPI_DIAG_FIELDS (1 + 3 * SLPI_DIAG_INGREDIENTS + SLPI_DIAG_INGREDIENTS * (SLPI_DIAG_INGREDIENTS - 1) / 2)
 #define SLPI_DIAG_OFFSET (5 + 2 * SLPI_STAT_DIRS)
 
 /* One locally checked row: the port's state at step `to` and the state the certified
@@ -180,6 +183,7 @@ typedef struct {
     slpi_plan *plan;       /* the header's plan (the model parsed once), the caller's to slpi_plan_unref */
     int dim, *col;         /* state coordinate i is column col[i] */
     long nrows, first_step, last_step, ncand;
+    long max_gap, gap_step; /* the most steps between a local row and the previous row, and its step */
     long missing, missing_step[SLPI_VERIFY_MISSING_NAMED]; /* rows of the header's output
                                 * grid (core/rows.c) the file omits; the first ones named */
 } slpi_verify_input;

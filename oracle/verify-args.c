@@ -24,7 +24,8 @@ void slpi_verify_help(FILE *f)
             "                     problem (key=value, as `slpi run` writes it) and whose columns\n"
             "                     include the state coordinates (see oracle/README.md); several\n"
             "                     FILEs are paths of one problem (headers equal but for path=,\n"
-            "                     seed=, noise_file=): each is proved, the statistics pool them\n"
+            "                     seed=, noise_file=, x0_file=): each is proved, the statistics\n"
+            "                     pool them\n"
             "Comparisons (both by default; the verdict is the worse of the two):\n"
             "  --global           only the global one: each row against the certified\n"
             "                     trajectory from x0 (its radius grows: long runs become UNABLE)\n"
@@ -49,7 +50,9 @@ void slpi_verify_help(FILE *f)
             "  --noise-file F     increments from this noise file (default: the header's\n"
             "                     noise_file, relative to FILE's folder, else the canonical\n"
             "                     noise of seed and path)\n"
-            "  --max-steps K      certify at most K steps (locally: per row); beyond: UNABLE\n"
+            "  --max-steps K      certify at most K steps (locally: per row); beyond: UNABLE;\n"
+            "                     without it, a file that needs more than %ld steps certified\n"
+            "                     (globally, or between two rows locally: days of work) is exit 2\n"
             "  --golden-dir DIR   where a header's case=NAME is looked up (default: the\n"
             "                     installed golden files, else oracle/golden)\n"
             "  --table            also one line per row (global, then local)\n"
@@ -61,7 +64,7 @@ void slpi_verify_help(FILE *f)
             "port and of the exact scheme. PASS if every bound <= K, FAIL if a lower bound exceeds it.\n"
             "Exit 0 PASS, 1 FAIL (the proof or the statistics), 2 bad input (file:line),\n"
             "3 UNABLE (not everything certified; with --require-power also LOW-POWER).\n",
-            slpi_precision_list(), SLPI_ORACLE_THRESHOLD, SLPI_VERIFY_ALPHA);
+            slpi_precision_list(), SLPI_ORACLE_THRESHOLD, SLPI_VERIFY_ALPHA, SLPI_VERIFY_MAX_STEPS_DEFAULT);
 }
 
 static int bad(slpi_error *err, const char *opt, const char *val, const char *why)

@@ -98,6 +98,34 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
             res->rows_missing > 0 ? "; rows missing: UNABLE" : "");
 }
 
+/* The ingredients the rows do not separate from the first (oracle/diagnose.c), their
+ * angles to it, the angles the rows resolve, and what would separate them. */
+static void write_alike(FILE *f, const slpi_verify_diagnosis *d)
+{
+    if (d->alike == 0) return;
+    const double deg = acos(-1.0) / 180;
+    fprintf(f, "; %s", d->name[d->order[0]]);
+    for (int k = 1, m = 0; k < d->ranked; k++)
+        if (!d->separated[d->order[k]]) fprintf(f, "%s%s", ++m == d->alike ? " or " : ", ", d->name[d->order[k]]);
+    fprintf(f, ": indistinguishable on these rows (angle");
+    for (int k = 1, m = 0; k < d->ranked; k++)
+        if (!d->separated[d->order[k]]) fprintf(f, "%s%.2g", m++ ? ", " : " ", d->angle[d->order[k]]);
+    fprintf(f, " deg, these rows resolve");
+    for (int k = 1, m = 0; k < d->ranked; k++) {
+        int j = d->order[k];
+        if (d->separated[j]) continue;
+        double t = fabs(d->sep_t[j]), s = t > 0 ? sin(d->angle[j] * deg) * d->sep_crit / t : 1;
+        fprintf(f, "%s%.2g", m++ ? ", " : " ", asin(fmin(1.0, s)) / deg);
+    }
+    if (isfinite(d->more_rows))
+        fprintf(f,
+                " deg); about %.2gx the rows, or rows from other states (paths from other x0, longer paths), "
+                "separate them",
+                d->more_rows);
+    else
+        fprintf(f, " deg); only rows from other states (paths from other x0, longer paths) separate them");
+}
+
 /* The diagnosis beside a statistical FAIL (oracle/diagnose.c): the first three ingredients
  * by the part of sum |r|^2 they explain, or that none explains it better than chance. */
 static void write_diagnosis(FILE *f, const slpi_verify_diagnosis *d)
@@ -114,6 +142,7 @@ static void write_diagnosis(FILE *f, const slpi_verify_diagnosis *d)
         fprintf(f, "%s %s off by %.3g [%.3g, %.3g] relative, explaining %.3g of sum |r|^2", k ? ";" : "", d->name[i],
                 d->rel[i], d->lo[i], d->hi[i], d->share[i]);
     }
+    write_alike(f, d);
     if (d->from >= 0)
         fprintf(f, "; the first in steps %ld..%ld (off by %.3g there)", d->from, d->to, d->window_rel);
     else
@@ -161,7 +190,9 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
 }
 
 /* The problem of b equals a's but for the keys a path may change (path=, seed=,
- * noise_file=): compared as slpi_problem_write's lines, the first that differs named. */
+ * noise_file=, x0_file=: oracle/README.md#many-paths, a `{path}` template in either
+ * gives each path its own file): compared as slpi_problem_write's lines, the first that
+ * differs named. */
 int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input *b, slpi_error *err)
 {
     char *text[2] = { NULL, NULL };
@@ -174,7 +205,8 @@ int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input
         noise->path = 0;
         noise->seed = 0;
         noise->noise_file[0] = '\0';
-        noise->noise_digest = 0; /* the noise file's, a part of the path as its name is */
+        noise->noise_digest = 0;                     /* the noise file's, a part of the path as its name is */
+        slpi_view_system_edit(p)->x0_file[0] = '\0'; /* a path's initial state (its digest tells paths apart) */
         FILE *f = open_memstream(&text[i], &len[i]);
         if (f) {
             slpi_problem_write(p, f, "");
@@ -194,8 +226,8 @@ int slpi_verify_same_problem(const slpi_verify_input *a, const slpi_verify_input
         }
         while (x > text[0] && x[-1] != '\n') x--, y--;
         rc = slpi_error_set(err, SLPI_EINPUT,
-                            "%s: another problem than %s (pooled files must differ only in path=, seed= or "
-                            "noise_file=): '%.*s' against '%.*s'",
+                            "%s: another problem than %s (pooled files must differ only in path=, seed=, "
+                            "noise_file= or x0_file=): '%.*s' against '%.*s'",
                             b->path, a->path, (int)strcspn(y, "\n"), y, (int)strcspn(x, "\n"), x);
     }
     free(text[0]);
@@ -217,16 +249,21 @@ static json_t *diagnosis_json(const slpi_verify_diagnosis *d)
     for (int k = 0; k < d->ranked; k++) {
         int i = d->order[k];
         json_array_append_new(list,
-                              json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "ingredient", d->name[i], "relative_error",
-                                        real_or_null(d->rel[i]), "lo", real_or_null(d->lo[i]), "hi",
+                              json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b}", "ingredient", d->name[i],
+                                        "relative_error", real_or_null(d->rel[i]), "lo", real_or_null(d->lo[i]), "hi",
                                         real_or_null(d->hi[i]), "t", real_or_null(d->t[i]), "share",
-                                        real_or_null(d->share[i])));
+                                        real_or_null(d->share[i]), "angle_deg", real_or_null(d->angle[i]), "separated",
+                                        d->separated[i]));
     }
+    json_t *alike = json_array();
+    for (int k = 0; d->alike > 0 && k < d->ranked; k++)
+        if (k == 0 || !d->separated[d->order[k]]) json_array_append_new(alike, json_string(d->name[d->order[k]]));
     json_t *w = d->from >= 0 ? json_pack("{s:I, s:I, s:o}", "from", (json_int_t)d->from, "to", (json_int_t)d->to,
                                          "relative_error", real_or_null(d->window_rel))
                              : json_null();
-    return json_pack("{s:b, s:I, s:o, s:o, s:o}", "named", d->named, "rows", (json_int_t)d->rows, "p",
-                     real_or_null(d->p), "window", w, "ingredients", list);
+    return json_pack("{s:b, s:I, s:o, s:o, s:o, s:o, s:o}", "named", d->named, "rows", (json_int_t)d->rows, "p",
+                     real_or_null(d->p), "window", w, "indistinguishable", alike, "more_rows",
+                     d->alike > 0 ? real_or_null(d->more_rows) : json_null(), "ingredients", list);
 }
 
 static json_t *stats_json(const slpi_verify_stats *st)

@@ -235,6 +235,29 @@ static void name_in_message(slpi_error *err, const char *path, const char *name)
     snprintf(err->msg, sizeof err->msg, "%.200s%.311s", name, rest);
 }
 
+/* Without --max-steps, the work of a file's comparisons against the default cap: more
+ * steps to certify is refused, naming the option (a typo or a hostile header, steps=1e11
+ * over two rows, ran for days with no word). */
+static int work_capped(const slpi_verify_input *in, const slpi_verify_opts *o, slpi_error *err)
+{
+    const long cap = SLPI_VERIFY_MAX_STEPS_DEFAULT;
+    const char *why = "about a day of one core at the cheapest certified step";
+    if (o->max_steps >= 0) return SLPI_OK;
+    if (o->global && in->last_step > cap)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: the global comparison would certify %ld steps (to the last row's), more than "
+                              "verify's default --max-steps %ld (%s): give --max-steps K to certify at most K "
+                              "(UNABLE beyond), or --max-steps %ld to certify them all",
+                              in->path, in->last_step, cap, why, in->last_step);
+    if (o->local && in->max_gap > cap)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: the row at step %ld is %ld steps after the previous row: the local comparison "
+                              "would certify them, more than verify's default --max-steps %ld (%s): give "
+                              "--max-steps K to certify at most K a row (UNABLE beyond), or --max-steps %ld",
+                              in->path, in->gap_step, in->max_gap, cap, why, in->max_gap);
+    return SLPI_OK;
+}
+
 /* One file (path, shown as name): its proof (global and local comparisons, the summary's
  * proof lines) and its rows' part of the statistics in res->stats (not finished). quiet:
  * no progress line of its own. */
@@ -259,6 +282,7 @@ static int verify_one(const char *path, const char *name, const slpi_verify_opts
     double *x0 = calloc((size_t)dim + 1, sizeof(double));
     if (rc == SLPI_OK && !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     if (rc == SLPI_OK && o->local && in->ncand == 0) rc = no_local_row(in, o, err);
+    if (rc == SLPI_OK) rc = work_capped(in, o, err);
     if (rc == SLPI_OK) rc = slpi_oracle_initial_state(in->plan, x0, err);
     if (rc == SLPI_OK) rc = slpi_verify_note_noise_file(in->p, res, err);
     slpi_oracle_port port = { in->p,

@@ -406,6 +406,7 @@ int slpi_mlmc_run(const slpi_mlmc_cfg *c, slpi_mlmc_result *r, slpi_error *err)
 {
     memset(r, 0, sizeof *r);
     int rc = slpi_problem_white_only(c->conv.base, "mlmc", err);
+    if (rc == SLPI_OK) rc = slpi_problem_many_paths(c->conv.base, 0, "mlmc", NULL, err);
     if (rc == SLPI_OK) rc = check_cfg(c, err);
     if (rc != SLPI_OK) return rc;
     double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);

@@ -192,6 +192,12 @@ typedef struct {
  * 1 u), else PASS. */
 #define SLPI_STAT_DIRS 12
 #define SLPI_VERIFY_ALPHA 1e-3
+/* The work verify takes on when no bound is given (max_steps < 0): a file whose global
+ * comparison would certify more steps, or one of whose rows is more steps after the
+ * previous row, is refused (SLPI_EINPUT, naming --max-steps) instead of walked for days.
+ * About a day of one core at the cheapest certified step (the rigid body, ~1e-4 s): no
+ * ordinary file reaches it (oracle/README.md#max-steps). */
+#define SLPI_VERIFY_MAX_STEPS_DEFAULT 1000000000L
 /* The sums of the test's rows: projections, their cross products, the size test's
  * differences and squares, |r|^2. */
 typedef struct {
@@ -205,7 +211,7 @@ typedef struct {
  * fast/ingredients.h; each component of the drift's gradient when the state has at most 9
  * coordinates). Sums over rows, whole and in SLPI_DIAG_BINS bins of steps, then the
  * result. */
-#define SLPI_DIAG_INGREDIENTS 26
+#define SLPI_DIAG_INGREDIENTS 28
 #define SLPI_DIAG_BINS 32
 typedef struct {
     int n;                                   /* ingredients; 0: not run */
@@ -218,6 +224,14 @@ typedef struct {
     double bin_z[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_zz[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     double bin_dd[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     long bin_rows[SLPI_DIAG_BINS];
+    /* the pairs a != b, for their joint fit (separability): sum <D_a, D_b>, its square,
+     * |D_a|^2 <D_a, D_b>, |D_a|^2 |D_b|^2; and per form <r, D_a> <r, D_b>, <r, D_a> <D_a, D_b>
+     * and <r, D_a> |D_b|^2 */
+    double gram[SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS], gram2[SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS];
+    double dgram[SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS], ddpair[SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS];
+    double zpair[2][SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS],
+        zgram[2][SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS];
+    double zdpair[2][SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS];
     /* the result: named when the statistics FAIL and the best ingredient's p <= alpha */
     int named;
     int ranked;                        /* the ingredients with a direction (some D_i != 0) */
@@ -226,6 +240,15 @@ typedef struct {
     double lo[SLPI_DIAG_INGREDIENTS], hi[SLPI_DIAG_INGREDIENTS]; /* its 95 % interval */
     double t[SLPI_DIAG_INGREDIENTS];                             /* t of its excess over the format's data (2 u) */
     double share[SLPI_DIAG_INGREDIENTS];                         /* the share of sum |r|^2 it explains alone */
+    /* separability from the first (the joint fit of the two): the angle between their
+     * pooled directions in degrees, the first's joint t and its p (Bonferroni), 1 when
+     * the rows separate them (the first itself: 0) */
+    double angle[SLPI_DIAG_INGREDIENTS], sep_t[SLPI_DIAG_INGREDIENTS], sep_p[SLPI_DIAG_INGREDIENTS];
+    int separated[SLPI_DIAG_INGREDIENTS];
+    int alike;         /* the ranked ones the rows do not separate from the first (0: none) */
+    double sep_crit;   /* the critical t of separation */
+    double more_rows;  /* the factor of rows at these states that would separate them all
+                         * (infinite: an angle of 0, only rows from other states) */
     double p;          /* the first's p-value, Bonferroni over the ingredients */
     long from, to;     /* the window of steps of its evidence; -1 -1: all */
     double window_rel; /* the first's relative error within the window */
@@ -288,7 +311,8 @@ typedef struct {
 /* The global comparison alone (slpi_verify_run with local = 0; `slpi verify` and
  * slpi_verify_opts_init run both; res->local stays empty). noise_file overrides the
  * header's noise; a header key case=NAME takes the problem of
- * that golden case in golden_dir; max_steps < 0: no bound; report gets a summary.
+ * that golden case in golden_dir; max_steps < 0: at most SLPI_VERIFY_MAX_STEPS_DEFAULT
+ * steps, else an input error (give LONG_MAX to certify any number); report gets a summary.
  * Returns SLPI_OK or an input error (exit 2). NULL: noise_file (the header's noise),
  * golden_dir (slpi_golden_dir()), report (no report). */
 int slpi_verify_file(const char *path, const char *noise_file, const char *golden_dir, long max_steps, FILE *report,
@@ -306,7 +330,8 @@ typedef struct {
     double budget;            /* the ratio K that PASSes */
     double alpha;             /* the statistical test's false-FAIL rate (default 1e-3) */
     int require_power;        /* a LOW-POWER statistical test makes the verdict UNABLE */
-    long max_steps;           /* certify at most this many steps (globally; locally per row); -1: no bound */
+    long max_steps;           /* certify at most this many steps (globally; locally per row), UNABLE beyond;
+                                 -1: a file beyond SLPI_VERIFY_MAX_STEPS_DEFAULT is an input error */
     long row_first, row_last; /* local: only rows whose step lies in [first, last]; -1: open */
     long sample;              /* local: check this many of those rows, drawn from sample_seed; 0: all */
     uint64_t sample_seed;

@@ -218,7 +218,11 @@ class Verification:
         better than chance), "rows" (those it read: the statistics'), "p", "window" (None:
         all steps; else "from", "to" and the first's "relative_error" there) and
         "ingredients", strongest first, each with "ingredient", "relative_error" and its
-        95 % interval "lo", "hi", "t" and "share". None when the statistics did not run.
+        95 % interval "lo", "hi", "t", "share", "angle_deg" (its direction's angle to the
+        first's) and "separated" (whether the rows tell it from the first);
+        "indistinguishable" (the first and those the rows do not tell from it, or empty)
+        and "more_rows" (the factor of rows that would). None when the statistics did
+        not run.
     """
     verdict: str
     proof: str
@@ -303,11 +307,12 @@ def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff
     ----------
     path : str or path, or a list of them
         The trajectory file, or several paths of one problem (headers equal but for
-        path=, seed=, noise_file=): each is proved, the statistics pool them.
+        path=, seed=, noise_file=, x0_file=): each is proved, the statistics pool them.
     noise_file : str or path, optional
         Increments overriding the header's noise.
     max_steps : int
-        Certify at most this many steps (-1: no bound).
+        Certify at most this many steps, UNABLE beyond (-1: a file that needs more than
+        10**9 raises SlpiError naming --max-steps, oracle/README.md#max-steps).
     precision : str, optional
         The port's format: "binary64" (default), "binary32", "tf32", "bfloat16",
         "binary16", or "u=VALUE".

@@ -109,6 +109,11 @@ ROWS = [
     (lambda: slpi.read_trajectory(None), "path"),
     (lambda: slpi.read_trajectory("/nonexistent/file.tsv"), "path"),
     (lambda: slpi.converge("iso/rigid-body/strong", indep=5), "indep"),
+    # path= on the commands that number their paths themselves (it was ignored)
+    (lambda: slpi.ensemble(RB, paths=3, steps=4, path=3), "path=3: an ensemble runs the noise paths first_path"),
+    (lambda: slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 3), ref=5, paths=4, boot=0, path=3),
+     "path=3: converge runs the noise paths path0"),
+    (lambda: slpi.mlmc("iso/rigid-body/weak", rmse=0.1, path=3), "path=3: mlmc numbers its noise paths itself"),
 ]
 
 

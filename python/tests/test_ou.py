@@ -58,6 +58,20 @@ def test_increments_match_independent_implementation(h, refine, taus):
         assert np.array_equal(got[:, k], want), (k, t, np.max(np.abs(got[:, k] - want)))
 
 
+def test_slpi_noise_writes_the_ou_increments():
+    """`slpi noise --preset P noise_tau=...` writes what slpi.increments returns (and a run
+    consumes), bit for bit: it wrote the white increments, ignoring noise_tau."""
+    import os
+    import subprocess
+    keys = ["h=0.03125", "steps=40", "refine=3", "seed=11", "path=3", "noise_tau=0.01,0,0.3"]
+    exe = os.environ.get("SLPI_BIN", os.path.join(os.path.dirname(__file__), "..", "..", "build", "slpi"))
+    out = subprocess.run([exe, "noise", "--preset", "iso/rigid-body/weak", "--format", "bits"] + keys,
+                         capture_output=True, text=True, check=True).stdout
+    got = np.array([[int(b, 16) for b in line.split("\t")] for line in out.splitlines()], dtype=np.uint64)
+    want = slpi.increments("iso/rigid-body/weak", **dict(k.split("=") for k in keys))
+    assert np.array_equal(got, want.view(np.uint64))
+
+
 def test_white_limit_and_both_paths():
     p = slpi.Problem("iso/rigid-body/weak", steps=64, truncate="off")
     white = slpi.run(p)

@@ -360,7 +360,7 @@ row "--alpha 0.7: out of range" verifyx base.tsv --alpha 0.7
 row "--alpha 0: out of range" verifyx base.tsv --alpha 0
 sed '$s/^\([^\t]*\t[^\t]*\t\)[^\t]*/\1nan/' base.tsv > nanrow.tsv; row "nanrow.tsv:[0-9]*: column 3 (x1): 'nan' is not a finite number" verifyx nanrow.tsv
 sed '$s/^\([^\t]*\t[^\t]*\t\)[^\t]*/\1-inf/' base.tsv > infrow.tsv; row "infrow.tsv:[0-9]*: column 3 (x1): '-inf' is not a finite number" verifyx infrow.tsv
-sed 's/^# amp=.*/# amp=0.101/' base.tsv > otheramp.tsv; row "otheramp.tsv: another problem than base.tsv (pooled files must differ only in path=, seed= or noise_file=): 'amp=0.10100000000000001' against 'amp=0.10000000000000001'" verifyx base.tsv otheramp.tsv --global
+sed 's/^# amp=.*/# amp=0.101/' base.tsv > otheramp.tsv; row "otheramp.tsv: another problem than base.tsv (pooled files must differ only in path=, seed=, noise_file= or x0_file=): 'amp=0.10100000000000001' against 'amp=0.10000000000000001'" verifyx base.tsv otheramp.tsv --global
 # pooled files on one noise path (the statistics would count it twice): the same seed= and
 # path=, or one noise file under two spellings of its name (t-verify-paths: copies of it)
 cp base.tsv again.tsv; row "again.tsv: the same path as base.tsv (the same initial state and the same increments, whatever the names of the files, their noise files, seed= and path= say): pooled files must run distinct paths" verifyx base.tsv again.tsv --local
@@ -430,6 +430,11 @@ row "steps: key given twice" ensemble $E --grid steps=2,4
 row "param.I9=1: no expression uses it" ensemble --config $top/models/rigid-body.slpi steps=3 --paths 2 --grid param.I9=1,2
 # strict options: converge, props, run, noise
 C="--preset iso/rigid-body/strong --paths 4 --levels 2..3 --ref 5"
+# path=, which the commands that number their paths themselves would ignore; ensemble's
+# --path, which getopt took for --paths
+row "path=3: converge runs the noise paths --path0 P" converge $C path=3
+row "path=3: mlmc numbers its noise paths itself" mlmc --preset iso/rigid-body/weak --rmse 0.1 path=3
+row "--path 3: an ensemble runs the noise paths --first-path" ensemble $E --path 3
 row "--threads abc: not an integer" converge $C --threads abc
 "$slpi" converge $C --checkpoint conv.ck > /dev/null 2>&1
 keep="conv.ck"; row "--output conv.ck and --checkpoint conv.ck name the same file" converge $C -o conv.ck --checkpoint conv.ck

@@ -6,7 +6,9 @@
 #     line, is refused (exit 2, naming the file) by a run of the same model with
 #     param.I1=2; the same model's own state merges into the bytes of one run;
 #   - a state file whose header's paths= was edited is refused: the statistics' own count
-#     is compared with it;
+#     is compared with it; one whose statistic was edited (a value 0x1p-2: merged, it gave
+#     a mean of 0.25 with min = max = 0) is refused naming the grid point, by the digest
+#     each point's statistics carry (sum=), and a state of version 1 (none) is refused;
 #   - path= (a key, or --grid path=...) is refused with exit 2 naming --first-path: an
 #     ensemble runs the noise paths --first-path .. + --paths - 1, never the key's path.
 # The number of paths varies with the printed seed.
@@ -57,6 +59,15 @@ sed "1s/paths=$((paths + 64)) /paths=$((paths + 63)) /" "$tmp/p.st" > "$tmp/forg
 grep -q "paths=$((paths + 63)) " "$tmp/forged.st" || note "the forged header: $(head -1 "$tmp/forged.st")"
 refused "a forged paths=" "forged.st: its header says paths=$((paths + 63)), its statistics hold $((paths + 64)) paths" \
   "$slpi" ensemble $R --paths $((paths + 63)) --merge "$tmp/forged.st" -o "$tmp/bad.tsv"
+"$slpi" ensemble $R --paths $((paths + 64)) --merge "$tmp/p.st" -o /dev/null || note "the unedited state: exit $?"
+line=$((20 + seed % 100))
+awk -v n=$line 'NR == n { print ($0 == "0x1p-2" ? "0x1p-1" : "0x1p-2"); next } { print }' "$tmp/p.st" > "$tmp/edited.st"
+cmp -s "$tmp/p.st" "$tmp/edited.st" && note "the edit of line $line changed nothing"
+refused "a statistic edited (line $line)" "edited.st: grid point 0: its statistics differ from those written" \
+  "$slpi" ensemble $R --paths $((paths + 64)) --merge "$tmp/edited.st" -o "$tmp/bad.tsv"
+sed '1s/state 2/state 1/' "$tmp/p.st" > "$tmp/v1.st"
+refused "a state of version 1" "v1.st: an ensemble state of version 1" \
+  "$slpi" ensemble $R --paths $((paths + 64)) --merge "$tmp/v1.st" -o "$tmp/bad.tsv"
 
 # ---- path= is refused, naming --first-path
 refused "path=" "path=3: an ensemble runs the noise paths --first-path" "$slpi" ensemble $R --paths 3 path=3

@@ -6,7 +6,10 @@
 #    certified path on the same increments: PASS), and with its noise_tau changed it does not;
 #  - the built-in golden case rigid-body/isomp/ou checks;
 #  - --checkpoint then --resume gives the uninterrupted bytes on both paths;
-#  - converge and mlmc refuse noise_tau (exit 2), naming it.
+#  - converge and mlmc refuse noise_tau (exit 2), naming it;
+#  - `slpi noise --preset P noise_tau=...` writes the OU increments the run consumes: a run
+#    on that noise file gives the OU run's rows, bit for bit, and the file is not the
+#    white one (python/tests/test_ou.py compares its bits with slpi.increments).
 cd "$(dirname "$0")/../.." || exit 2
 slpi=${SLPI_BIN:-build/slpi}
 tmp=$(mktemp -d) || exit 2
@@ -41,5 +44,13 @@ rc=$?
 "$slpi" mlmc --preset iso/rigid-body/weak --rmse 0.1 noise_tau=0.1 > /dev/null 2> "$tmp/m.err"
 rc=$?
 [ $rc = 2 ] && grep -q "mlmc: runs on white noise only" "$tmp/m.err" || bad "mlmc: rc $rc, $(cat "$tmp/m.err")"
+# slpi noise with noise_tau: the run's OU increments (a run on the file = the OU run)
+"$slpi" noise $P noise_tau=0.05,0,0.3 -o "$tmp/ou.noise" 2> /dev/null || bad "noise with noise_tau: exit $?"
+"$slpi" noise $P -o "$tmp/w.noise" 2> /dev/null || bad "noise: exit $?"
+[ "$(grep -v '^#' "$tmp/ou.noise")" = "$(grep -v '^#' "$tmp/w.noise")" ] && bad "noise with noise_tau: the white increments"
+"$slpi" run $P noise_tau=0.05,0,0.3 -q --hex -o "$tmp/ou.tsv" || bad "OU run"
+"$slpi" run $P noise_file="$tmp/ou.noise" -q --hex -o "$tmp/on-file.tsv" || bad "run on the OU noise file"
+[ "$(grep -v '^#' "$tmp/ou.tsv")" = "$(grep -v '^#' "$tmp/on-file.tsv")" ] ||
+  bad "a run on slpi noise's OU file differs from the run with noise_tau"
 [ $fail = 0 ] && echo "t-noise-ou-cli.sh: PASS"
 exit $fail

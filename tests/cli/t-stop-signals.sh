@@ -15,9 +15,11 @@
 # over an existing F (no report, F as it was), converge --checkpoint (resumed to the
 # uninterrupted bytes), mlmc --checkpoint (a drawn signal after a drawn round; resumed to
 # the uninterrupted bytes), props (a drawn signal after a drawn number of groups; the
-# report says where it stopped); t-ensemble-checkpoint.sh stops ensembles with a checkpoint,
-# t-stop-reports.sh sends the three signals into verify, golden and audit and SIGKILL into
-# run, ensemble, golden --write and audit, and t-ctrl-c.sh sends SIGINT into props.
+# report says where it stopped), noise -o F over an existing F (generating white and
+# Ornstein-Uhlenbeck increments, and writing: F as it was); t-ensemble-checkpoint.sh stops
+# ensembles with a checkpoint, t-stop-reports.sh sends the three signals into verify,
+# golden and audit and SIGKILL into run, ensemble, golden --write and audit, and
+# t-ctrl-c.sh sends SIGINT into props.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 b="${SLPI_BUILD:-build}"
@@ -104,6 +106,48 @@ stop mlmc-$sig $sig "rounds '$tmp/mlmc.ck'" $r "$slpi" mlmc $est --checkpoint "$
 "$slpi" mlmc $est --resume "$tmp/mlmc.ck" > "$tmp/mlmc-resumed.txt" 2>/dev/null || bad "mlmc-$sig: --resume failed"
 cmp -s "$tmp/mlmc.txt" "$tmp/mlmc-resumed.txt" || bad "mlmc-$sig: the resumed estimate differs from the uninterrupted one"
 leftovers mlmc-$sig
+
+# ---- noise -o F over an existing F: at each moment a signal can land, exit 130 with
+# "interrupted", F as it was, no temporary left. Generating: the first block takes minutes
+# (refine 24, white and Ornstein-Uhlenbeck, whose recursion polls too), so a signal sent
+# once the temporary exists lands in it. Writing: into a FIFO whose reader stops after
+# 200000 bytes, so that the signal lands while the rows are written (the command cannot
+# finish), then drains it (260 MB: seconds of writing, more than the one-second fallback,
+# unless the write polls); and into F, at a drawn count of the temporary's bytes. (A
+# signal after the last poll, in the rename, finds the file whole: exit 0.)
+W="--seed 7 --path 1 --components 3 --h 0.01"
+nf() { # nf NAME PROBE AT ARGS...: noise -o $tmp/n.noise (holding "old"), stopped by a drawn signal
+  name=$1 probe=$2 at=$3
+  shift 3
+  echo old > "$tmp/n.noise"
+  signal
+  stop $name $sig "$probe" $at "$slpi" noise "$@" -o "$tmp/n.noise"
+  [ "$(cat "$tmp/n.noise")" = old ] || [ $rc = 0 ] || bad "$name: the existing output was replaced"
+  grep -q "nothing written, the output is as it was" "$tmp/$name.err" || [ $sent = 0 ] ||
+    bad "$name: the message does not say that nothing was written"
+  leftovers $name
+}
+nf noise-gen "files '$tmp/.n.noise.slpi-??????'" 1 $W --steps 4096 --refine 24
+nf noise-ou "files '$tmp/.n.noise.slpi-??????'" 1 --preset iso/rigid-body/weak noise_tau=0.05 refine=24 steps=64
+"$slpi" noise $W --steps 100000 -o "$tmp/full.noise" 2> /dev/null || bad "noise: the uninterrupted write failed"
+draw $(($(wc -c < "$tmp/full.noise") * 4 / 5))
+nf noise-write "bytes '$tmp/.n.noise.slpi-??????'" $r $W --steps 100000
+mkfifo "$tmp/n.fifo"
+{ head -c 200000 > /dev/null; : > "$tmp/read"; while [ ! -e "$tmp/sent" ]; do sleep 0.02; done; cat > /dev/null; } \
+  < "$tmp/n.fifo" &
+reader=$!
+signal
+env --default-signal=INT,TERM,HUP "$slpi" noise $W --steps 2000000 -o "$tmp/n.fifo" 2> "$tmp/noise-fifo.err" &
+pid=$!
+while kill -0 $pid 2> /dev/null && [ ! -e "$tmp/read" ]; do sleep 0.02; done
+kill -s $sig $pid
+: > "$tmp/sent"
+wait $pid
+rc=$?
+wait $reader
+echo "$me: noise-fifo: SIG$sig in the write, exit $rc"
+[ $rc = 130 ] && grep -q "interrupted" "$tmp/noise-fifo.err" ||
+  bad "noise-fifo: exit $rc after SIG$sig in the write, not 130 with 'interrupted': $(cat "$tmp/noise-fifo.err")"
 
 # ---- props: a drawn signal once a drawn number of property x system groups is done; the
 # report says where it stopped

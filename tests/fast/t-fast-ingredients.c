@@ -8,13 +8,13 @@
  *     drift's coefficient scales delta_0 = h, which the time must not read);
  *   - noise 1 coefficient c = the problem with amp c;
  *   - time stage coefficient c = the problem with t0 + (c - 1) h (every stage c - 1 steps later);
- *   - the solver's stop (any coefficient but 1) = the problem with fixed_iters=1, and for an
- *     explicit scheme the step without it, bit for bit;
+ *   - the solver's stop m (any coefficient but 1), m = 1..4, = the problem with
+ *     fixed_iters=m, and for an explicit scheme the step without it, bit for bit;
  * each within 1e-12 |x| (the two ways round differently; a wrong time moves a step by about
  * |f'| h^2 > 1e-6 here). The second way steps with every coefficient 1 (ISOMP's unfused
  * form, fast/isomp.c), as the first. After slpi_fast_ingredient_scale(f, -1, 1) the step
  * is the scheme's own again, bit for bit against a fresh run object. The list: a model's
- * step has a time stage, a built-in system's none; the solver's stop is last.
+ * step has a time stage, a built-in system's none; the solver's four stops are last.
  * SLPI_TEST_SEED draws other cases; SLPI_TEST_DEPTH more of them. */
 #include <math.h>
 #include <stdio.h>
@@ -95,9 +95,11 @@ static void check_scheme(slpi_scheme_id k, const model_case *c)
     const char *name[SLPI_FAST_INGREDIENTS_MAX];
     int nf = slpi_fast_ingredients(slpi_fast_problem(f), name);
     TEST_CHECKF(nf >= 4 && !strcmp(name[0], "drift") && !strcmp(name[1], "noise 1") &&
-                    !strcmp(name[nf - 2], "time stage") && !strcmp(name[nf - 1], "solver stop") &&
+                    !strcmp(name[nf - 5], "time stage") && !strcmp(name[nf - 4], "solver stop") &&
+                    !strcmp(name[nf - 1], "solver stop 4") &&
+                    slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 4) &&
                     slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 1) &&
-                    !slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 2),
+                    !slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 5),
                 "%s: %d ingredients, %s ... %s", sn, nf, name[0], name[nf - 1]);
     double x[3] = { test_rand_uniform(-1, 1), test_rand_uniform(-1, 1), test_rand_uniform(0.5, 1) };
     long n = test_rand_int(40);
@@ -121,24 +123,26 @@ static void check_scheme(slpi_scheme_id k, const model_case *c)
     d = *c;
     d.t0 = c->t0 + (cs - 1) * c->h;
     g = make(k, &d);
-    e = g ? against(f, nf - 2, cs, g, x, n, dw) : -1;
+    e = g ? against(f, nf - 5, cs, g, x, n, dw) : -1;
     TEST_CHECKF(e >= 0 && e <= TOL, "%s: time stage %.6f against t0 + (c - 1) h: off by %.3g", sn, cs, e);
     slpi_fast_free(g);
 
-    d = *c;
-    d.fixed_iters = 1;
-    g = make(k, &d);
-    e = g ? against(f, nf - 1, 2.0, g, x, n, dw) : -1;
-    TEST_CHECKF(e >= 0 && e <= TOL, "%s: the solver's stop against fixed_iters=1: off by %.3g", sn, e);
-    slpi_fast_free(g);
+    for (int m = 1; m <= 4; m++) {
+        d = *c;
+        d.fixed_iters = m;
+        g = make(k, &d);
+        e = g ? against(f, nf - 5 + m, 2.0, g, x, n, dw) : -1;
+        TEST_CHECKF(e >= 0 && e <= TOL, "%s: the solver's stop %d against fixed_iters=%d: off by %.3g", sn, m, m, e);
+        slpi_fast_free(g);
+    }
 
     double y[3], z[3];
     int implicit = 1;
-    if (k == SLPI_SCHEME_RKMK_LE || k == SLPI_SCHEME_RKMK_HEUN) { /* explicit: the stop changes nothing */
-        implicit = 0;
-        int bad = slpi_fast_ingredient_scale(f, nf - 1, 2.0) || step(f, x, n, dw, y) || step(fresh, x, n, dw, z);
+    for (int i = nf - 4; i < nf && (k == SLPI_SCHEME_RKMK_LE || k == SLPI_SCHEME_RKMK_HEUN); i++) {
+        implicit = 0; /* explicit: no stop changes anything */
+        int bad = slpi_fast_ingredient_scale(f, i, 2.0) || step(f, x, n, dw, y) || step(fresh, x, n, dw, z);
         slpi_fast_ingredient_scale(f, -1, 1.0);
-        TEST_CHECKF(!bad && !memcmp(y, z, sizeof y), "%s (explicit): the solver's stop moved the step by %.3g", sn,
+        TEST_CHECKF(!bad && !memcmp(y, z, sizeof y), "%s (explicit): the %s moved the step by %.3g", sn, name[i],
                     maxdiff(y, z));
     }
     /* put back: the scheme's own step, bit for bit */
@@ -175,7 +179,8 @@ int main(void)
     int nf = p ? slpi_fast_ingredients(p, name) : 0;
     int has_time = 0;
     for (int i = 0; i < nf; i++) has_time |= !strcmp(name[i], "time stage");
-    TEST_CHECKF(nf == 9 && !has_time && !strcmp(name[nf - 1], "solver stop"), "rigid body: %d ingredients", nf);
+    TEST_CHECKF(nf == 12 && !has_time && !strcmp(name[nf - 4], "solver stop") && !strcmp(name[nf - 1], "solver stop 4"),
+                "rigid body: %d ingredients", nf);
     slpi_problem_free(p);
     TEST_END();
 }

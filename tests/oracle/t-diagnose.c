@@ -5,10 +5,12 @@
  * t would differ); an ingredient without a direction not ranked; naming only beside a
  * FAIL; pooled sums equal to the rows added one by one; a local defect's window, and a
  * bump whose evidence beats the whole range's by less than the penalty 2 ln(528), which
- * is no window; one row made by slpi_oracle_diag_row on the fast path (fast_row); and the
- * first ingredient's p-value, its two-sided t tail times the 11 ingredients ranked
+ * is no window; separability, the first's t in its joint fit with another ingredient
+ * computed again from the rows, at an angle the rows do not resolve and at one they do;
+ * one row made by slpi_oracle_diag_row on the fast path (fast_row); and the
+ * first ingredient's p-value, its two-sided t tail times the 14 ingredients ranked
  * (Bonferroni), the tail integrated here from Student's density (bonferroni). The
- * rigid body's ISOMP gives the ingredients (12 of them). SLPI_TEST_SEED draws other rows. */
+ * rigid body's ISOMP gives the ingredients (15 of them). SLPI_TEST_SEED draws other rows. */
 #include <math.h>
 #include <string.h>
 
@@ -18,7 +20,7 @@
 #include "testutil.h"
 
 #define ROWS 2000
-#define NI 12
+#define NI 15
 #define STOP 8 /* the solver's stop: given no direction here (an explicit step's) */
 
 static int close_rel(double a, double b, double tol)
@@ -143,6 +145,76 @@ static void fast_row(const slpi_problem *p)
     slpi_fast_free(f);
 }
 
+/* Separability (oracle/diagnose.c's header comment): rows of two ingredients with a
+ * direction, drift (0) and noise 1 (1), D_0 = a (1, 0) and D_1 = a (cos phi, sin phi) in a
+ * plane (a drawn per row), r = D_0 + noise of 0.5 (a single t near 120), in antithetic
+ * pairs of rows (the noise sums to 0: the joint t is its expectation t_0 sin(phi), not a
+ * draw that crosses the critical t at the rate alpha); the others no direction.
+ * The first's joint t computed here from the rows' scores (e = (z_a, z_b) - G_row b, the
+ * sandwich G^-1 sum e e^T G^-1 n / (n - 1)); at 0.1 deg (a joint t near 0.2) the rows do
+ * not separate the two, whichever is first; at 30 deg (near 60) they do, drift first. */
+static void separability(const slpi_problem *p, double phi)
+{
+    slpi_verify_diagnosis d;
+    slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+    static double rz[ROWS][2], rd[ROWS][3]; /* per row z_0, z_1; |D_0|^2, |D_1|^2, <D_0, D_1> */
+    double c = cos(phi * acos(-1.0) / 180), sn = sin(phi * acos(-1.0) / 180), r2 = 0;
+    double buf[SLPI_DIAG_FIELDS], dd[NI] = { 0 }, z[NI] = { 0 };
+    for (long s = 0; s < ROWS; s++) {
+        static double a, e[2]; /* antithetic pairs of rows: the noise of row 2m + 1 is row 2m's negated */
+        for (int j = 0; s % 2 == 0 && j < 2; j++) e[j] = 0.5 * (test_rand_uniform(-1, 1) + test_rand_uniform(-1, 1));
+        a = s % 2 ? a : test_rand_uniform(0.5, 2.0);
+        double r[2] = { a + (s % 2 ? -e[0] : e[0]), s % 2 ? -e[1] : e[1] };
+        z[0] = rz[s][0] = a * r[0];
+        z[1] = rz[s][1] = a * (c * r[0] + sn * r[1]);
+        dd[0] = dd[1] = rd[s][0] = rd[s][1] = a * a;
+        rd[s][2] = a * a * c;
+        r2 += r[0] * r[0] + r[1] * r[1];
+        row(buf, s, dd, z);
+        buf[SLPI_DIAG_PAIR(0, 1)] = rd[s][2];
+        slpi_oracle_diag_add(&d, buf);
+    }
+    slpi_oracle_diag_finish(&d, 0, r2, 1e-3, 1);
+    int fa = d.order[0], fb = 1 - fa;
+    double G[2][2] = { { 0 } }, S[2] = { 0 }, M[2][2] = { { 0 } }, n = ROWS;
+    for (long s = 0; s < ROWS; s++) {
+        G[0][0] += rd[s][fa];
+        G[1][1] += rd[s][fb];
+        G[0][1] += rd[s][2];
+        S[0] += rz[s][fa];
+        S[1] += rz[s][fb];
+    }
+    G[1][0] = G[0][1];
+    double det = G[0][0] * G[1][1] - G[0][1] * G[0][1];
+    double Gi[2][2] = { { G[1][1] / det, -G[0][1] / det }, { -G[0][1] / det, G[0][0] / det } };
+    double b[2] = { Gi[0][0] * S[0] + Gi[0][1] * S[1], Gi[1][0] * S[0] + Gi[1][1] * S[1] };
+    for (long s = 0; s < ROWS; s++) {
+        double e[2] = { rz[s][fa] - rd[s][fa] * b[0] - rd[s][2] * b[1],
+                        rz[s][fb] - rd[s][2] * b[0] - rd[s][fb] * b[1] };
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) M[i][j] += e[i] * e[j];
+    }
+    double v = 0;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) v += Gi[0][i] * M[i][j] * Gi[j][0];
+    double t = b[0] / sqrt(v * n / (n - 1));
+    TEST_CHECKF(d.named && d.ranked == 2 && (fa == 0 || phi < 1) && close_rel(d.sep_t[fb], t, 1e-6) &&
+                    fabs(d.angle[fb] - phi) <= 1e-6 * phi,
+                "phi %g deg: named %d, %d ranked, first %s, joint t %g (want %g), angle %g", phi, d.named, d.ranked,
+                d.name[fa], d.sep_t[fb], t, d.angle[fb]);
+    TEST_CHECKF(close_rel(slpi_oracle_f_tail(d.sep_crit * d.sep_crit, 1, n - 2), 1e-3, 1e-6),
+                "phi %g deg: the critical t %g has P(|t_{n-2}| > c) = %g, want 1e-3 (one pair)", phi, d.sep_crit,
+                slpi_oracle_f_tail(d.sep_crit * d.sep_crit, 1, n - 2));
+    if (phi < 1)
+        TEST_CHECKF(d.alike == 1 && !d.separated[fb] && fabs(t) < 1 &&
+                        close_rel(d.more_rows, d.sep_crit * d.sep_crit / (t * t), 1e-5),
+                    "phi %g deg: alike %d, separated %d, joint t %g, more rows x%g", phi, d.alike, d.separated[fb], t,
+                    d.more_rows);
+    else
+        TEST_CHECKF(d.alike == 0 && d.separated[fb] && t > 20 && d.more_rows == 1,
+                    "phi %g deg: alike %d, separated %d, joint t %g", phi, d.alike, d.separated[fb], t);
+}
+
 /* P(|T| > t) for Student's T with nu degrees of freedom: Simpson's rule on its density over
  * [t, t + 40], 40000 intervals (for nu ~ 2000 the density falls by e^-700 over that span;
  * the rule's error is below 1e-10 of the tail for t <= 10). */
@@ -159,8 +231,8 @@ static double student_tail(double t, double nu)
 
 /* Rows where one ingredient (3) is off by c = 0.011 per row beside noise of SD 0.082 (t
  * about 6, below 2 with probability 5e-5), the others noise only, every |D|^2 1: the first
- * ranked ingredient's p is its t's two-sided tail times the 11 ingredients ranked, to 1e-6
- * (a p 11 times too small, the factor lost, is off by 10/11). */
+ * ranked ingredient's p is its t's two-sided tail times the 14 ingredients ranked, to 1e-6
+ * (a p 14 times too small, the factor lost, is off by 13/14). */
 static void bonferroni(const slpi_problem *p)
 {
     slpi_verify_diagnosis d;
@@ -271,6 +343,8 @@ int main(void)
                         "a bump of t^2 %g (c = %g, bins %d..%d): window %ld..%ld, none wanted", t2, c, a, b, d.from,
                         d.to);
     }
+    separability(p, 0.1);
+    separability(p, 30);
     fast_row(p);
     bonferroni(p);
     slpi_problem_free(p);

@@ -5,7 +5,9 @@
 # column, step by step and path by path: verify gives the same rows, the same proof and
 # the same statistics (p-value) for the three forms; its report, JSON and messages name
 # each path FILE#path=K and are the same bytes in two runs; noise_file= with {path} reads each
-# path's own noise file; the private folder of the split is gone afterwards; a bad path
+# path's own noise file (a template twice in one value, r{path}/n{path}.noise, replaced
+# each time); x0_file= with {path} starts each path from its own initial state, as three
+# files with their x0_file= pooled do; the private folder of the split is gone afterwards; a bad path
 # value is exit 2 naming the column; two copies of one noise file under other names, and
 # a path given both in a file and in a multi-path file, are exit 2 ("the same path"); two
 # paths that differ in their last step's increments only are pooled (10 rows, exit 0); a
@@ -23,12 +25,14 @@ for k in 0 1 2; do
   $slpi run --preset iso/rigid-body/trajectories steps=4 path=$((base + k)) -q -o "$d/p$k.tsv" > /dev/null 2>&1 \
     || { note "slpi run path $k"; exit 1; }
 done
-# join: one file with a path column after t; $1 = step (step-major) or path (path-major)
+# join: one file with a path column after t; $1 = step (step-major) or path (path-major),
+# of the files $2{0,1,2}.tsv (default p)
 join() {
-  grep '^#' "$d/p0.tsv" | grep -v '^# path='
-  grep -v '^#' "$d/p0.tsv" | head -1 | awk -F'\t' 'BEGIN { OFS = "\t" } { $2 = $2 "\tpath"; print }'
+  f=${2:-p}
+  grep '^#' "$d/${f}0.tsv" | grep -v '^# path='
+  grep -v '^#' "$d/${f}0.tsv" | head -1 | awk -F'\t' 'BEGIN { OFS = "\t" } { $2 = $2 "\tpath"; print }'
   for k in 0 1 2; do
-    grep -v '^#' "$d/p$k.tsv" | tail -n +2 | awk -F'\t' -v p=$((base + k)) -v k=$k -v o="$1" 'BEGIN { OFS = "\t" }
+    grep -v '^#' "$d/$f$k.tsv" | tail -n +2 | awk -F'\t' -v p=$((base + k)) -v k=$k -v o="$1" 'BEGIN { OFS = "\t" }
       { key = o == "step" ? sprintf("%08d %d", $1, k) : sprintf("%d %08d", k, $1); $2 = $2 "\t" p; print key "\t" $0 }'
   done | sort | cut -f2-
 }
@@ -63,6 +67,28 @@ done
 sed "2a # noise_file=n{path}.noise" "$d/step.tsv" > "$d/nf.tsv"
 nf=$(summary "$d/nf.tsv" | sed 's/^[^:]*: //')
 [ "$nf" = "$three" ] || note "noise_file=n{path}.noise: '$nf' where the canonical paths give '$three'"
+# two templates in one value (a folder per path): each one replaced
+for k in 0 1 2; do mkdir -p "$d/r$((base + k))" && cp "$d/n$((base + k)).noise" "$d/r$((base + k))/n$((base + k)).noise"; done
+sed "2a # noise_file=r{path}/n{path}.noise" "$d/step.tsv" > "$d/nf2.tsv"
+nf=$(summary "$d/nf2.tsv" | sed 's/^[^:]*: //')
+[ "$nf" = "$three" ] || note "noise_file=r{path}/n{path}.noise: '$nf' where the canonical paths give '$three'"
+# x0_file={path}: a path's own initial state (each path's run started from its file), as
+# pooled files with three x0_file= (they were "another problem"); the same rows against one
+# initial state for all FAIL
+for k in 0 1 2; do
+  case $k in 0) x="0.8 0 0.6" ;; 1) x="0.6 0 0.8" ;; 2) x="0 0.6 0.8" ;; esac
+  printf '%s\n' $x > "$d/x0-$((base + k)).txt"
+  $slpi run --preset iso/rigid-body/trajectories steps=4 path=$((base + k)) x0_file="$d/x0-$((base + k)).txt" -q \
+    -o "$d/x$k.tsv" > /dev/null 2>&1 || note "slpi run path $k x0_file"
+done
+x0three=$(summary "$d/x0.tsv" "$d/x1.tsv" "$d/x2.tsv" | sed 's/^[^:]*: //')
+case $x0three in *"15 rows"*"exit 0") ;; *) note "three paths, three x0_file: '$x0three' (15 rows, exit 0 expected)" ;; esac
+join step x | sed "s|^# x0_file=.*|# x0_file=x0-{path}.txt|" > "$d/x0p.tsv"
+out=$(summary "$d/x0p.tsv" | sed 's/^[^:]*: //')
+[ "$out" = "$x0three" ] || note "x0_file=x0-{path}.txt: '$out' where the three files give '$x0three'"
+sed "s|^# x0_file=.*|# x0_file=x0-$base.txt|" "$d/x0p.tsv" > "$d/x0one.tsv"
+out=$(summary "$d/x0one.tsv")
+case $out in *": FAIL ("*) ;; *) note "one x0_file for paths that started from three: '$out' (FAIL expected)" ;; esac
 # a path value that is no number
 sed 's/^\(1\t[0-9.e-]*\t\)'$base'\t/\1x7\t/' "$d/step.tsv" > "$d/bad.tsv"
 out=$(summary "$d/bad.tsv")

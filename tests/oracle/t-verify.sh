@@ -4,8 +4,8 @@
 # value perturbed in its 12th digit FAILs at that step, a bounded check is UNABLE), run
 # line by line with each annotated exit code; row 0 perturbed FAILs both checks at step 0;
 # then a supplied noise file (the canonical
-# one PASSes, another seed's FAILs), bad input (exit 2 with file:line), and `slpi golden`
-# on single files.
+# one PASSes, another seed's FAILs), bad input (exit 2 with file:line), two rows 2e10
+# steps apart refused by the default --max-steps, and `slpi golden` on single files.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 fail=0; n=0
@@ -188,6 +188,23 @@ awk -F'\t' 'BEGIN{OFS="\t"} $1=="state"&&$2=="0"{sub(/^0\.8911/, "0.8912", $4)} 
 expect 1 "does not overlap the stored ball" golden "$tmp/moved.golden"
 sed 's/^checkpoint\t1\t128$/checkpoint\t0\t128/' "$g" > "$tmp/broken.golden"
 expect 2 "broken.golden:[0-9]*: checkpoint step 0" golden "$tmp/broken.golden"
+
+# two rows 2e10 steps apart (steps=20000000000: a typo or a hostile header) are refused at
+# once, naming the default --max-steps, globally and locally: they were walked for days
+# with no word. (timeout only guards this test from that; the refusal takes milliseconds.)
+"$slpi" run --preset iso/rigid-body/trajectories steps=2 -q -o "$tmp/two.tsv" || note "the two-row run failed"
+h=$(sed -n 's/^# h=//p' "$tmp/two.tsv")
+{ sed -n 's/^# steps=.*/# steps=20000000000/; /^#/p' "$tmp/two.tsv"; sed -n '/^#/!p' "$tmp/two.tsv" | head -2
+  sed -n '/^#/!p' "$tmp/two.tsv" | sed -n 3p |
+    awk -F'\t' -v h="$h" 'BEGIN { OFS = "\t" } { $1 = "20000000000"; $2 = sprintf("%.17g", 20000000000 * h); print }'
+} > "$tmp/far.tsv"
+for mode in "" --local; do
+  n=$((n+1))
+  timeout 60 "$slpi" verify -q $mode "$tmp/far.tsv" > "$tmp/out" 2>&1; rc=$?
+  case $mode in "") pat="would certify 20000000000 steps (to the last row's), more than verify's default --max-steps 1000000000" ;;
+    *) pat="the row at step 20000000000 is 20000000000 steps after the previous row: the local comparison would certify them, more than verify's default --max-steps" ;; esac
+  [ $rc = 2 ] && grep -qF -- "$pat" "$tmp/out" || note "verify $mode far.tsv: exit $rc, $(tail -c 300 "$tmp/out") (want exit 2 and '$pat')"
+done
 
 # the route that enclosed each row's products (docs/design.md#blas-route): su(32) ISOMP
 # takes the BLAS route under matmul=auto, Arb's under matmul=arb, said per row and summed

@@ -37,14 +37,16 @@ typedef REAL real;
  *          Laplacian's -l(l+1) at l = 2; the rigid body and the heavy top: I^-1_2)
  *   bad    one bad step: after step STEPS/2 the first coordinate moves by MAG 2^-24 |x|
  *   early  the implicit solve stopped after MAG iterations (fixed-iteration mode)
+ *   tol    the implicit solve stopped when an iteration moved the unknown by at most MAG
+ *          of its size (max norms; MAG = 2^-26: the sqrt(eps) stop of binary64 codes)
  *   upd    (ISOMP) the update's commutator [Psi, Y] times 1 + MAG
  *   trans  (ISOMP) the product Psi Y Psi formed as (1 - MAG) Psi Y Psi + MAG (Psi Y) Psi^T: a
  *          transposed factor (MAG = 1); on so(3)'s vector form Psi^T = -Psi
  *   stage  (a port whose Hamiltonians read t) every stage read MAG steps later:
  *          t0 + (n + c + MAG) h (MAG = -1/2 reads the midpoint's t at t_n) */
-enum { D_NONE, D_DROP, D_COEF, D_AMP, D_SIGN, D_LAP, D_BAD, D_EARLY, D_UPD, D_TRANS, D_STAGE, D_COUNT };
-static const char *const defect_names[D_COUNT] = { "none", "drop",  "coef", "amp",   "sign", "lap",
-                                                   "bad",  "early", "upd",  "trans", "stage" };
+enum { D_NONE, D_DROP, D_COEF, D_AMP, D_SIGN, D_LAP, D_BAD, D_EARLY, D_UPD, D_TRANS, D_STAGE, D_TOL, D_COUNT };
+static const char *const defect_names[D_COUNT] = { "none", "drop",  "coef", "amp",   "sign",  "lap",
+                                                   "bad",  "early", "upd",  "trans", "stage", "tol" };
 /* The index n of the step being taken (a port whose Hamiltonians read t reads it). */
 static long port_n;
 typedef struct {
@@ -67,7 +69,7 @@ static int dcap(const defect *d)
 #define EPS ((real)(sizeof(real) == sizeof(float) ? 0x1p-23 : 0x1p-52))
 static int done(const defect *d, real change, real size)
 {
-    return d->kind != D_EARLY && change <= 4 * EPS * size;
+    return d->kind == D_TOL ? change <= (real)d->mag * size : d->kind != D_EARLY && change <= 4 * EPS * size;
 }
 
 /* What each port defines. */

@@ -1,5 +1,5 @@
 /* zeitlin-isomp.c — ISOMP on Euler-Zeitlin su(8) with noise (Q) (preset iso/zeitlin/strong
- * with N = 8, ic_lmax = 7), a precision-generic port written from docs/schemes.md#isomp and
+ * with N = 8, ic_lmax = 7; built with -DN=16 -DIC_LMAX=15, su(16)), a precision-generic port written from docs/schemes.md#isomp and
  * docs/systems.md#euler-zeitlin. The basis Y_alpha of su(N) (alpha = l^2 - 1 + j) is built
  * once in double from the eigenvectors of the tridiagonal L_m (Jacobi rotations), as the
  * docs construct it, then rounded to `real`. With omega_alpha(Y) = Re Tr(Y_alpha^* Y) and
@@ -13,7 +13,12 @@
 #include "port.h"
 #include <complex.h>
 
-#define N 8
+#ifndef N
+#define N 8 /* -DN=16 -DIC_LMAX=15: su(16) */
+#define IC_LMAX 7
+#endif
+#define STR(x) #x
+#define XSTR(x) STR(x)
 #define NB (N * N - 1)
 #define M (3 * N * N / 4)
 typedef REAL _Complex cplx;
@@ -240,8 +245,8 @@ static void columns(FILE *f)
 int main(int argc, char **argv)
 {
     build_basis();
-    const port p = { "Euler-Zeitlin su(8) ISOMP (zeitlin-isomp.c)",
-                     "# preset=iso/zeitlin/strong\n# N=8\n# ic_lmax=7\n",
+    const port p = { "Euler-Zeitlin su(" XSTR(N) ") ISOMP (zeitlin-isomp.c)",
+                     "# preset=iso/zeitlin/strong\n# N=" XSTR(N) "\n# ic_lmax=" XSTR(IC_LMAX) "\n",
                      N * N,
                      M,
                      0x1p-8,
