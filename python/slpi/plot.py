@@ -1,6 +1,8 @@
 """Figures of runs and ensembles with matplotlib (optional: python3-matplotlib; without
 it each function raises ImportError naming the package). Each draws into ``ax`` (a new
-figure's when None) and returns the axes; ``savefig`` is the caller's.
+figure's when None) and returns the axes; ``savefig`` is the caller's. Every axis and
+colour bar names its units (the CF ``units`` the NetCDF files carry, slpi.store.cf), and
+a figure made here is laid out by matplotlib's constrained layout (no label over another).
 
 - ``sphere``: an so3 trajectory on the unit sphere (3-D axes);
 - ``drift``: the energy and Casimir departures from step 0 over time (log scale);
@@ -29,7 +31,7 @@ def _plt():
 def _label(text, *names, sep=" "):
     """text with the CF units (slpi.store.cf, as the NetCDF files carry them) of the
     variables names: "t (dimensionless)" for units "1", "theta (radian)"; several units
-    listed; sep before the units ("\n": a label in two lines, for a short axis)."""
+    listed; sep before the units (a newline: a label in two lines, for a short axis)."""
     from slpi.store import cf
     units = sorted({cf(n)[1] for n in names if cf(n)})
     return "%s%s(%s)" % (text, sep, ", ".join("dimensionless" if u == "1" else u for u in units)) if units else text
