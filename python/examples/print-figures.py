@@ -2,8 +2,8 @@
 """The figures of docs/figures.md, at print size (6.5 in wide, 150 dpi): a stochastic
 Euler-Zeitlin run (su(24), transport noise) as Mollweide panels with one colour scale
 and as orthographic views, its energy and Casimir drift (absolute and relative departures
-on separate axes), a rigid-body ensemble's mean band and quantile band, and the run as an
-animated .gif. Each is written as fig-NAME.png (fig-vorticity.gif) into the folder of the
+on separate axes), a rigid-body ensemble's mean band and quantile band, a strong
+convergence study and an MLMC estimate, and the run as an animated .gif. Each is written as fig-NAME.png (fig-vorticity.gif) into the folder of the
 path given (default build/python-examples/); docs/figures/ holds the reviewed copies.
 Usage: python3 print-figures.py [OUT-FOLDER-or-FILE]"""
 import os
@@ -13,7 +13,7 @@ import slpi
 from _common import pyplot
 
 FIGURES = ("fig-vorticity-mollweide.png", "fig-vorticity-orthographic.png", "fig-drift.png", "fig-band.png",
-           "fig-vorticity.gif")
+           "fig-convergence.png", "fig-mlmc.png", "fig-vorticity.gif")
 WIDTH, DPI = 6.5, 150
 
 
@@ -25,23 +25,33 @@ def folder():
     return out
 
 
+def write(fig, path):
+    """A figure at print resolution, cropped to what it draws."""
+    fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.03)
+
+
 def main():
     r = slpi.run(system="euler-zeitlin", scheme="isomp", N=24, amp=0.5, h=1 / 64, steps=192, output_every=16)
     e = slpi.ensemble("iso/rigid-body/trajectories", paths=400, steps=256, save_every=16, stats=True,
                       diagnostics=True)
-    print("print-figures: su(24) run to t = %g (%d rows), enstrophy drift %.1e; ensemble of %d paths"
-          % (r.t[-1], len(r.t), abs(r.diagnostics["C2_rel_dev"]).max(), len(e.paths)))
+    s = slpi.converge("iso/rigid-body/strong", levels=(2, 7), ref=9, paths=32, boot=200)
+    m = slpi.mlmc("iso/so3/weak-exact", rmse=0.01, phi="x1", levels=(1, 10))
+    print("print-figures: su(24) run to t = %g (%d rows), enstrophy drift %.1e; ensemble of %d paths; strong "
+          "slope %.3g [%.3g, %.3g]; MLMC E x1(1) = %.4f +- %.4f on %d levels"
+          % (r.t[-1], len(r.t), abs(r.diagnostics["C2_rel_dev"]).max(), len(e.paths), s.slope, *s.ci, m.estimate,
+             m.se, len(m.level)))
     plt = pyplot("print-figures")
     if not plt:
         return
     out = folder()
 
     def save(fig, name):
-        fig.savefig(os.path.join(out, name), dpi=DPI, bbox_inches="tight", pad_inches=0.03)
+        write(fig, os.path.join(out, name))
         plt.close(fig)
     pick = [0, len(r.t) // 2, len(r.t) - 1]
     fig = slpi.plot.panels([r.states[i] for i in pick], titles=["t = %g" % r.t[i] for i in pick],
-                           projection="mollweide", n=(96, 192), figsize=(WIDTH, 2.0))
+                           projection="mollweide", n=(96, 192), figsize=(WIDTH, 2.0),
+                           central_longitude=170)   # the vortex pair at 170 E: on the seam of a map centred on 0 E
     save(fig, FIGURES[0])
     views = ((20, 170), (-20, -10))   # two opposite points: the whole sphere
     fig = slpi.plot.panels([r.states[-1]] * 2, projection="orthographic", n=(192, 384), view=views[0],
@@ -53,17 +63,7 @@ def main():
         ax.set_title("from %d %s, %d %s" % (abs(view[0]), "N" if view[0] > 0 else "S", abs(view[1]),
                                             "E" if view[1] >= 0 else "W"), fontsize=9)
     save(fig, FIGURES[1])
-    fig, (a, b) = plt.subplots(2, 1, sharex=True, figsize=(WIDTH, 4.0), constrained_layout=True)
-    slpi.plot.drift(r, ax=a)
-    a.set_xlabel("")
-    a.set_ylabel("absolute departure")
-    a.legend(loc="center right", ncol=3, fontsize=7)
-    for k in [k for k in r.diagnostics if k.endswith("_rel_dev")]:
-        b.semilogy(r.t, abs(r.diagnostics[k]) + 1e-18, linestyle="--", label=k)
-    a.slpi_relative.remove()   # the relative departures: the panel below, not a twin axis
-    b.set_ylabel("relative departure")
-    b.set_xlabel("t")
-    b.legend(loc="center right", ncol=3, fontsize=7)
+    fig = slpi.plot.drift(r, figsize=(WIDTH, 4.0)).figure   # absolute departures above, relative ones below
     save(fig, FIGURES[2])
     fig, (a, b) = plt.subplots(1, 2, figsize=(WIDTH, 2.6), constrained_layout=True)
     slpi.plot.band(e, "x1", ax=a)
@@ -71,7 +71,11 @@ def main():
     a.set_title("mean +- 2 SE (400 paths)", fontsize=9)
     b.set_title("median, 5-95 % of the paths", fontsize=9)
     save(fig, FIGURES[3])
-    slpi.plot.animate(r.states, os.path.join(out, FIGURES[4]), times=r.t, fps=4, projection="mollweide",
+    fig = slpi.plot.convergence(s).figure
+    fig.set_size_inches(WIDTH * 0.7, 3.0)
+    save(fig, FIGURES[4])
+    save(slpi.plot.mlmc(m).figure, FIGURES[5])
+    slpi.plot.animate(r.states, os.path.join(out, FIGURES[6]), times=r.t, fps=4, projection="mollweide",
                       n=(48, 96), dpi=80, figsize=(WIDTH * 0.8, 2.6))
     for f in FIGURES:
         print("print-figures: wrote %s" % os.path.join(out, f))

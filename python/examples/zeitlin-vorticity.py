@@ -20,7 +20,7 @@ print("zeitlin-vorticity: N = 12, t = %g: |omega|_L2^2 = %.6f, |X|_F^2 = %.6f, e
 assert abs(l2 - np.linalg.norm(X) ** 2) < 1e-3 and abs(r.diagnostics["C2_rel_dev"]).max() < 1e-12
 plt = pyplot("zeitlin-vorticity")
 if plt:
-    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4))
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 4), layout="constrained")
     slpi.plot.vorticity(r.states[-1], ax=a)
     a.set_title("su(12) vorticity at t = %g" % r.t[-1])
     slpi.plot.drift(r, ax=b)

@@ -1,10 +1,14 @@
 """Figures of runs and ensembles with matplotlib (optional: python3-matplotlib; without
 it each function raises ImportError naming the package). Each draws into ``ax`` (a new
-figure's when None) and returns the axes; ``savefig`` is the caller's.
+figure's when None) and returns the axes; ``savefig`` is the caller's. Every axis and
+colour bar names its units (the CF ``units`` the NetCDF files carry, slpi.store.cf), and
+a figure made here is laid out by matplotlib's constrained layout (no label over another).
 
 - ``sphere``: an so3 trajectory on the unit sphere (3-D axes);
 - ``drift``: the energy and Casimir departures from step 0 over time (log scale);
 - ``band``: an ensemble's mean of a quantity over time with a +-k standard-error band;
+- ``convergence``: a convergence study's error against h, its fitted slope and CI;
+- ``mlmc``: an MLMC estimate's per-level means and variances against the level;
 - ``vorticity``: the vorticity field of an su(N) state on the sphere (slpi.sphere: the
   inverse of the Zeitlin map), as a longitude-latitude, Mollweide or orthographic map;
 - ``panels``: several states' vorticity with one colour scale;
@@ -12,7 +16,8 @@ figure's when None) and returns the axes; ``savefig`` is the caller's.
 docs/figures.md shows each at print size (python/examples/print-figures.py makes them)."""
 import numpy as np
 
-__all__ = ["sphere", "drift", "band", "vorticity", "vorticity_grid", "panels", "animate"]
+__all__ = ["sphere", "drift", "band", "convergence", "mlmc", "vorticity", "vorticity_grid", "centre", "panels",
+           "animate"]
 
 
 def _plt():
@@ -21,6 +26,20 @@ def _plt():
     except ImportError:
         raise ImportError("slpi.plot needs matplotlib: apt-get install python3-matplotlib") from None
     return plt
+
+
+def _label(text, *names, sep=" "):
+    """text with the CF units (slpi.store.cf, as the NetCDF files carry them) of the
+    variables names: "t (dimensionless)" for units "1", "theta (radian)"; several units
+    listed; sep before the units (a newline: a label in two lines, for a short axis)."""
+    from slpi.store import cf
+    units = sorted({cf(n)[1] for n in names if cf(n)})
+    return "%s%s(%s)" % (text, sep, ", ".join("dimensionless" if u == "1" else u for u in units)) if units else text
+
+
+def _figure(**kw):
+    """A new figure laid out by matplotlib's constrained layout: no label over another."""
+    return _plt().figure(layout="constrained", **kw)
 
 
 def sphere(result, ax=None, **line):
@@ -33,33 +52,34 @@ def sphere(result, ax=None, **line):
     >>> ax.name
     '3d'
     """
-    plt = _plt()
     x = np.asarray(result.states)
     if x.ndim != 2 or x.shape[1] != 3:
         from slpi import SlpiError
         raise SlpiError(2, "sphere: states of shape %s: need an so3 run (rows, 3)" % (x.shape,), "result", x.shape)
     if ax is None:
-        ax = plt.figure().add_subplot(projection="3d")
+        ax = _figure().add_subplot(projection="3d")
     r = float(np.linalg.norm(x[0]))
     u, v = np.meshgrid(np.linspace(0, 2 * np.pi, 41), np.linspace(0, np.pi, 21))
     ax.plot_wireframe(r * np.cos(u) * np.sin(v), r * np.sin(u) * np.sin(v), r * np.cos(v), color="0.85",
                       linewidth=0.5)
     ax.plot(x[:, 0], x[:, 1], x[:, 2], **line)
-    ax.set_xlabel(result.labels[0])
-    ax.set_ylabel(result.labels[1])
-    ax.set_zlabel(result.labels[2])
+    ax.set_xlabel(_label(result.labels[0], "state"))
+    ax.set_ylabel(_label(result.labels[1], "state"))
+    ax.set_zlabel(_label(result.labels[2], "state"))
     ax.set_box_aspect((1, 1, 1))
     return ax
 
 
-def drift(result, ax=None):
+def drift(result, ax=None, figsize=None):
     """|H0(t) - H0(0)| and every Casimir's departure from step 0 (the run's ``*_dev``
     diagnostics other than H0's own; of an su(N) spectrum only ``eig_dev``, the largest
     eigenvalue departure) over time, on log scales (zeros at 1e-18). Absolute departures
     (``NAME_dev``, |H0 - H0(0)|) and relative ones (``NAME_rel_dev`` = (NAME - NAME(0)) /
     NAME(0), docs/architecture.md) are never on one axis: the relative ones go to a second
     panel below (ax given: a twin axis on its right), ``ax.slpi_relative`` (None when the
-    run has none). Returns the axes of the absolute departures.
+    run has none). Returns the axes of the absolute departures. The axes name the CF units
+    of what they show (``slpi.store.cf``); each legend sits above its axes, never over a
+    curve; a new figure (of figsize) is laid out by matplotlib's constrained layout.
 
     Examples
     --------
@@ -68,32 +88,35 @@ def drift(result, ax=None):
     >>> sorted(t.get_text() for t in ax.get_legend().get_texts())[:2]
     ['C1_dev', 'C2_dev']
     """
-    plt = _plt()
     t, d = np.asarray(result.t), result.diagnostics
     floor = 1e-18   # an exact zero drawn at the floor of a log axis
     rel = [k for k in d if k.endswith("_rel_dev") and not k.startswith(("H0", "lambda_"))]
     absolute = [k for k in d if k.endswith("_dev") and k not in rel and not k.startswith(("H0", "lambda_"))]
-    ra = None
+    ra, twin = None, ax is not None and bool(rel)
     if ax is None:
+        fig = _figure(figsize=figsize)
         if rel:
-            _, (ax, ra) = plt.subplots(2, 1, sharex=True)
+            ax, ra = fig.subplots(2, 1, sharex=True)
         else:
-            ax = plt.figure().add_subplot()
+            ax = fig.add_subplot()
     elif rel:
         ra = ax.twinx()
     if "H0" in d:
         ax.semilogy(t, np.maximum(np.abs(d["H0"] - d["H0"][0]), floor), label="|H0 - H0(0)|")
     for k in absolute:
         ax.semilogy(t, np.maximum(np.abs(d[k]), floor), label=k)
-    ax.set_xlabel("t")
-    ax.set_ylabel("absolute departure from step 0")
-    ax.legend(loc="upper left")
+    ax.set_xlabel("" if ra is not None and not twin else _label("t", "time"))   # the panel below names t
+    ax.set_ylabel(_label("absolute departure", *(["H0"] if "H0" in d else []), *absolute, sep="\n"))
     if ra is not None:   # dashed, in the colours after the absolute ones' (a twin axis shares the figure)
         for i, k in enumerate(rel):
             ra.semilogy(t, np.maximum(np.abs(d[k]), floor), label=k, linestyle="--", color="C%d" % (len(ax.lines) + i))
-        ra.set_xlabel("t")
-        ra.set_ylabel("relative departure from step 0")
-        ra.legend(loc="lower right")
+        ra.set_xlabel(_label("t", "time"))
+        ra.set_ylabel(_label("relative departure", *rel, sep="\n"))
+    # each legend above its axes, out of the curves' way; a twin axis's joins the axes' one
+    for a, more in ((ax, [ra] if twin else []),) + (((ra, []),) if ra is not None and not twin else ()):
+        h, names = (sum(x, []) for x in zip(*(b.get_legend_handles_labels() for b in [a] + more)))
+        a.legend(h, names, loc="lower left", bbox_to_anchor=(0, 1.01), ncol=min(len(h), 4), fontsize="small",
+                 borderaxespad=0, frameon=False)
     ax.slpi_relative = ra
     return ax
 
@@ -114,7 +137,6 @@ def band(ens, name, k=2.0, ax=None, q=None):
     >>> len(slpi.plot.band(e, "x1", q=(0.05, 0.95)).lines)
     1
     """
-    plt = _plt()
     if q is not None:
         lo, hi = (float(x) for x in q)
         if not 0 <= lo < hi <= 1:
@@ -124,7 +146,7 @@ def band(ens, name, k=2.0, ax=None, q=None):
         v = ens.states[:, :, ens.labels.index(name)] if name in ens.labels else ens.diagnostics[name]
         mid, low, high = np.quantile(v, [0.5, lo, hi], axis=0)
         if ax is None:
-            ax = plt.figure().add_subplot()
+            ax = _figure().add_subplot()
         ax.plot(ens.t, mid, label="median %s" % name)
         ax.fill_between(ens.t, low, high, alpha=0.3, label="%g-%g quantiles" % (lo, hi))
     else:
@@ -135,13 +157,93 @@ def band(ens, name, k=2.0, ax=None, q=None):
             v = ens.states[:, :, ens.labels.index(name)] if name in ens.labels else ens.diagnostics[name]
             mean, se = v.mean(axis=0), v.std(axis=0, ddof=1) / np.sqrt(len(v))
         if ax is None:
-            ax = plt.figure().add_subplot()
+            ax = _figure().add_subplot()
         ax.plot(ens.t, mean, label="mean %s" % name)
         ax.fill_between(ens.t, mean - k * se, mean + k * se, alpha=0.3, label="+-%g SE" % k)
-    ax.set_xlabel("t")
-    ax.set_ylabel(name)
+    ax.set_xlabel(_label("t", "time"))
+    ax.set_ylabel(_label(name, "state" if name in ens.labels else name))
     ax.legend()
     return ax
+
+
+def convergence(study, ax=None, k=2.0):
+    """A convergence study (``slpi.converge``): its error e against h on log axes with
+    bars of +-k standard errors (cut at e/1000 below), the levels the slope was fitted on
+    filled, the others open, and the fitted line e = C h^slope (C the weighted fit's, as
+    ``slpi converge`` fits: log e on log h, weights (e/SE)^2 or equal) labelled with the
+    slope and its 95% bootstrap CI (or, when there is no slope, ``study.why``). Returns
+    the axes (the line's (h, e) is ``ax.slpi_fit``, None without a slope).
+
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> s = slpi.converge("iso/rigid-body/strong", levels=(2, 4), ref=6, paths=8, boot=20)
+    >>> slpi.plot.convergence(s).get_xscale()
+    'log'
+    """
+    doc = study.report
+    col = "indep" if "indep" in doc["slopes"] else "self"
+    fitted = np.array([bool(x[col]["fitted"]) for x in doc["levels"]])
+    h, e, se = np.asarray(study.h), np.asarray(study.e), np.asarray(study.se)
+    if ax is None:
+        ax = _figure().add_subplot()
+    lo = np.minimum(k * se, e * (1 - 1e-3))   # a log axis: the bar stops at e/1000
+    for sel, face, what in ((fitted, None, "fitted"), (~fitted, "none", "not fitted")):
+        if sel.any():
+            ax.errorbar(h[sel], e[sel], yerr=[lo[sel], k * se[sel]], fmt="o", color="C0", mfc=face, capsize=2,
+                        label="%s levels, +-%g SE" % (what, k))
+    ax.slpi_fit = None
+    if np.isfinite(study.slope) and fitted.sum() >= 2:
+        w = (e / se) ** 2 if doc["study"].get("fit", "wls") == "wls" else np.ones_like(e)
+        x, y, w = np.log(h[fitted]), np.log(e[fitted]), w[fitted]
+        c = np.sum(w * (y - study.slope * x)) / np.sum(w)   # the fit's intercept at its slope
+        hh = np.array([h[fitted].min(), h[fitted].max()])
+        ax.slpi_fit = (hh, np.exp(c) * hh ** study.slope)
+        ax.plot(*ax.slpi_fit, "--", color="C1",
+                label="slope %.3g, 95%% CI [%.3g, %.3g]" % (study.slope, study.ci[0], study.ci[1]))
+    else:
+        ax.plot([], [], " ", label="no slope: %s" % (study.why or "not fitted"))
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(_label("step size h", "time"))
+    ax.set_ylabel(_label("%s error" % doc["study"]["kind"], "state"))
+    ax.legend(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=1, fontsize="small", borderaxespad=0, frameon=False)
+    return ax
+
+
+def mlmc(estimate, axes=None):
+    """An MLMC estimate (``slpi.mlmc``) as Giles draws one: the mean and the variance of
+    each level's estimator (P_l0 at the first level, P_l - P_l-1 above) against the level l
+    (h = T 2^-l), on log axes side by side, each with the line fitted to the levels above
+    the first (``slpi.mlmc --test``'s alpha and beta: |mean| ~ 2^-alpha l, var ~ 2^-beta l),
+    when there are 2. axes: a pair of axes, or None (a new figure). Returns the means' axes
+    (the variances' are ``ax.slpi_var``; the fitted (alpha, beta) are ``ax.slpi_rates``,
+    NaN without a fit).
+
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> e = slpi.mlmc("iso/so3/weak-exact", rmse=0.05, phi="x1", levels=(1, 10))
+    >>> slpi.plot.mlmc(e).slpi_var.get_yscale()
+    'log'
+    """
+    if axes is None:
+        axes = _figure(figsize=(6.5, 2.8)).subplots(1, 2)
+    am, av = axes
+    lev = np.asarray(estimate.level)
+    rates = []
+    for a, v, what in ((am, np.abs(estimate.mean), "|mean| of Y_l"), (av, np.asarray(estimate.var), "variance of Y_l")):
+        a.semilogy(lev[:1], v[:1], "s", color="C0", mfc="none", label="Y_l = P_l (first level)")
+        a.semilogy(lev[1:], v[1:], "o-", color="C0", label="Y_l = P_l - P_l-1")
+        up = (lev > lev[0]) & (v > 0)
+        r = -np.polyfit(lev[up], np.log2(v[up]), 1)[0] if up.sum() >= 2 else float("nan")
+        rates.append(r)
+        if np.isfinite(r):
+            b = np.mean(np.log2(v[up]) + r * lev[up])
+            rate = "\N{GREEK SMALL LETTER ALPHA}" if a is am else "\N{GREEK SMALL LETTER BETA}"
+            a.semilogy(lev[up], 2.0 ** (b - r * lev[up]), "--", color="C1", label="%s = %.2f" % (rate, r))
+        a.set_xlabel("level l (h = T 2$^{-l}$)")
+        a.set_ylabel(_label(what, "state", sep="\n"))
+        a.legend(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=1, fontsize="small", borderaxespad=0, frameon=False)
+        a.xaxis.get_major_locator().set_params(integer=True)
+    am.slpi_var, am.slpi_rates = av, tuple(rates)
+    return am
 
 
 def vorticity_grid(N):
@@ -158,25 +260,60 @@ def vorticity_grid(N):
     return lat, 2 * lat
 
 
-def _grid(N, n, projection):
-    """Cell centres (theta, phi) and edges of the latitude-longitude grid n (default
-    vorticity_grid(N)); longitudes from -180 degrees on a Mollweide map, else from 0."""
+def centre(projection=None, central_latitude=None, central_longitude=None, view=(30.0, 0.0)):
+    """(latitude, longitude) in degrees at the centre of a map of ``projection``: the
+    central_latitude and central_longitude given, else the projection's default, which is
+    the map of earlier versions: the equator and 180 E on a longitude-latitude map (its
+    longitudes 0..360), the equator and 0 E on a Mollweide map (-180..180), and ``view`` on
+    an orthographic one. A fixed default, not the field's largest feature: panels and
+    frames of one flow keep one centre, and a map does not move as the feature drifts.
+
+    >>> slpi.plot.centre("mollweide", central_longitude=200)
+    (0.0, 200.0)
+    """
+    lat0, lon0 = view if projection == "orthographic" else (0.0, 180.0 if projection is None else 0.0)
+    lat0 = float(lat0 if central_latitude is None else central_latitude)
+    lon0 = float(lon0 if central_longitude is None else central_longitude)
+    if not -90 <= lat0 <= 90:
+        raise ValueError("central_latitude=%r: need -90..90 degrees" % (central_latitude,))
+    if not np.isfinite(lon0):
+        raise ValueError("central_longitude=%r: need a finite number of degrees" % (central_longitude,))
+    return lat0, lon0
+
+
+def _rotate(lat, lon, c):
+    """The geographic (colatitude, longitude) of the points (lat, lon) (radians) of the frame
+    whose (0, 0) is the geographic point c = (latitude, longitude) in degrees and whose
+    meridian 0 runs through the pole (a map centred on c draws the frame)."""
+    la0, lo0 = np.radians(c[0]), np.radians(c[1])
+    x, y, z = np.cos(lat) * np.cos(lon), np.cos(lat) * np.sin(lon), np.sin(lat)
+    x, z = np.cos(la0) * x - np.sin(la0) * z, np.sin(la0) * x + np.cos(la0) * z
+    return np.arccos(np.clip(z, -1.0, 1.0)), np.arctan2(y, x) + lo0
+
+
+def _grid(N, n, projection, c):
+    """Cell centres (theta, phi) on the sphere and edges (colatitude, longitude from -pi)
+    of the latitude-longitude grid n (default vorticity_grid(N)) of the map centred on c
+    (``centre``; an orthographic view samples the geographic grid and turns it when drawn)."""
     if n is None:
         n = vorticity_grid(N)
-    p0 = -np.pi if projection == "mollweide" else 0.0
     the = np.linspace(0, np.pi, n[0] + 1)
-    phe = p0 + np.linspace(0, 2 * np.pi, n[1] + 1)
+    phe = -np.pi + np.linspace(0, 2 * np.pi, n[1] + 1)
     th, ph = (the[:-1] + the[1:]) / 2, (phe[:-1] + phe[1:]) / 2
     T, P = np.meshgrid(th, ph, indexing="ij")
+    if projection != "orthographic":
+        T, P = _rotate(np.pi / 2 - T, P, c)
     return T, P, the, phe
 
 
-def _field(state, n, projection):
+def _field(state, n, projection, c):
     from slpi.sphere import vorticity as field
-    T, P, the, phe = _grid(int(round(np.sqrt(np.asarray(state).size))), n, projection)
+    T, P, the, phe = _grid(int(round(np.sqrt(np.asarray(state).size))), n, projection, c)
     return T, P, field(state, T, P), the, phe
 
 
+# the field is linear in the state: the state's units (slpi.store.cf)
+_VORTICITY = _label("vorticity \N{GREEK SMALL LETTER OMEGA}", "state", sep="\n")   # two lines: short colour bars
 _PROJECTIONS = (None, "mollweide", "orthographic")
 
 
@@ -184,23 +321,34 @@ def _axes(ax, projection):
     if projection not in _PROJECTIONS:
         raise ValueError("projection=%r: one of None (longitude-latitude), 'mollweide', 'orthographic'" % (projection,))
     if ax is None:
-        ax = _plt().figure().add_subplot(projection="mollweide" if projection == "mollweide" else None)
+        ax = _figure().add_subplot(projection="mollweide" if projection == "mollweide" else None)
     elif projection == "mollweide" and ax.name != "mollweide":
         raise ValueError("projection='mollweide' needs Mollweide axes: fig.add_subplot(projection='mollweide')")
     return ax
 
 
-def _draw(ax, the, phe, w, lim, cmap, projection, view):
-    """w on the grid with edges (the, phe) into ax: a longitude-latitude map, a Mollweide
-    map, or the orthographic view from (latitude, longitude) = view (degrees), the far
+def _draw(ax, the, phe, w, lim, cmap, projection, c):
+    """w on the grid with edges (the, phe) into ax: the longitude-latitude or Mollweide map
+    centred on c = (latitude, longitude) (degrees; its axes name geographic longitudes when
+    c is on the equator, else the turned frame's), or the orthographic view from c, the far
     hemisphere's cells masked and its edges put on the rim."""
     if projection == "mollweide":
-        return ax.pcolormesh(phe, np.pi / 2 - the, w, cmap=cmap, vmin=-lim, vmax=lim, shading="flat")
+        im = ax.pcolormesh(phe, np.pi / 2 - the, w, cmap=cmap, vmin=-lim, vmax=lim, shading="flat")
+        ax.set_longitude_grid(60)   # labels every 60 degrees: 30 crowds them at print size
+        if c[0] == 0 and c[1] % 360:   # geographic longitudes under the turned map
+            lon = lambda x, pos: "%g\N{DEGREE SIGN}" % ((round(np.degrees(x) + c[1]) + 180) % 360 - 180)   # noqa: E731
+            ax.xaxis.set_major_formatter(lon)
+        elif c[0]:
+            ax.set_xticklabels([])
+            ax.set_yticklabels([])
+        return im
     if projection is None:
-        ax.set_xlabel("longitude (degrees)")
-        ax.set_ylabel("latitude (degrees)")
-        return ax.pcolormesh(np.degrees(phe), 90 - np.degrees(the), w, cmap=cmap, vmin=-lim, vmax=lim, shading="flat")
-    la0, lo0 = np.radians(view[0]), np.radians(view[1])
+        frame = "" if c[0] == 0 else " in the frame centred on %g N, %g E" % c
+        ax.set_xlabel("longitude%s (degrees)" % frame)
+        ax.set_ylabel("latitude%s (degrees)" % frame)
+        return ax.pcolormesh(c[1] + np.degrees(phe), 90 - np.degrees(the), w, cmap=cmap, vmin=-lim, vmax=lim,
+                             shading="flat")
+    la0, lo0 = np.radians(c[0]), np.radians(c[1])
     lat, lon = np.meshgrid(np.pi / 2 - the, phe - lo0, indexing="ij")
     x = np.cos(lat) * np.sin(lon)
     y = np.cos(la0) * np.sin(lat) - np.sin(la0) * np.cos(lat) * np.cos(lon)
@@ -218,7 +366,8 @@ def _draw(ax, the, phe, w, lim, cmap, projection, view):
     return im
 
 
-def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None, projection=None, view=(30.0, 0.0), colorbar=True):
+def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None, projection=None, view=(30.0, 0.0), colorbar=True,
+              central_latitude=None, central_longitude=None):
     """The vorticity field of an su(N) state (pack_su layout) on an n = (latitudes,
     longitudes) grid (default ``vorticity_grid(N)``), as ``slpi.vorticity`` computes it;
     returns the axes (the field is ``ax.slpi_field``, (theta, phi, omega) on the grid).
@@ -226,7 +375,10 @@ def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None, projection=None,
     them, or draw them with ``panels``; default: the field's own largest |omega|).
     projection: None (a longitude-latitude map), ``"mollweide"`` (equal-area; ax, if
     given, must be Mollweide axes) or ``"orthographic"`` (the hemisphere seen from
-    view = (latitude, longitude) in degrees).
+    view = (latitude, longitude) in degrees). central_latitude, central_longitude
+    (degrees): the point at the map's centre, on every projection (``centre``: default the
+    equator at 180 E on a longitude-latitude map, at 0 E on a Mollweide map, ``view`` on an
+    orthographic one); away from the equator a map is of the frame turned to that point.
 
     Examples
     --------
@@ -238,20 +390,22 @@ def vorticity(state, ax=None, n=None, cmap="RdBu_r", vlim=None, projection=None,
     'mollweide'
     """
     ax = _axes(ax, projection)
-    T, P, w, the, phe = _field(state, n, projection)
+    c = centre(projection, central_latitude, central_longitude, view)
+    T, P, w, the, phe = _field(state, n, projection, c)
     lim = float(vlim) if vlim is not None else (float(np.abs(w).max()) or 1.0)
-    im = _draw(ax, the, phe, w, lim, cmap, projection, view)
+    im = _draw(ax, the, phe, w, lim, cmap, projection, c)
     if colorbar:
-        ax.figure.colorbar(im, ax=ax, label="vorticity", shrink=0.8 if projection else 1.0)
+        ax.figure.colorbar(im, ax=ax, label=_VORTICITY, shrink=0.8 if projection else 1.0)
     ax.slpi_field = (T, P, w)
     return ax
 
 
 def panels(states, titles=None, projection="mollweide", n=None, cmap="RdBu_r", view=(30.0, 0.0), ncols=None,
-           figsize=None):
+           figsize=None, central_latitude=None, central_longitude=None):
     """Several su(N) states' vorticity side by side with one colour scale: the limits are
     the largest |omega| over all panels, shown by one colour bar. Returns the figure (its
-    axes ``fig.slpi_axes``, the shared limit ``fig.slpi_vlim``).
+    axes ``fig.slpi_axes``, the shared limit ``fig.slpi_vlim``). Every panel is centred on
+    one point (central_latitude, central_longitude, view: as ``vorticity``).
 
     >>> import matplotlib; matplotlib.use("Agg")
     >>> r = slpi.run("iso/zeitlin/strong", N=6, ic_lmax=5, steps=4, output_every=2)
@@ -259,18 +413,18 @@ def panels(states, titles=None, projection="mollweide", n=None, cmap="RdBu_r", v
     >>> len(fig.slpi_axes), bool(fig.slpi_vlim == max(abs(a.slpi_field[2]).max() for a in fig.slpi_axes))
     (3, True)
     """
-    plt = _plt()
     states = list(states)
     ncols = ncols or len(states)
     nrows = -(-len(states) // ncols)
-    fields = [_field(s, n, projection) for s in states]
+    c = centre(projection, central_latitude, central_longitude, view)
+    fields = [_field(s, n, projection, c) for s in states]
     lim = max(float(np.abs(f[2]).max()) for f in fields) or 1.0
-    fig = plt.figure(figsize=figsize or (3.2 * ncols + 0.8, 2.4 * nrows if projection != "orthographic" else 3.0 * nrows))
+    fig = _figure(figsize=figsize or (3.2 * ncols + 0.8, 2.4 * nrows if projection != "orthographic" else 3.0 * nrows))
     axes = []
     for i, (T, P, w, the, phe) in enumerate(fields):
         ax = _axes(fig.add_subplot(nrows, ncols, i + 1, projection="mollweide" if projection == "mollweide" else None),
                    projection)
-        im = _draw(ax, the, phe, w, lim, cmap, projection, view)
+        im = _draw(ax, the, phe, w, lim, cmap, projection, c)
         if projection == "mollweide":
             ax.set_xticklabels([])
             ax.set_yticklabels([])
@@ -278,18 +432,21 @@ def panels(states, titles=None, projection="mollweide", n=None, cmap="RdBu_r", v
             ax.set_title(titles[i], fontsize=9)
         ax.slpi_field = (T, P, w)
         axes.append(ax)
-    fig.colorbar(im, ax=axes, label="vorticity", shrink=0.8)
+    fig.colorbar(im, ax=axes, label=_VORTICITY, shrink=0.8)
     fig.slpi_axes, fig.slpi_vlim = axes, lim
     return fig
 
 
 def animate(states, path, times=None, fps=8, projection=None, n=None, vlim=None, cmap="RdBu_r", view=(30.0, 0.0),
-            dpi=100, figsize=(6.4, 3.6)):
+            dpi=100, figsize=(6.4, 3.6), central_latitude=None, central_longitude=None):
     """Write the vorticity of su(N) states as an animation to path: a ``.gif`` through
-    matplotlib's PillowWriter (python3-pil), an ``.mp4`` through its FFMpegWriter (the
-    ``ffmpeg`` program: apt-get install ffmpeg). One frame per state, titled by times
+    matplotlib's PillowWriter (python3-pil), an ``.mp4`` through its FFMpegWriter where
+    the ``ffmpeg`` program is installed (Debian's package ffmpeg; matplotlib's
+    ``animation.ffmpeg_path``); without it, the same frames as a ``.gif`` beside it (path
+    with .gif for .mp4) and a RuntimeWarning saying why. One frame per state, titled by times
     (e.g. a run's ``t``), all with one colour scale (vlim, default the largest |omega|
-    over every frame). Returns path.
+    over every frame), centred on one point (central_latitude, central_longitude, view: as
+    ``vorticity``). Returns the path written.
 
     >>> import matplotlib, tempfile, os; matplotlib.use("Agg")
     >>> r = slpi.run("iso/zeitlin/strong", N=5, ic_lmax=4, steps=4, output_every=1)
@@ -300,24 +457,29 @@ def animate(states, path, times=None, fps=8, projection=None, n=None, vlim=None,
     plt = _plt()
     from matplotlib import animation
     path = str(path)
+    if path.endswith(".mp4") and not animation.writers.is_available("ffmpeg"):
+        import warnings
+        gif = path[:-4] + ".gif"
+        warnings.warn("animate: no ffmpeg program for %s (apt-get install ffmpeg): wrote the GIF %s instead"
+                      % (path, gif), RuntimeWarning, stacklevel=2)
+        path = gif
     if path.endswith(".gif"):
         writer = animation.PillowWriter(fps=fps)
     elif path.endswith(".mp4"):
-        if not animation.writers.is_available("ffmpeg"):
-            raise RuntimeError("animate: an .mp4 needs the ffmpeg program (apt-get install ffmpeg); or write a .gif")
         writer = animation.FFMpegWriter(fps=fps)
     else:
         raise ValueError("animate: path=%r: need a .gif or .mp4 file name" % path)
-    fields = [_field(s, n, projection) for s in states]
+    c = centre(projection, central_latitude, central_longitude, view)
+    fields = [_field(s, n, projection, c) for s in states]
     lim = float(vlim) if vlim is not None else (max(float(np.abs(f[2]).max()) for f in fields) or 1.0)
-    fig = plt.figure(figsize=figsize)
+    fig = _figure(figsize=figsize)
     ax = _axes(fig.add_subplot(projection="mollweide" if projection == "mollweide" else None), projection)
     the, phe = fields[0][3], fields[0][4]
-    im = _draw(ax, the, phe, fields[0][2], lim, cmap, projection, view)
+    im = _draw(ax, the, phe, fields[0][2], lim, cmap, projection, c)
     if projection == "mollweide":
         ax.set_xticklabels([])
         ax.set_yticklabels([])
-    fig.colorbar(im, ax=ax, label="vorticity", shrink=0.8)
+    fig.colorbar(im, ax=ax, label=_VORTICITY, shrink=0.8)
 
     def frame(i):
         w = fields[i][2]

@@ -1,7 +1,8 @@
 """The figures docs/figures.md shows are those python/examples/print-figures.py writes:
 the page names exactly its files, each is in docs/figures/, and the script run again
 writes each in the same format at the same size (within 10 %: fonts and matplotlib
-versions move a tight bounding box by a few pixels)."""
+versions move a tight bounding box by a few pixels), at print width (at most 6.5 in),
+not blank, with its labels and units, and no text over another."""
 import importlib.util
 import os
 import re
@@ -51,7 +52,22 @@ def test_the_page_shows_the_scripts_figures():
 def test_the_script_makes_them_at_their_size(tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     pytest.importorskip("PIL")
+    import matplotlib.image
+    import numpy as np
+    from test_plot import labels, overlaps
     mod = script()
+    write, seen = mod.write, {}
+
+    def check(fig, path):   # each figure as the script saves it: print width, labelled, nothing overlapping
+        name = os.path.basename(path)
+        assert fig.get_figwidth() <= mod.WIDTH + 1e-9, (name, fig.get_figwidth())
+        assert not overlaps(fig, monkeypatch), (name, overlaps(fig, monkeypatch))
+        seen[name] = labels(fig)
+        for ax in getattr(fig, "slpi_axes", []) if name == "fig-vorticity-mollweide.png" else []:
+            w = abs(ax.slpi_field[2])   # the vortex pair in the middle half of each map, not on the seam
+            assert 0.25 < np.unravel_index(w.argmax(), w.shape)[1] / w.shape[1] < 0.75, name
+        write(fig, path)
+    monkeypatch.setattr(mod, "write", check)
     monkeypatch.setattr(sys, "argv", ["print-figures.py", str(tmp_path)])
     sys.path.insert(0, EXAMPLES)
     try:
@@ -62,6 +78,21 @@ def test_the_script_makes_them_at_their_size(tmp_path, monkeypatch):
         kind, w, h = size(os.path.join(ROOT, "docs", "figures", n))
         k2, w2, h2 = size(str(tmp_path / n))
         assert k2 == kind and abs(w2 / w - 1) < 0.1 and abs(h2 / h - 1) < 0.1, (n, (kind, w, h), (k2, w2, h2))
+        if kind == "png":   # not blank: data drawn in colour (text, frames and ticks are grey) on 1 % of it
+            px = matplotlib.image.imread(str(tmp_path / n))[:, :, :3]
+            colour = (px.max(axis=2) - px.min(axis=2) > 0.1).mean()
+            assert colour > 0.01, (n, colour)
+    want = {"fig-vorticity-mollweide.png": ["vorticity \N{GREEK SMALL LETTER OMEGA}\n(dimensionless)"],
+            "fig-vorticity-orthographic.png": ["vorticity \N{GREEK SMALL LETTER OMEGA}\n(dimensionless)"],
+            "fig-drift.png": ["absolute departure\n(dimensionless)", "relative departure\n(dimensionless)",
+                              "t (dimensionless)"],
+            "fig-band.png": ["t (dimensionless)", "x1 (dimensionless)"],
+            "fig-convergence.png": ["step size h (dimensionless)", "strong error (dimensionless)"],
+            "fig-mlmc.png": ["level l (h = T 2$^{-l}$)", "|mean| of Y_l\n(dimensionless)",
+                             "variance of Y_l\n(dimensionless)"]}
+    assert sorted(seen) == sorted(want)
+    for n, need in want.items():
+        assert set(need) <= set(seen[n]), (n, seen[n])
 
 
 def zonal_state(N):
