@@ -153,3 +153,57 @@ def test_many_paths_in_one_file(tmp_path):
     e = storch.run("iso/rigid-body/trajectories", paths=3, steps=60, precision="float32")
     f = storch.write(e, str(tmp_path), many=True)
     assert len(f) == 1 and verdict(f, "binary32") == "PASS"
+
+
+@pytest.mark.parametrize("h, refine, taus, trunc", [
+    (2.0 ** -7, 0, (0.05, 0.0, 0.3), "off"), (2.0 ** -5, 3, (0.01, 1.0, 2.0 ** -9), "on"),
+    (0.01, 2, (1e-9, 0.02, 0.0), "on")])     # 1e-9: delta/tau > 708, a = 0
+def test_ou_bit_for_bit(h, refine, taus, trunc):
+    """noise_tau (docs/noise.md#ou): slpi.torch.noise's OU increments, drawn in chunks of
+    64 steps with eta carried, equal slpi.increments' bit for bit, coloured and white
+    components; a run with noise_tau is slpi.run's (rigid body, binary64, 4e-16) and not
+    the white run's"""
+    seed, path, steps = SEED % 1000, random.Random(SEED).randrange(1 << 32), 150
+    tau = ",".join(repr(t) for t in taus)
+    want = slpi.increments("iso/rigid-body/weak", h=h, steps=steps, refine=refine, seed=seed, path=path,
+                           truncate=trunc, noise_tau=tau)
+    p = slpi.Problem("iso/rigid-body/weak", h=h, steps=steps, refine=refine, seed=seed, path=path, truncate=trunc)
+    D = float(slpi._lib.slpi_problem_noise_threshold(p._p))
+    eta = tnoise.ou_start(seed, [path], list(taus))
+    got = torch.cat([tnoise.increments(seed, [path], 3, h, min(64, steps - c), refine=refine, first=c,
+                                       truncate=D if np.isfinite(D) else None, taus=list(taus), eta=eta)
+                     for c in range(0, steps, 64)], 1)[0].numpy()
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))
+    e = storch.run("iso/rigid-body/trajectories", paths=2, first_path=4, steps=50, noise_tau=tau, h=h)
+    r = slpi.run("iso/rigid-body/trajectories", path=5, steps=50, noise_tau=tau, h=h)
+    w = slpi.run("iso/rigid-body/trajectories", path=5, steps=50, h=h)
+    assert np.abs(e.states[1] - r.states).max() <= 4e-16 < np.abs(w.states - r.states).max()
+
+
+@pytest.mark.parametrize("keys", [dict(first_path=2 ** 32 - 1, paths=2), dict(first_path=2 ** 32), dict(first_path=-1),
+                                  dict(paths=0), dict(steps=1000, refine=40), dict(noise_tau="0.1,0.2"),
+                                  dict(noise_file="/dev/null")], ids=str)
+def test_index_ranges_refused(keys):
+    """indices the C path refuses are refused, never wrapped: paths past 2^32 - 1, steps
+    2^refine past the 2^38 draws a generation may take, a bad noise_tau, a noise file
+    (the torch path draws the canonical noise); and slpi.torch.noise.increments refuses
+    the steps slpi.noise refuses, at the border 2^62"""
+    with pytest.raises(slpi.SlpiError):
+        storch.run("iso/rigid-body/trajectories", **dict(dict(paths=1, steps=4), **keys))
+    assert storch.run("iso/rigid-body/trajectories", paths=1, first_path=2 ** 32 - 1, steps=2).paths[0] == 2 ** 32 - 1
+    for first, steps, refine in ((2 ** 62 - 5, 4, 0), (2 ** 62 - 5, 5, 0), (2 ** 60 - 2, 1, 2), (2 ** 60 - 1, 1, 2),
+                                 (0, 2 ** 38 + 1, 0), (0, 1, 41)):
+        try:
+            slpi.noise(1, 0, 0, 0.5, steps, refine=refine, first=first) if steps < 16 else None
+            c_ok = steps < 16 and refine <= 40
+        except slpi.SlpiError:
+            c_ok = False
+        try:
+            tnoise.check(1, [0], [0], 0.5, refine, first, steps)
+            t_ok = True
+        except slpi.SlpiError:
+            t_ok = False
+        assert t_ok == c_ok, (first, steps, refine)
+    with pytest.raises(slpi.SlpiError):
+        tnoise.increments(1, [2 ** 32], 1, 0.5, 2)
+

@@ -120,6 +120,14 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
         raise ValueError("slpi.torch.run: system=%s scheme=%s: the torch path runs ISOMP on %s"
                          % (system, scheme, " and ".join(SYSTEMS)))
     steps, h, M = p.steps, p.h, p.noises
+    if paths < 1 or first_path < 0:
+        raise slpi._bad("paths", paths, "paths >= 1 from first_path=%d >= 0" % first_path)
+    for K in sorted({first_path, first_path + paths - 1}):   # the C path's checks of its noise source, path
+        slpi.increments(p, count=0, path=K)                   # by path: range, refine, steps, noise_tau
+    if kv.get("noise_file"):
+        raise slpi._bad("noise_file", kv["noise_file"], "slpi.torch draws the canonical noise on the device; "
+                        "a noise file's increments are not read (drop noise_file, or use slpi.run)")
+    taus = _taus(kv.get("noise_tau", ""), M)
     every = save_every or p.output_every
     D = float(slpi._lib.slpi_problem_noise_threshold(p._p))
     tol = tol if tol is not None else (float(kv.get("tol", 1e-15)) if precision == "float64" else 4 * eps)
@@ -136,11 +144,13 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
     rows, tsteps = [S.packed()], [0]
     its, stag, capped = [], 0, 0     # kept on the device: no copy to the host per step
     t0, c0_cpu = time.perf_counter(), time.process_time()
+    ou = tnoise.ou_start(seed, pathlist, taus, device=dev) if taus else None
     with _Tf32(precision == "tf32"):
         for c0 in range(0, steps, chunk):
             cn = min(chunk, steps - c0)
             eta = tnoise.increments(seed, pathlist, M, h, cn, refine=refine, first=c0,
-                                    truncate=D if math.isfinite(D) else None, device=dev) if M else None
+                                    truncate=D if math.isfinite(D) else None, device=dev, taus=taus,
+                                    eta=ou) if M else None
             for j in range(cn):
                 n = c0 + j
                 it, st, cp = S.step(eta[:, j, :] if M else None, tol, maxit, update, defect)
@@ -167,6 +177,22 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
     e.stagnated, e.capped, e.seconds, e.tol, e.device = stag, capped, seconds, tol, str(dev)
     e.cpu_seconds = cpu
     return e
+
+
+def _taus(text, M):
+    """noise_tau's correlation times, one per component (None: white noise), as
+    core/noise-ou.c reads them: one for every component or one each (the C library has
+    checked the text)"""
+    if not text or M == 0:
+        return None
+    vals = []
+    for t in text.split(","):
+        try:
+            vals.append(float(t))
+        except ValueError:
+            vals.append(float.fromhex(t))
+    vals = vals * M if len(vals) == 1 else vals
+    return vals if any(v > 0 for v in vals) else None
 
 
 def _header(ensemble, i):

@@ -14,7 +14,10 @@ summed pairwise (left child + right child); truncation (docs/noise.md#truncation
 exact comparison with D(h, 2) = sqrt(4 h |ln h|), which is computed here in decimal
 arithmetic at 60 digits and rounded once to binary64 (core/noise-trunc.c does it in Arb
 until the rounding is unambiguous; python/tests/test_torch.py compares the two on the
-KAT's step sizes).
+KAT's step sizes). Coloured (Ornstein–Uhlenbeck) components (docs/noise.md#ou) run the
+contract's recursion in binary64, one fine step at a time on every path and component
+at once, with the coefficients from decimal arithmetic (``ou_coefficients``).
+Every index is checked as core/noise-levels.c checks it (``check``).
 """
 import math
 from decimal import Decimal, getcontext, localcontext
@@ -126,22 +129,88 @@ def threshold(h, ell=2.0):
         return float(d)
 
 
-def increments(seed, path, components, h, steps, refine=0, first=0, truncate=None, device=None):
+MAX_REFINE, MAX_DRAWS = 40, 1 << 38      # include/slpi/noise.h: SLPI_NOISE_MAX_REFINE, _MAX_DRAWS
+OU_STREAM = 1 << 31                        # core/noise.h: SLPI_NOISE_OU_STREAM
+
+
+def check(seed, paths, components, h, refine, first, steps):
+    """the arguments of increments, refused (slpi.SlpiError, naming the value) as
+    core/noise-levels.c's noise_args_check and slpi.noise refuse them: seed 0..2^64-1,
+    paths and components 0..2^32-1, h in (0, 1e6], refine 0..40, (first + steps) 2^refine
+    below 2^62, steps 2^refine at most 2^38 fine draws a component"""
+    from slpi import _bad
+    if not 0 <= seed < 1 << 64:
+        raise _bad("seed", seed, "out of range 0..2^64-1")
+    for name, vals in (("path", paths), ("component", components)):
+        bad = [v for v in vals if not 0 <= v < 1 << 32]
+        if bad:
+            raise _bad(name, bad[0], "%ss are numbered 0..2^32-1" % name)
+    if not (0 < h <= 1e6):
+        raise _bad("h", h, "the step size must be finite and in (0, 1e6]")
+    if not 0 <= refine <= MAX_REFINE:
+        raise _bad("refine", refine, "out of range [0, %d]" % MAX_REFINE)
+    lim = 1 << (62 - refine)
+    if first < 0 or steps < 0 or first >= lim or steps >= lim - first:
+        raise _bad("first", first, "count=%d, refine=%d: (first + count) 2^refine must be below 2^62" % (steps, refine))
+    if steps > MAX_DRAWS >> refine:
+        raise _bad("refine", refine, "%d increments of 2^%d fine draws each are more than the 2^38 one generation "
+                   "may take (docs/noise.md#refine)" % (steps, refine))
+
+
+def ou_coefficients(tau, delta):
+    """docs/noise.md#ou's (a, c, s, g, q, r, s0) for correlation time tau on the fine step
+    delta (binary64 both): each exact real rounded once to binary64, from decimal
+    arithmetic (correctly rounded exp and sqrt) at 60 digits plus twice the digits that
+    1 - e and its neighbours cancel (x = delta/tau small); a = 0 when RN(delta/tau) > 708"""
+    x_bin = delta / tau
+    lost = max(0, -math.floor(math.log10(x_bin))) if x_bin > 0 else 0
+    with localcontext() as ctx:
+        ctx.prec = 60 + 2 * lost
+        ctx.Emin, ctx.Emax = -10 ** 9, 10 ** 9
+        t, d = Decimal(tau), Decimal(delta)
+        x = d / t
+        e = (-x).exp()
+        om = 1 - e
+        s = ((1 - e * e) / (2 * t) - om * om / d).sqrt()
+        return (0.0 if x_bin > 708 else float(e), float(om / d), float(s), float(1 - om / x), float(t * om),
+                float(t * s), float((1 / (2 * t)).sqrt()))
+
+
+def ou_start(seed, path, taus, device=None):
+    """eta at step 0 of every path and component, (P, M) binary64: s0 times normal 0 of
+    the OU stream (seed, path, 2^31 + k); 0 for a white component (tau 0)"""
+    torch = _torch()
+    paths = torch.as_tensor(list(path), dtype=torch.int64, device=device)
+    s0 = torch.tensor([ou_coefficients(t, 1.0)[6] if t > 0 else 0.0 for t in taus], dtype=torch.float64,
+                      device=device)
+    comps = torch.arange(len(taus), dtype=torch.int64, device=device) + OU_STREAM
+    return s0 * normals(seed, paths[:, None], comps[None, :], 0, device=device)
+
+
+def increments(seed, path, components, h, steps, refine=0, first=0, truncate=None, device=None, taus=None,
+               eta=None):
     """The increments dW[path, step, component] of the canonical noise, as ``slpi noise``
     and ``slpi run`` consume them: path an int or a sequence of paths, components an int
     M (components 0..M-1) or a sequence; steps first .. first+steps-1 at step size h, each
     the dyadic sum of 2^refine fine increments; ``truncate``: None, or the threshold D
-    applied after the summation (``threshold(h)`` for the ISO/SVI rule). Returns a
-    binary64 tensor (P, steps, M) on device."""
+    applied after the summation (``threshold(h)`` for the ISO/SVI rule). ``taus`` (one
+    per component, 0 white) and ``eta`` ((P, M), the OU state at step ``first``, from
+    ou_start or the previous call) make the coloured components the OU increments of
+    docs/noise.md#ou; eta is then advanced in place. Returns a binary64 tensor (P, steps,
+    M) on device. Arguments out of range raise ValueError (``check``)."""
     torch = _torch()
-    paths = torch.as_tensor([path] if isinstance(path, int) else list(path), dtype=torch.int64, device=device)
-    comps = torch.as_tensor(list(range(components)) if isinstance(components, int) else list(components),
-                            dtype=torch.int64, device=device)
+    plist = [path] if isinstance(path, int) else list(path)
+    clist = list(range(components)) if isinstance(components, int) else list(components)
+    check(seed, plist, clist, h, refine, first, steps)
+    paths = torch.as_tensor(plist, dtype=torch.int64, device=device)
+    comps = torch.as_tensor(clist, dtype=torch.int64, device=device)
     fine = 1 << refine
     j = torch.arange(first * fine, (first + steps) * fine, dtype=torch.int64, device=device)
     z = normals(seed, paths[:, None, None], comps[None, None, :], j[None, :, None], device=device)
     sigma = math.sqrt(math.ldexp(h, -refine))
     z = sigma * z                                          # (P, steps 2^r, M)
+    if taus is not None and any(t > 0 for t in taus):
+        z = _ou(seed, paths, comps, taus, math.ldexp(h, -refine), j, z, eta)
     z = z.reshape(len(paths), steps, fine, len(comps))
     while z.shape[2] > 1:                                  # left child + right child
         z = z[:, :, 0::2, :] + z[:, :, 1::2, :]
@@ -150,6 +219,25 @@ def increments(seed, path, components, h, steps, refine=0, first=0, truncate=Non
         D = float(truncate)
         z = torch.where(z > D, torch.full_like(z, D), torch.where(z < -D, torch.full_like(z, -D), z))
     return z
+
+
+def _ou(seed, paths, comps, taus, delta, j, w, eta):
+    """docs/noise.md#ou's step 3 on the fine white increments w (P, n, M), fine indices j:
+    Y_j = (g w_j + q eta_j) - r z_j, eta_{j+1} = (a eta_j + c w_j) + s z_j, z_j normal j + 1
+    of the OU stream; white components keep w_j. eta (P, M) is advanced in place."""
+    torch = _torch()
+    dev = w.device
+    co = torch.tensor([ou_coefficients(t, delta) if t > 0 else (0.0,) * 7 for t in taus], dtype=torch.float64,
+                      device=dev).t()
+    a, c, s, g, q, r = co[0], co[1], co[2], co[3], co[4], co[5]
+    coloured = torch.tensor([t > 0 for t in taus], device=dev)
+    z = normals(seed, paths[:, None, None], comps[None, None, :] + OU_STREAM, j[None, :, None] + 1, device=dev)
+    y = w.clone()
+    for i in range(w.shape[1]):
+        wi, zi = w[:, i, :], z[:, i, :]
+        y[:, i, :] = torch.where(coloured, (g * wi + q * eta) - r * zi, wi)
+        eta.copy_((a * eta + c * wi) + s * zi)
+    return y
 
 
 getcontext()   # decimal's context is per thread: threshold() uses a local one
