@@ -207,3 +207,34 @@ def test_index_ranges_refused(keys):
     with pytest.raises(slpi.SlpiError):
         tnoise.increments(1, [2 ** 32], 1, 0.5, 2)
 
+
+def test_flags_in_the_header(tmp_path):
+    """every flag that changes PyTorch's arithmetic is in the file's header (its value, or
+    absent where this PyTorch has none), set for the run and restored after; the verify
+    precision follows from the flags"""
+    old = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("medium")    # a user's setting: the run sets highest, then restores it
+    try:
+        e = storch.run("iso/rigid-body/trajectories", paths=1, steps=4, precision="float32")
+        assert torch.get_float32_matmul_precision() == "medium"
+    finally:
+        torch.set_float32_matmul_precision(old)
+    head = open(storch.write(e, str(tmp_path))[0]).read().split("\nstep\t")[0]
+    line = [ln for ln in head.splitlines() if ln.startswith("## slpi.torch flags: ")]
+    assert len(line) == 1
+    for name in storch.FLAGS:
+        assert " %s=" % name in line[0] + " ", name
+    assert " float32_matmul_precision=highest" in line[0] and e.verify_precision == "binary32"
+    vp = storch.verify_precision
+    off = {k: None for k in storch.FLAGS}
+    assert vp("float32", off, "cpu") == "binary32" and vp("tf32", off, "cpu") == "tf32"
+    assert vp("float32", dict(off, **{"backends.cuda.matmul.allow_tf32": True}), "cuda") == "tf32"
+    assert vp("float32", dict(off, **{"backends.cuda.matmul.allow_tf32": True}), "cpu") == "binary32"
+    assert vp("float32", dict(off, **{"backends.cudnn.fp32_precision": "tf32"}), "cuda") == "tf32"
+    assert vp("float32", dict(off, **{"backends.mkldnn.matmul.fp32_precision": "tf32"}), "cpu") == "tf32"
+    assert vp("float32", dict(off, float32_matmul_precision="high"), "cuda") == "tf32"
+    assert vp("float32", dict(off, float32_matmul_precision="medium"), "cpu") == "bfloat16/binary32"
+    assert vp("bfloat16", dict(off, float32_matmul_precision="medium"), "cpu") == "bfloat16"
+    assert vp("float64", dict(off, float32_matmul_precision="medium"), "cuda") == "binary64"
+    with pytest.raises(ValueError):
+        vp("bfloat16", dict(off, **{"backends.cuda.matmul.allow_bf16_reduced_precision_reduction": True}), "cuda")
