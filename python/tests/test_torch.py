@@ -238,3 +238,33 @@ def test_flags_in_the_header(tmp_path):
     assert vp("float64", dict(off, float32_matmul_precision="medium"), "cuda") == "binary64"
     with pytest.raises(ValueError):
         vp("bfloat16", dict(off, **{"backends.cuda.matmul.allow_bf16_reduced_precision_reduction": True}), "cuda")
+
+
+@pytest.mark.parametrize("keys", [dict(), dict(kappa=2), dict(rotation=3, background_modes="2:1:0.3"),
+                                  dict(noise="L"), dict(noise="modes", noise_modes="1:0:0.2,2:1:0.1")], ids=str)
+def test_poisson_route_is_the_modal_route(keys):
+    """Psi by the O(N^2) route (scanned Thomas solves, noise (Q) on the modes l >= N/2,
+    docs/gpu.md#poisson) equals Psi by the full basis to 256 u of its size, su(9) (odd N:
+    an unpaired middle diagonal) and su(16), binary64, random increments (a table built
+    in binary32 was off by 1e-6)"""
+    from slpi.torch.euler_zeitlin import Stepper
+    for N in (9, 16):
+        p, kv = storch._problem("iso/zeitlin/strong", dict(N=N, ic_lmax=5, steps=2, h=2.0 ** -8, **keys))
+        S = Stepper(kv, p, slpi.run(p, steps=1, output_every=1).states[0], 2, torch.float64, torch.device("cpu"))
+        eta = torch.from_numpy(np.random.default_rng(SEED).normal(size=(2, S.fam.M)) * 0.1)
+        A = torch.from_numpy(np.random.default_rng(SEED + 1).normal(size=(2, N, N, 2))).to(torch.float64)
+        A = torch.complex(A[..., 0], A[..., 1])
+        A = A - A.conj().transpose(-1, -2)
+        Y = (A.real.contiguous(), A.imag.contiguous())
+        out = []
+        for fast in (True, False):
+            S.fast = fast
+            got = {}
+            saved, storch.isomp.step = storch.isomp.step, lambda X, psi, *a: (got.setdefault("psi", psi(Y)), 0, 0, 0, 1)
+            try:
+                S.step(eta, 1e-15, 10, "comm", None)
+            finally:
+                storch.isomp.step = saved
+            out.append(got["psi"])
+        size = max(float(t.abs().max()) for t in out[1])
+        assert max(float((a - b).abs().max()) for a, b in zip(*out)) <= 256 * 2.0 ** -53 * size, (N, keys)

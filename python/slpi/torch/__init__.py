@@ -228,7 +228,7 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
     S = Stepper(kv, p, x0, paths, dtype, dev)
     seed, refine = int(kv.get("seed", 1), 0), int(kv.get("refine", 0))
     pathlist = list(range(first_path, first_path + paths))
-    rows, tsteps = [S.packed()], [0]
+    rows, tsteps = [S.packed().cpu().numpy()], [0]
     its, stag, capped = [], 0, 0     # kept on the device: no copy to the host per step
     t0, c0_cpu = time.perf_counter(), time.process_time()
     ou = tnoise.ou_start(seed, pathlist, taus, device=dev) if taus else None
@@ -239,14 +239,17 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
             eta = tnoise.increments(seed, pathlist, M, h, cn, refine=refine, first=c0,
                                     truncate=D if math.isfinite(D) else None, device=dev, taus=taus,
                                     eta=ou) if M else None
+            saved = []
             for j in range(cn):
                 n = c0 + j
                 it, st, cp = S.step(eta[:, j, :] if M else None, tol, maxit, update, defect)
                 its.append(it)
                 stag, capped = stag + st.long(), capped + cp.long()
                 if (n + 1) % every == 0 or n + 1 == steps:
-                    rows.append(S.packed())
+                    saved.append(S.packed())
                     tsteps.append(n + 1)
+            if saved:                     # the chunk's rows leave the device in one copy
+                rows.extend(torch.stack(saved, 1).cpu().numpy().transpose(1, 0, 2))
     if dev.type == "cuda":
         torch.cuda.synchronize()
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0_cpu
@@ -293,6 +296,8 @@ def _header(ensemble, i):
                  % (ensemble.precision, ensemble.verify_precision, ensemble.device, torch.__version__, ensemble.tol))
     lines.append("## slpi.torch flags: " + " ".join("%s=%s" % (k, "absent" if v is None else v)
                                                     for k, v in ensemble.flags.items()))
+    lines.append("## slpi.torch solver: a stopped path keeps its iterate; the host checks the batch after the "
+                 "sweeps the previous step took, then after every sweep")
     it = ensemble.iterations if i is None else ensemble.iterations[i]
     st, cp = (ensemble.stagnated, ensemble.capped) if i is None else (ensemble.stagnated[i], ensemble.capped[i])
     lines.append("## slpi.torch iterations: mean %.3f max %d, stagnated %d, capped %d"

@@ -9,8 +9,9 @@ For skew-Hermitian Y and Psi, [Psi, Y] = PY - (PY)* and Psi Y Psi = (PY) Psi: tw
 products an iteration, each four real ones. Stopping (docs/schemes.md#solver): the
 max-abs change of Y on every path at most tol max(1, max|Y|); a path whose change stopped
 decreasing while below 100 tol max(1, |Y|) is stagnated (accepted and counted); maxit
-reached is capped. All paths iterate together until each has stopped (a path that
-stopped keeps iterating: its Y moves only within its tolerance)."""
+reached is capped. All paths iterate together until each has stopped; a path that
+stopped keeps its Y (solve), and the host checks the batch after as many sweeps as the
+previous step took, then every sweep: one host sync a step when the count is steady."""
 
 
 def _torch():
@@ -48,35 +49,51 @@ def coefficients(defect):
     return half, quarter
 
 
-def solve(g, Y, gap, size, P, device, tol, maxit):
+def _keep(done, Z, Y):
+    """Z on the paths still iterating, Y on those that stopped (a pair or a tensor)"""
+    torch = _torch()
+    if isinstance(Y, tuple):
+        return tuple(_keep(done, z, y) for z, y in zip(Z, Y))
+    return torch.where(done.view((-1,) + (1,) * (Y.dim() - 1)), Y, Z)
+
+
+def solve(g, Y, gap, size, P, device, tol, maxit, first=1):
     """docs/schemes.md#solver on a batch: Y <- g(Y) until every path has stopped (its change
-    gap(Z, Y) at most tol max(1, size(Z)), or stagnated), at most maxit times; returns Y and
-    the per-path (iterations, stagnated, capped). gap and size give (P,) tensors; every
-    representation (pairs of matrices, vectors) shares this loop."""
+    gap(Z, Y) at most tol max(1, size(Z)), or stagnated), at most maxit times; returns Y,
+    the per-path (iterations, stagnated, capped) and the sweeps the batch took. gap and
+    size give (P,) tensors; every representation (pairs of matrices, vectors) shares this
+    loop. A path that stopped keeps its Y (frozen: its result is the one-path run's,
+    whatever the batch). The host reads the device once per check, not once per sweep:
+    the first check after ``first`` sweeps (the previous step's count), then one a sweep;
+    one check (done, and the sweeps taken) is one copy of two numbers."""
     torch = _torch()
     done = torch.zeros(P, dtype=torch.bool, device=device)
     iters = torch.zeros(P, dtype=torch.int64, device=device)
     stag = torch.zeros_like(done)
     last = torch.full((P,), float("inf"), dtype=torch.float64, device=device)
-    for _ in range(maxit):
+    used = maxit
+    for i in range(maxit):
         Z = g(Y)
         change = gap(Z, Y).double()
         scale = torch.clamp(size(Z).double(), min=1.0)
-        Y = Z
+        Y = _keep(done, Z, Y)
         iters += (~done).long()
         conv = change <= tol * scale
         st = (~conv) & (change >= last) & (change <= 100 * tol * scale)
         stag |= st & ~done
         done |= conv | st
         last = change
-        if bool(done.all()):
-            break
-    return Y, iters, stag, ~done
+        if i + 1 >= first:
+            all_done, used = torch.stack([done.all().long(), iters.max()]).tolist()
+            if all_done:
+                break
+    return Y, iters, stag, ~done, max(1, used)
 
 
-def step(X, psi, tol, maxit, update="comm", defect=None):
+def step(X, psi, tol, maxit, update="comm", defect=None, first=1):
     """One ISOMP step of every path from X (a pair) with Psi(Y) = psi(Y); returns the new
-    pair and the per-path (iterations, stagnated, capped) as tensors."""
+    pair, the per-path (iterations, stagnated, capped) as tensors and the sweeps taken
+    (``solve``'s, whose first check comes after ``first`` sweeps)."""
     half, quarter = coefficients(defect)
     PX = skew_part2(cmm(psi(X), X))
     Y = (X[0] + half * PX[0], X[1] + half * PX[1])
@@ -88,13 +105,13 @@ def step(X, psi, tol, maxit, update="comm", defect=None):
         Q = cmm(PY, Pm)
         return (X[0] + half * C[0] + quarter * Q[0], X[1] + half * C[1] + quarter * Q[1])
 
-    Y, iters, stag, capped = solve(g, Y, lambda Z, Y: amax((Z[0] - Y[0], Z[1] - Y[1])), amax,
-                                   X[0].shape[0], X[0].device, tol, maxit)
+    Y, iters, stag, capped, used = solve(g, Y, lambda Z, Y: amax((Z[0] - Y[0], Z[1] - Y[1])), amax,
+                                         X[0].shape[0], X[0].device, tol, maxit, first)
     Pm = psi(Y)
     if update == "cay":
-        return cayley(X, Pm), iters, stag, capped
+        return cayley(X, Pm), iters, stag, capped, used
     PY = skew_part2(cmm(Pm, Y))
-    return (X[0] + PY[0], X[1] + PY[1]), iters, stag, capped
+    return (X[0] + PY[0], X[1] + PY[1]), iters, stag, capped, used
 
 
 def cayley(X, Psi):
