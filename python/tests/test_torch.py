@@ -268,3 +268,27 @@ def test_poisson_route_is_the_modal_route(keys):
             out.append(got["psi"])
         size = max(float(t.abs().max()) for t in out[1])
         assert max(float((a - b).abs().max()) for a, b in zip(*out)) <= 256 * 2.0 ** -53 * size, (N, keys)
+
+
+def test_device_operations_and_noise_bytes():
+    """counted below autograd (slpi.torch.count, docs/gpu.md#cost): an Euler–Zeitlin step's
+    device operations stay at most 600 (measured 494-583 in binary64 at su(8)..su(256);
+    the issue's goal of 200 is not met: see docs/gpu.md#cost) and grow with the
+    iterations, not with N; the noise of a 64-step chunk at su(64) holds at most 32 bytes
+    a normal at its peak (measured 29; it was 209)"""
+    from slpi.torch.count import Count
+    per_step = {}
+    for N in (8, 32):
+        counts = []
+        for steps in (4, 8):
+            with Count() as c:
+                e = storch.run("iso/zeitlin/strong", paths=1, N=N, ic_lmax=min(11, N - 1), h=2.0 ** -8, steps=steps,
+                               save_every=steps)
+            counts.append(c.ops)
+        per_step[N] = (counts[1] - counts[0]) / 4
+        assert per_step[N] <= 120 * (e.iterations.mean() + 1), (N, per_step[N], e.iterations.mean())
+    assert max(per_step.values()) <= 600, per_step
+    M = 64 * 64 - 32 * 32
+    with Count() as c:
+        z = tnoise.increments(SEED, [0], M, 2.0 ** -8, 64, truncate=0.1)
+    assert z.shape == (1, 64, M) and c.peak_bytes <= 32 * z.numel(), c.peak_bytes / z.numel()
