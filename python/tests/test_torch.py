@@ -115,6 +115,14 @@ def test_zeitlin_judged_by_the_oracle(tmp_path, precision, defect, want):
     assert verdict(files, e.verify_precision) == want
 
 
+def test_bfloat16_judged_by_the_oracle(tmp_path):
+    """bfloat16 Euler–Zeitlin su(8), 40 steps, two paths, PASSes at bfloat16: the
+    iteration adds X last, one rounding at X's size (two roundings there, X + C/2 then
+    + Q/4, FAIL the statistics)"""
+    e = storch.run("iso/zeitlin/strong", paths=2, N=8, ic_lmax=7, steps=40, h=2.0 ** -8, precision="bfloat16")
+    assert verdict(storch.write(e, str(tmp_path)), e.verify_precision) == "PASS"
+
+
 def test_rigid_body_ensemble(tmp_path):
     """the rigid body (iso/rigid-body/trajectories) on three paths in one batch: binary64
     equal to slpi.run's path to within 2 ulps of the state, with its iteration counts step
