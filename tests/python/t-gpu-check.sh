@@ -1,10 +1,11 @@
 #!/bin/sh
 # t-gpu-check.sh — python/examples/gpu-check.py cannot lose a run (docs/gpu.md#check):
 # on the CPU device with --budget 60 it prints its plan first, completes within the
-# budget and writes a summary.json with every part (ok or skipped for the budget); with a
-# part made to fail (SLPI_GPU_CHECK_FAIL=runs.float32) it records that part's error, runs
-# every later part, rewrites summary.json to the end and exits 1. Skipped (77) where
-# PyTorch is not installed.
+# budget and writes a summary.json with every part (ok or skipped for the budget: what
+# fits depends on the machine's load, so only the calibration and the noise KAT must
+# run); with a part made to fail (SLPI_GPU_CHECK_FAIL=runs.float32) it records that
+# part's error, runs every later part, rewrites summary.json to the end and exits 1.
+# Skipped (77) where PyTorch is not installed.
 cd "$(dirname "$0")/../.." || exit 2
 build=${SLPI_BUILD:-build}
 py=/usr/bin/python3
@@ -46,9 +47,8 @@ for run, failing in (("full", None), ("planted", "runs.float32")):
             bad.append("%s: part %s: %s (want %s)" % (run, name, rec, want_status))
     if failing and "SLPI_GPU_CHECK_FAIL" not in parts.get(failing, {}).get("error", ""):
         bad.append("%s: the planted failure is not recorded: %s" % (run, parts.get(failing)))
-    if run == "full" and (s["plan"]["run_N"] < 16 or not s["plan"]["timing_sizes"]
-                          or parts["noise_kat"]["result"]["verdict"] != "PASS"):
-        bad.append("full: the plan runs too little, or the noise KAT failed: %s" % s["plan"])
+    if parts["calibrate"]["status"] != "ok" or parts["noise_kat"].get("result", {}).get("verdict") != "PASS":
+        bad.append("%s: the calibration or the noise KAT did not pass: %s" % (run, parts["noise_kat"]))
 for b in bad:
     print("t-gpu-check: FAIL: " + b)
 sys.exit(1 if bad else 0)
