@@ -237,10 +237,11 @@ def product_seconds(N, reps):
 
 
 def slpi_product_3m():
-    """Whether slpi forms its products by zgemm3m: fast/dense.c's slpi_fast_zgemm_3m (not
-    exported by libslpi: this rule mirrors it; docs/install.md#products)."""
-    BLAS.openblas_get_corename.restype = ctypes.c_char_p
-    return BLAS.openblas_get_corename().decode().lower() not in ("skylakex", "cooperlake")
+    """Whether slpi forms its products by zgemm3m: the choice it measured and cached
+    (`slpi list --system`'s products line; docs/install.md#products)."""
+    out = subprocess.run([SLPI, "list", "--system"], check=True, capture_output=True, text=True).stdout
+    line = next(l for l in out.splitlines() if l.startswith("products:"))
+    return line.split(":", 1)[1].split()[0] == "zgemm3m"
 
 
 def iteration_products(N):

@@ -43,6 +43,7 @@ static int list_system(void)
                : lanes == SLPI_FAST_ISA_AVX2 ? "avx2"
                                              : "portable");
     printf("openblas:       %s (%s)\n", core ? core : "not loaded", slpi_blas_why());
+    printf("products:       %s (%s)\n", slpi_blas_zproduct_name(), slpi_blas_zproduct_why());
     return SLPI_OK;
 }
 

@@ -3,6 +3,8 @@
 #ifndef SLPI_CORE_BLAS_H
 #define SLPI_CORE_BLAS_H
 
+#include <stddef.h>
+
 #include "core/cpu.h"
 
 /* OpenBLAS's kernel name ("Haswell", "Cooperlake", ...), or NULL: another CBLAS, or a
@@ -30,5 +32,25 @@ slpi_blas_origin slpi_blas_plan(const char **target, slpi_cpu_tier tier, int bf1
  * and `slpi list --system` (a static string or buffer; no '=' in it). */
 slpi_blas_origin slpi_blas_origin_get(void);
 const char *slpi_blas_why(void);
+
+/* The complex product of the su(N) kernels (core/blas-product.c, docs/install.md#products):
+ * 1 for zgemm3m, 0 for zgemm, whichever this machine runs faster (timed once per CPU, BLAS
+ * library and kernel, and cached), or as SLPI_ZPRODUCT says; -1 when SLPI_ZPRODUCT holds
+ * another value, or when timing found no memory. Settled on first call, the same for the
+ * whole process. _name: "zgemm", "zgemm3m" or "invalid"; _why: how it was decided, or what
+ * is wrong (no '=' in it). */
+#define SLPI_ZPRODUCT_N 128 /* the order of the timed products */
+int slpi_blas_zproduct(void);
+const char *slpi_blas_zproduct_name(void);
+const char *slpi_blas_zproduct_why(void);
+/* The pure parts, tested alone. _env: SLPI_ZPRODUCT's value (NULL, "": -1, unset; "zgemm"
+ * 0; "zgemm3m" 1; anything else -2). _decide: zgemm3m (1) only when strictly faster.
+ * _format writes a cache file's text; _parse reads one back for `key`: the choice, with the
+ * two times in seconds, or -1 when the text is not one that _format wrote for this key
+ * (another machine's, a torn or an edited file). */
+int slpi_blas_zproduct_env(const char *env);
+int slpi_blas_zproduct_decide(double t_zgemm, double t_zgemm3m);
+void slpi_blas_zproduct_format(char *buf, size_t n, const char *key, double t_zgemm, double t_zgemm3m);
+int slpi_blas_zproduct_parse(const char *text, const char *key, double *t_zgemm, double *t_zgemm3m);
 
 #endif

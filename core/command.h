@@ -26,6 +26,12 @@ void slpi_problem_print_keys(FILE *f);
  * (/dev/null may be named twice). Roles name the options: "--output", "noise_file". */
 int slpi_output_check_paths(int nout, const char *const *out, const char *const *out_role, int nin,
                             const char *const *in, const char *const *in_role, slpi_error *err);
+/* 1 when the file name `name` is `prefix`, a process id (no leading 0), '-' and six
+ * letters or digits (what mkstemp and mkdtemp make of "PREFIXPID-XXXXXX", nothing else)
+ * and that process is gone (kill(PID, 0) fails with ESRCH): a temporary file or folder
+ * whose writer was ended by SIGKILL or a crash (core/output.c's outputs, oracle's split
+ * folders; docs/conventions.md#stale). */
+int slpi_output_is_stale(const char *name, const char *prefix);
 /* Flush standard output; a write error (e.g. > /dev/full) is SLPI_EINPUT. */
 int slpi_output_close_stdout(slpi_error *err);
 /* Estimated size in bytes of the trajectory text slpi_run writes for p (ball: the

@@ -107,10 +107,11 @@ int slpi_model_parse(slpi_model *m, const slpi_problem *p, slpi_error *err)
     for (int i = 0; i < p->sys.model.nparam; i++) /* a misspelt name would be silently unused */
         if (!used[i]) {
             slpi_model_free(m);
+            /* the value cut at 40 characters: a long one (767 digits) left no room for why */
             return slpi_error_set(err, SLPI_EINPUT,
-                                  "param.%s=%s: no expression uses it (a misspelt name?); "
+                                  "param.%s=%.40s%s: no expression uses it (a misspelt name?); "
                                   "remove it or use it (docs/models.md#keys)",
-                                  par[i].name, par[i].text);
+                                  par[i].name, par[i].text, strlen(par[i].text) > 40 ? "..." : "");
         }
     return SLPI_OK;
 }

@@ -7,7 +7,8 @@
  *     /dev/full, a FIFO): written in place, never truncated beyond what open(2) does to
  *     such a file, never removed; write, flush and close errors are reported.
  *   - otherwise (a regular file, or no file yet), SLPI_OUTPUT_REPLACE writes a fresh
- *     temporary file ".NAME.slpi-XXXXXX" in the same folder (through a symbolic link:
+ *     temporary file ".NAME.slpi-PID-XXXXXX" in the same folder (PID the writer's process
+ *     id; through a symbolic link:
  *     in the folder of its target, so the link survives), and slpi_output_commit
  *     flushes, fsyncs, renames it over PATH and fsyncs the folder. Until then PATH is
  *     untouched: an input error, a write error or a killed process leaves the old PATH
@@ -21,7 +22,9 @@
  *     at open and at the rename, exactly as SLPI_OUTPUT_UPDATE refuses it.
  *     SIGINT, SIGTERM, SIGHUP and SIGPIPE remove the temporary files (pending_add; the
  *     `slpi` command's own SIGINT handler, core/interrupt.c, calls
- *     slpi_output_remove_pending); only SIGKILL or a crash can leave one behind.
+ *     slpi_output_remove_pending); only SIGKILL or a crash can leave one behind, and the
+ *     next writer of PATH removes it (remove_stale: under PATH's writer lock, a
+ *     ".NAME.slpi-PID-XXXXXX" whose process PID is gone).
  *   - SLPI_OUTPUT_UPDATE opens an existing regular file for update in place (resuming
  *     a checkpointed run), under an exclusive fcntl(2) lock that a second writer is
  *     refused, be it another resumer or the run that wrote the checkpoint and still
@@ -34,6 +37,7 @@
  * (the real path of the folder plus the last component). Existing non-regular files
  * (/dev/null, FIFOs) may be named twice: writing them twice loses nothing. */
 #define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -174,18 +178,59 @@ static void release(slpi_output *o)
     free(o);
 }
 
-/* A temporary file beside target, with the mode a new (or the replaced) file gets. */
+int slpi_output_is_stale(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0) return 0;
+    const char *pid = name + n, *e = pid;
+    while (*e >= '0' && *e <= '9' && e - pid < 10) e++;
+    if (e == pid || *pid == '0' || *e != '-') return 0;
+    for (int i = 1; i <= 6; i++) /* mkstemp's and mkdtemp's letters */
+        if (!((e[i] >= 'A' && e[i] <= 'Z') || (e[i] >= 'a' && e[i] <= 'z') || (e[i] >= '0' && e[i] <= '9'))) return 0;
+    if (e[7]) return 0;
+    long id = strtol(pid, NULL, 10);
+    return id <= INT_MAX && kill((pid_t)id, 0) != 0 && errno == ESRCH;
+}
+
+/* Remove the temporary files of base that writers ended by SIGKILL or a crash left in
+ * dir: ".BASE.slpi-PID-XXXXXX", regular files, whose process PID is gone. Called under
+ * base's writer lock, so that no live slpi writes base meanwhile (a process of another
+ * machine sharing the folder included, whose PID means nothing here); nothing else is
+ * touched, not even another output's temporary file. Best effort: out of memory, or a
+ * folder that cannot be read, removes nothing. */
+static void remove_stale(const char *dir, const char *base)
+{
+    size_t n = strlen(base) + 8;
+    char *prefix = malloc(n);
+    DIR *d = prefix ? opendir(dir) : NULL;
+    if (prefix) snprintf(prefix, n, ".%s.slpi-", base);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!slpi_output_is_stale(e->d_name, prefix)) continue;
+        size_t m = strlen(dir) + strlen(e->d_name) + 2;
+        char *file = malloc(m);
+        struct stat st;
+        if (file) snprintf(file, m, "%s/%s", dir, e->d_name);
+        if (file && lstat(file, &st) == 0 && S_ISREG(st.st_mode)) unlink(file);
+        free(file);
+    }
+    if (d) closedir(d);
+    free(prefix);
+}
+
+/* A temporary file beside target, with the mode a new (or the replaced) file gets; the
+ * ones of target that dead writers left are removed first. */
 static int open_temp(slpi_output *o, const struct stat *old, slpi_error *err)
 {
     char *dir = folder_of(o->target), *copy = strdup(o->target);
     const char *base = copy ? basename(copy) : NULL;
-    size_t n = dir && base ? strlen(dir) + strlen(base) + 32 : 0;
+    size_t n = dir && base ? strlen(dir) + strlen(base) + 48 : 0;
     if (!n || !(o->tmp = malloc(n))) {
         free(dir);
         free(copy);
         return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", o->path);
     }
-    snprintf(o->tmp, n, "%s/.%s.slpi-XXXXXX", dir, base);
+    remove_stale(dir, base);
+    snprintf(o->tmp, n, "%s/.%s.slpi-%ld-XXXXXX", dir, base, (long)getpid());
     free(dir);
     free(copy);
     sigset_t held;

@@ -5,6 +5,7 @@
  * slpi_provenance_check, à la MPFR's tversion. */
 #include <gmp.h>
 #include <mpfr.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <gnu/libc-version.h>
@@ -14,6 +15,35 @@
 #include "slpi/version.h"
 #include "core/slpi-flint.h"
 #include "core/blas.h"
+
+/* What the compiler did with this library's floating point, not what the flags say (a
+ * later -ffp-contract=fast in CFLAGS overrides the build's -ffp-contract=off, and the
+ * cflags= line cannot tell): contraction probed at run time, a * b + c with a b = 1 - 2^-60,
+ * which rounds to 1 unfused (the sum is then 0) and gives -2^-60 when it was fused into an
+ * fma; the fast-math family from the compiler's own macros. No '=' in the text. */
+static void fp_effective(char *buf, size_t n)
+{
+    volatile double va = 1 + 0x1p-30, vb = 1 - 0x1p-30, vc = -1;
+    const double a = va, b = vb, c = vc;
+    const int fused = a * b + c != 0;
+#if defined(__FAST_MATH__)
+    const char *fast = "on";
+#else
+    const char *fast = "off";
+#endif
+#if defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__
+    const char *finite = "on";
+#else
+    const char *finite = "off";
+#endif
+#if defined(__FP_FAST_FMA)
+    const char *fma = "the compiler may emit fma instructions";
+#else
+    const char *fma = "no fma instructions for the compiler";
+#endif
+    snprintf(buf, n, "contraction %s (probed), fast-math %s, finite-math-only %s; %s", fused ? "ON" : "off", fast,
+             finite, fma);
+}
 
 void slpi_provenance_write(FILE *f, const char *prefix)
 {
@@ -25,12 +55,17 @@ void slpi_provenance_write(FILE *f, const char *prefix)
     fprintf(f, "%sgmp=%s\n", prefix, gmp_version);
     fprintf(f, "%sopenblas=%s\n", prefix, slpi_blas_core() ? slpi_blas_core() : "not loaded");
     fprintf(f, "%sopenblas_why=%s\n", prefix, slpi_blas_why());
+    fprintf(f, "%szproduct=%s\n", prefix, slpi_blas_zproduct_name());
+    fprintf(f, "%szproduct_why=%s\n", prefix, slpi_blas_zproduct_why());
     const slpi_cpu *cpu = slpi_cpu_probe();
     fprintf(f, "%scpu=%s family %d model %d, %s%s\n", prefix, cpu->vendor[0] ? cpu->vendor : "unknown", cpu->family,
             cpu->model, slpi_cpu_tier_name(cpu->tier), cpu->avx512_bf16 ? "+bf16" : "");
     fprintf(f, "%slibc=glibc %s\n", prefix, gnu_get_libc_version());
     fprintf(f, "%scompiler=%s %s\n", prefix, SLPI_CC, __VERSION__);
     fprintf(f, "%scflags=%s -std=c11 -ffp-contract=off\n", prefix, SLPI_CFLAGS);
+    char fp[160];
+    fp_effective(fp, sizeof fp);
+    fprintf(f, "%sfp=%s\n", prefix, fp);
 }
 
 /* Returns SLPI_OK, or SLPI_ECHECK with a message when a header and its library

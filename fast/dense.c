@@ -5,12 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <cblas.h>
 #include <lapacke.h>
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "core/blas.h"
 #include "core/vec.h"
 #include "fast/dense.h"
 
@@ -19,12 +17,6 @@ int slpi_fast_all_finite(const double *x, int n)
     for (int i = 0; i < n; i++)
         if (!isfinite(x[i])) return 0;
     return 1;
-}
-
-int slpi_fast_zgemm_3m(void)
-{
-    const char *core = slpi_blas_core();
-    return !(core && (!strcasecmp(core, "SkylakeX") || !strcasecmp(core, "Cooperlake")));
 }
 
 /* C = alpha A B + beta C (n x n). */

@@ -10,12 +10,6 @@
 
 int slpi_fast_all_finite(const double *x, int n);
 
-/* 1 where the su(N) kernels (fast/sun.c) form their complex products by the 3M method
- * (zgemm3m), 0 where by zgemm: zgemm on OpenBLAS's AVX-512 kernels SkylakeX and
- * Cooperlake, whose zgemm is the faster (docs/install.md#products), zgemm3m on every other
- * kernel and BLAS. Fixed for the process (OpenBLAS picks its kernel when it loads). */
-int slpi_fast_zgemm_3m(void);
-
 /* E = exp(B) for skew-Hermitian B (n x n), via zheev of iB; 0 or SLPI_ENUMERIC. */
 int slpi_fast_expm_skewh(int n, const double complex *B, double complex *E);
 /* Eigenvalues (ascending) of the Hermitian matrix iX for skew-Hermitian X; 0 or error. */

@@ -5,10 +5,9 @@
  * map (docs/schemes.md#isomp; ISO paper eq. (26)) with the skew-Hermitian savings: one product gives
  * the commutator, and the second product is formed on its upper block triangle only.
  * Every product of the fixed-point map, of the predictor and of the COMM update is
- * OpenBLAS's zgemm3m (three real products per complex one, the 3M method; 1.15-1.29x a
- * zgemm at N = 128..1024 on OpenBLAS's Haswell and Zen kernels, normwise as accurate,
- * docs/schemes.md#isomp), or zgemm on the kernels whose zgemm is the faster
- * (slpi_fast_zgemm_3m, docs/install.md#products). The Cayley
+ * OpenBLAS's zgemm3m (three real products per complex one, the 3M method; normwise as
+ * accurate, docs/schemes.md#isomp) or zgemm, whichever this machine runs faster, as timed
+ * once and cached (slpi_blas_zproduct, docs/install.md#products). The Cayley
  * congruences (predictor=cayley, isomp_update=cay, solver=newton) are fast/dense.c's LU
  * solves and zgemm, shared with the Manakov system.
  */
@@ -17,6 +16,7 @@
 #include "fast/sun.h"
 #include "fast/dense.h"
 #include "fast/team.h"
+#include "core/blas.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -89,7 +89,8 @@ int slpi_fast_sun_init(slpi_fast_sun *u, int N,
     u->m_gen_sum = m_gen_sum;
     u->gen = gen;
     u->nblk = sun_default_blocks(N);
-    u->m3 = slpi_fast_zgemm_3m();
+    u->m3 = slpi_blas_zproduct();
+    if (u->m3 < 0) return slpi_error_set(err, SLPI_EINPUT, "su(%d): %s", N, slpi_blas_zproduct_why());
     for (int i = 0; i < 4; i++) {
         u->w[i] = malloc((size_t)N * N * sizeof(cplx));
         if (!u->w[i]) {

@@ -33,7 +33,7 @@ struct slpi_fast_sun {
     void (*gen)(slpi_fast_sun *u, int k, const double complex *X, int derivative, double complex *out);
     double complex *w[4]; /* N x N scratch matrices */
     int nblk;             /* column blocks of the skew-Hermitian triangle product */
-    int m3;               /* products by zgemm3m (1) or zgemm (0): slpi_fast_zgemm_3m */
+    int m3;               /* products by zgemm3m (1) or zgemm (0): slpi_blas_zproduct */
 };
 
 int slpi_fast_sun_init(slpi_fast_sun *u, int N,

@@ -173,7 +173,9 @@ int slpi_oracle_provenance(int *n, char ***key, char ***val);
  * columns are, its rows' count and steps, and how many rows the local comparison may
  * visit (slpi_verify_local_wanted). */
 typedef struct {
-    const char *path;
+    const char *path;      /* the file read */
+    const char *name;      /* the file in the report and messages: path, or FILE#path=K for a
+                            * split path's file (verify-paths.c) */
     const slpi_problem *p; /* the header's problem, its plan's (NULL until it is read) */
     slpi_plan *plan;       /* the header's plan (the model parsed once), the caller's to slpi_plan_unref */
     int dim, *col;         /* state coordinate i is column col[i] */
@@ -203,11 +205,13 @@ void slpi_verify_run_local(slpi_oracle_port *port, const slpi_verify_input *in, 
 
 /* Files with a `path` column (many noise paths in one file) split into one file per path
  * (oracle/verify-paths.c): list[0..nlist) the files to verify, in order, each such file
- * replaced by its paths' files file[] in the private folder dir (made: by this run). */
+ * replaced by its paths' files file[] in the private folder dir (made: by this run);
+ * shown[0..nlist) their names in the report and messages, name[] a split path's
+ * (FILE#path=K, FILE as given: the same bytes whatever the private folder's name). */
 typedef struct {
-    const char **list;
+    const char **list, **shown;
     long nlist;
-    char **file;
+    char **file, **name;
     long n, cap;
     char dir[SLPI_PATH_MAX];
     int made;

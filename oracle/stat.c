@@ -317,8 +317,9 @@ static double lambda90(int J, double alpha)
 
 /* Hotelling's T^2 of the pooled mean of the projections: the centred cross products W,
  * Cholesky-factored with the directions that are (nearly) combinations of the ones
- * before dropped (a direction that is zero for this scheme: no drift, no even part). */
-static void hotelling(slpi_verify_stats *st, const slpi_verify_sums *S, int *used)
+ * before dropped (a direction that is zero for this scheme: no drift, no even part).
+ * Reported for the record only: the systematic p-value is tolerant()'s. */
+static void hotelling(slpi_verify_stats *st, const slpi_verify_sums *S)
 {
     int J = st->dirs;
     double n = (double)st->rows, L[SLPI_STAT_DIRS][SLPI_STAT_DIRS], y[SLPI_STAT_DIRS];
@@ -345,9 +346,7 @@ static void hotelling(slpi_verify_stats *st, const slpi_verify_sums *S, int *use
         y[k] = v / L[k][k];
         q += y[k] * y[k];
     }
-    *used = m;
     st->t2 = n * (n - 1) * q;
-    st->p_systematic = m > 0 && n > m ? slpi_oracle_f_tail(st->t2 * (n - m) / (m * (n - 1)), m, n - m) : 1.0;
 }
 
 /* Direction j's mean a and sample variance v over the n pooled rows. */
@@ -392,7 +391,7 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
     st->against_rounded = 2 * st->rows_small > st->rows;
     const slpi_verify_sums *S = st->against_rounded ? &st->rounded : &st->exact;
     int m = 0;
-    hotelling(st, S, &m);
+    hotelling(st, S);
     tolerant(st, S, &m); /* the format's data allow tau in both forms (docs/power.md#shapes-amendment) */
     st->rms_u = sqrt(S->r2_sum / n);
     st->twin_rms_u = sqrt(st->t2_sum / n);

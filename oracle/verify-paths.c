@@ -6,9 +6,13 @@
  * file per path in a private temporary folder (header as given, path=K, the header's
  * x0_file=/noise_file=/noise_fields= with `{path}` replaced by K and made absolute
  * against the original's folder; that path's rows in their order), named
- * FILE#path=K, and these are verified as the pooled files they are. The folder and the
- * files in it are this run's and are removed at its end. Memory: the file once. */
+ * FILE#path=K (FILE as given) in the report and messages whatever the folder's name,
+ * and these are verified as the pooled files they are. The folder
+ * ($TMPDIR/slpi-verify-PID-XXXXXX, PID this process's id) and the files in it are this
+ * run's and are removed at its end; the ones of verify runs that are gone (SIGKILL, a
+ * crash) the next split removes (docs/conventions.md#stale). Memory: the file once. */
 #define _XOPEN_SOURCE 700 /* realpath, mkdtemp */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -22,6 +26,7 @@
 #include "slpi/tools.h"
 #include "slpi/limits.h"
 #include "oracle/oracle.h"
+#include "core/command.h"
 
 /* The whole of a regular file in memory, NUL-terminated; NULL when it is not one
  * (a FIFO is read once, by the verifier, and holds one path). */
@@ -157,12 +162,50 @@ static void folder_of(const char *path, char *out, size_t cap)
     snprintf(out, cap, "%s", realpath(dir, abs) ? abs : dir);
 }
 
-/* The private folder, made at the first file with a `path` column. */
+/* Whether name is one of split_file's: digits, '-', anything, "#path=", digits. */
+static int split_name(const char *name)
+{
+    const char *s = name;
+    while (*s >= '0' && *s <= '9') s++;
+    const char *k = strrchr(s, '#');
+    if (s == name || *s != '-' || !k || strncmp(k, "#path=", 6) != 0 || !k[6]) return 0;
+    for (k += 6; *k >= '0' && *k <= '9';) k++;
+    return *k == 0;
+}
+
+/* Remove the private folders in tmp of verify runs that are gone: a folder named
+ * slpi-verify-PID-XXXXXX whose process is gone (slpi_output_is_stale), its split files
+ * (split_name, regular files) and then it, if nothing else is in it. Best effort. */
+static void remove_stale(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        char dir[SLPI_PATH_MAX], file[2 * SLPI_PATH_MAX];
+        struct stat st;
+        if (!slpi_output_is_stale(e->d_name, "slpi-verify-") ||
+            snprintf(dir, sizeof dir, "%s/%s", tmp, e->d_name) >= (int)sizeof dir || lstat(dir, &st) != 0 ||
+            !S_ISDIR(st.st_mode))
+            continue;
+        DIR *f = opendir(dir);
+        for (struct dirent *g; f && (g = readdir(f));)
+            if (split_name(g->d_name) && snprintf(file, sizeof file, "%s/%s", dir, g->d_name) < (int)sizeof file &&
+                lstat(file, &st) == 0 && S_ISREG(st.st_mode))
+                unlink(file);
+        if (f) closedir(f);
+        rmdir(dir);
+    }
+    if (d) closedir(d);
+}
+
+/* The private folder, made at the first file with a `path` column (the dead runs' removed
+ * first). */
 static int make_dir(slpi_verify_paths *sp, slpi_error *err)
 {
     if (sp->made) return SLPI_OK;
     const char *tmp = getenv("TMPDIR");
-    snprintf(sp->dir, sizeof sp->dir, "%s/slpi-verify-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    tmp = tmp && tmp[0] ? tmp : "/tmp";
+    remove_stale(tmp);
+    snprintf(sp->dir, sizeof sp->dir, "%s/slpi-verify-%ld-XXXXXX", tmp, (long)getpid());
     if (mkdtemp(sp->dir)) return sp->made = 1, SLPI_OK;
     int rc = slpi_error_set(err, SLPI_EINPUT,
                             "verify: cannot make a temporary folder %s for the paths of a file "
@@ -257,16 +300,23 @@ static int split_file(const char *path, slpi_verify_paths *sp, int *split, slpi_
                                 (unsigned long long)rows[i].path, sp->dir, strerror(errno));
         if (rc == SLPI_OK && sp->n == sp->cap) {
             long nc = sp->cap ? 2 * sp->cap : 64;
-            char **m = realloc(sp->file, (size_t)nc * sizeof *m);
-            if (m)
-                sp->file = m, sp->cap = nc;
+            char **m = realloc(sp->file, (size_t)nc * sizeof *m), **s = NULL;
+            if (m) sp->file = m;
+            if (m && (s = realloc(sp->name, (size_t)nc * sizeof *s))) sp->name = s;
+            if (s)
+                sp->cap = nc;
             else
                 rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory splitting its paths", path);
         }
-        if (rc == SLPI_OK && !(sp->file[sp->n] = strdup(out)))
+        size_t nl = strlen(path) + 32;
+        char *f = rc == SLPI_OK ? strdup(out) : NULL, *name = f ? malloc(nl) : NULL;
+        if (name) snprintf(name, nl, "%s#path=%llu", path, (unsigned long long)rows[i].path);
+        if (rc == SLPI_OK && !name) {
+            free(f);
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory splitting its paths", path);
+        }
         if (rc == SLPI_OK)
-            sp->n++;
+            sp->file[sp->n] = f, sp->name[sp->n++] = name;
         else
             unlink(out);
         i = j;
@@ -291,13 +341,16 @@ int slpi_verify_paths_split(slpi_verify_paths *sp, int n, const char *const *pat
         total += split ? to[i] - from[i] : 1;
     }
     /* the list: each file in order, a split one replaced by its paths */
-    if (rc == SLPI_OK && !(sp->list = malloc(((size_t)total + 1) * sizeof *sp->list)))
+    if (rc == SLPI_OK &&
+        (!(sp->list = malloc(((size_t)total + 1) * sizeof *sp->list)) ||
+         !(sp->shown = malloc(((size_t)total + 1) * sizeof *sp->shown))))
         rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     for (int i = 0; rc == SLPI_OK && i < n; i++) {
         if (from[i] < 0)
-            sp->list[sp->nlist++] = paths[i];
+            sp->shown[sp->nlist] = paths[i], sp->list[sp->nlist++] = paths[i];
         else
-            for (long k = from[i]; k < to[i]; k++) sp->list[sp->nlist++] = sp->file[k];
+            for (long k = from[i]; k < to[i]; k++)
+                sp->shown[sp->nlist] = sp->name[k], sp->list[sp->nlist++] = sp->file[k];
     }
     free(from);
     return rc;
@@ -308,9 +361,12 @@ void slpi_verify_paths_clear(slpi_verify_paths *sp)
     for (long i = 0; i < sp->n; i++) {
         unlink(sp->file[i]);
         free(sp->file[i]);
+        free(sp->name[i]);
     }
     if (sp->made) rmdir(sp->dir);
     free(sp->file);
+    free(sp->name);
     free(sp->list);
+    free(sp->shown);
     memset(sp, 0, sizeof *sp);
 }

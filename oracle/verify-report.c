@@ -52,7 +52,7 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
 {
     static const char *const matmul_name[] = { "auto", "arb", "blas" }; /* slpi_matmul_route */
     const slpi_problem *p = in->p;
-    fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", in->path,
+    fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", in->name,
             slpi_scheme_name(slpi_view_scheme(p)->scheme), slpi_system_name(slpi_view_system(p)->system), in->nrows,
             in->first_step, in->last_step, slpi_view_grid(p)->h,
             slpi_view_noise(p)->noise_file[0] ? "file " : "canonical", slpi_view_noise(p)->noise_file);

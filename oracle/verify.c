@@ -223,11 +223,23 @@ static int no_local_row(const slpi_verify_input *in, const slpi_verify_opts *o, 
                           in->path, in->first_step);
 }
 
-/* One file: its proof (global and local comparisons, the summary's proof lines) and
- * its rows' part of the statistics in res->stats (not finished). quiet: no progress
- * line of its own. */
-static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report, int quiet, slpi_verify_input *in,
-                      slpi_verify_result *res, slpi_error *err)
+/* A split path's messages name it as its report does (FILE#path=K): the file's name at
+ * the start of err's message (the readers' "FILE:LINE: ...", verify's "FILE: ...")
+ * becomes name, so that the messages do not depend on the private folder's name. */
+static void name_in_message(slpi_error *err, const char *path, const char *name)
+{
+    size_t n = strlen(path);
+    if (strcmp(path, name) == 0 || strncmp(err->msg, path, n) != 0 || err->msg[n] != ':') return;
+    char rest[sizeof err->msg];
+    snprintf(rest, sizeof rest, "%s", err->msg + n);
+    snprintf(err->msg, sizeof err->msg, "%.200s%.311s", name, rest);
+}
+
+/* One file (path, shown as name): its proof (global and local comparisons, the summary's
+ * proof lines) and its rows' part of the statistics in res->stats (not finished). quiet:
+ * no progress line of its own. */
+static int verify_one(const char *path, const char *name, const slpi_verify_opts *o, FILE *report, int quiet,
+                      slpi_verify_input *in, slpi_verify_result *res, slpi_error *err)
 {
     memset(res, 0, sizeof *res);
     res->verdict = res->global_verdict = res->local.verdict = SLPI_VERDICT_PASS;
@@ -238,6 +250,7 @@ static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report,
     res->sample_seed = o->sample_seed;
     res->files = 1;
     in->path = path;
+    in->name = name;
     int rc = slpi_verify_scan(in, o, err);
     int dim = in->dim;
     slpi_oracle_stat_init(&res->stats, rc == SLPI_OK ? slpi_problem_noise_count(in->p) : 0, dim, o->alpha);
@@ -264,7 +277,7 @@ static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report,
                               quiet };
     FILE *table = o->table ? report : NULL;
     if (rc == SLPI_OK && table)
-        fprintf(table, "verify %s: %s on %s, %ld rows\n", path, slpi_scheme_name(slpi_view_scheme(in->p)->scheme),
+        fprintf(table, "verify %s: %s on %s, %ld rows\n", name, slpi_scheme_name(slpi_view_scheme(in->p)->scheme),
                 slpi_system_name(slpi_view_system(in->p)->system), in->nrows);
     if (rc == SLPI_OK && o->global) run_global(&port, in, table, res, err, &rc);
     if (rc == SLPI_OK && o->local) slpi_verify_run_local(&port, in, o, table, res, err, &rc);
@@ -276,6 +289,7 @@ static int verify_one(const char *path, const slpi_verify_opts *o, FILE *report,
         if (o->local) res->verdict = slpi_verdict_worse(res->verdict, res->local.verdict);
         if (report) slpi_verify_write_summary(report, in, o, res);
     }
+    if (rc != SLPI_OK) name_in_message(err, path, name);
     free(x0);
     return rc;
 }
@@ -358,7 +372,7 @@ static int noise_key_of(const slpi_plan *plan, noise_key *k, slpi_error *err)
 
 /* Pooled files run distinct paths: the same path twice would count its rows twice in the
  * statistics (two ports on one path are verified in two calls). */
-static int distinct_path(const noise_key *keys, int i, const char *const *paths, slpi_error *err)
+static int distinct_path(const noise_key *keys, int i, const char *const *names, slpi_error *err)
 {
     for (int j = 0; j < i; j++)
         if (keys[j].h[0] == keys[i].h[0] && keys[j].h[1] == keys[i].h[1])
@@ -367,12 +381,12 @@ static int distinct_path(const noise_key *keys, int i, const char *const *paths,
                                   "whatever the names of the files, their noise files, seed= and path= say): pooled "
                                   "files must run distinct paths, or the statistics count one path twice; verify two "
                                   "ports of one path in separate calls",
-                                  paths[i], paths[j]);
+                                  names[i], names[j]);
     return SLPI_OK;
 }
 
-static int run_files(int n, const char *const *paths, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
-                     slpi_error *err);
+static int run_files(int n, const char *const *paths, const char *const *names, const slpi_verify_opts *o, FILE *report,
+                     slpi_verify_result *res, slpi_error *err);
 
 /* The files as given, a file with a `path` column split into its paths first
  * (oracle/verify-paths.c). */
@@ -383,9 +397,9 @@ int slpi_verify_run_files(int n, const char *const *paths, const slpi_verify_opt
     int rc = n >= 1 ? slpi_verify_paths_split(&sp, n, paths, err) : SLPI_OK;
     if (rc == SLPI_OK && n >= 1)
         rc = sp.nlist > INT_MAX ? slpi_error_set(err, SLPI_EINPUT, "verify: too many paths")
-                                : run_files((int)sp.nlist, sp.list, o, report, res, err);
+                                : run_files((int)sp.nlist, sp.list, sp.shown, o, report, res, err);
     else if (rc == SLPI_OK)
-        rc = run_files(n, paths, o, report, res, err);
+        rc = run_files(n, paths, paths, o, report, res, err);
     if (n >= 1) slpi_verify_paths_clear(&sp);
     return rc;
 }
@@ -411,12 +425,13 @@ typedef struct {
     size_t len;
 } file_work;
 
-static void work_file(file_work *w, const char *path, const slpi_verify_opts *o, FILE *report, int quiet)
+static void work_file(file_work *w, const char *path, const char *name, const slpi_verify_opts *o, FILE *report,
+                      int quiet)
 {
     FILE *out = report && quiet ? open_memstream(&w->text, &w->len) : report;
     memset(&w->in, 0, sizeof w->in);
     w->rc = report && !out ? slpi_error_set(&w->err, SLPI_EINPUT, "verify: out of memory")
-                           : verify_one(path, o, out, quiet, &w->in, w->res, &w->err);
+                           : verify_one(path, name, o, out, quiet, &w->in, w->res, &w->err);
     if (out && out != report) fclose(out);
 }
 
@@ -430,8 +445,8 @@ static int file_threads(int n, const slpi_verify_opts *o, slpi_error *err, int *
     return *rc == SLPI_OK && nt > 1 && n >= FILES_PER_THREAD * nt ? nt : 1;
 }
 
-static int run_files(int n, const char *const *paths, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,
-                     slpi_error *err)
+static int run_files(int n, const char *const *paths, const char *const *names, const slpi_verify_opts *o, FILE *report,
+                     slpi_verify_result *res, slpi_error *err)
 {
     if (n < 1) return slpi_error_set(err, SLPI_EINPUT, "verify: no trajectory file given");
     if (!(o->precision.u > 0 && o->precision.u < 1) || !(o->budget > 0) || !isfinite(o->budget))
@@ -456,7 +471,7 @@ static int run_files(int n, const char *const *paths, const slpi_verify_opts *o,
         for (int j = 0; j < m; j++) w[j].res = b + j == 0 ? res : store + j;
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (quiet)
         for (int j = 0; j < m; j++) {
-            work_file(w + j, paths[b + j], &one, report, quiet);
+            work_file(w + j, paths[b + j], names[b + j], &one, report, quiet);
             slpi_progress_add(pg, 1);
         }
         /* in file order, as one file at a time: its report, its error, then the checks
@@ -467,7 +482,7 @@ static int run_files(int n, const char *const *paths, const slpi_verify_opts *o,
             if (rc == SLPI_OK && (rc = w[j].rc) != SLPI_OK) *err = w[j].err;
             if (rc == SLPI_OK && i > 0) rc = slpi_verify_same_problem(&first, &w[j].in, err);
             if (rc == SLPI_OK) rc = noise_key_of(w[j].in.plan, &keys[i], err);
-            if (rc == SLPI_OK && i > 0) rc = distinct_path(keys, i, paths, err);
+            if (rc == SLPI_OK && i > 0) rc = distinct_path(keys, i, names, err);
             if (rc == SLPI_OK && i > 0) fold_proof(res, w[j].res);
             if (i == 0)
                 first = w[j].in;

@@ -208,8 +208,10 @@ static void block_noise(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
 /* A failed step of lane r on object i (docs/noise.md#failed-paths): its path's first on
  * this object is counted, and kept as the worker's first failure if it comes before it
  * (lower path, then lower object). */
+/* Lane r of object i failed at `step`: its step (status st, info), or phi, not finite at
+ * the level's last step (phi: its value; NULL for a step). */
 static void note_failure(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, int i, int r,
-                         uint64_t path, long step, slpi_step_status st, const slpi_step_info *info)
+                         uint64_t path, long step, slpi_step_status st, const slpi_step_info *info, const double *phi)
 {
     unsigned char *dead = w->dead + (size_t)i * (size_t)w->B + (size_t)r;
     if (*dead) return;
@@ -225,6 +227,8 @@ static void note_failure(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi
     f->status = st;
     f->iterations = info->iterations;
     f->residual = info->residual;
+    f->functional = phi != NULL;
+    f->value = phi ? *phi : 0;
 }
 
 /* Step `step` (0-based on the level's grid) of object i for the n lanes of SoA state x. A
@@ -262,7 +266,7 @@ static int step_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_co
         if (w->ncarry[i]) slpi_fast_carry_get(f, carry);
         if (!bad) w->iters += info.iterations; /* the SoA kernel counted its lanes' */
         if (slpi_step_failed(st)) {
-            note_failure(w, c, ly, i, r, path0 + (uint64_t)r, step, st, &info);
+            note_failure(w, c, ly, i, r, path0 + (uint64_t)r, step, st, &info, NULL);
             continue;
         }
         for (int j = 0; j < ly->dim; j++) x[(size_t)j * (size_t)n + (size_t)r] = w->lane[j];
@@ -340,11 +344,10 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
             for (int i = 0; i < w->nf; i++) {
                 LANE(i, xi);
                 ph[i] = slpi_conv_phi_eval(c, ly->phi, xi, d);
-                if (!isfinite(ph[i])) {
+                if (!isfinite(ph[i])) { /* every step taken: the functional's failure, not a step's */
                     slpi_step_info none = { 0 };
-                    none.residual = NAN;
                     note_failure(w, c, ly, i, r, path0 + (uint64_t)r, (1L << level_of(c, ly, i)) - 1,
-                                 SLPI_STEP_DIVERGED, &none);
+                                 SLPI_STEP_CONVERGED, &none, &ph[i]);
                     w->lost[r] = 1;
                 }
             }

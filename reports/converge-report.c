@@ -5,6 +5,7 @@
  * wall-clock figure: every byte is a deterministic function of the study and the build
  * (docs/experiments.md). */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,11 +166,18 @@ int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE
                                   json_pack("{s:i, s:b, s:I}", "level", i < r->nlev ? r->level[i] : c->L, "independent",
                                             i == r->nlev + 1, "failed", (json_int_t)r->failed_at[i]));
         json_object_set_new(doc, "failed_per_level", per);
-        json_object_set_new(doc, "first_failure",
-                            json_pack("{s:I, s:i, s:f, s:I, s:s, s:i, s:f}", "path", (json_int_t)ff->path, "level",
-                                      ff->level, "h", ff->h, "step", (json_int_t)ff->step, "status",
-                                      slpi_step_status_name(ff->status), "iterations", ff->iterations, "residual",
-                                      ff->residual));
+        /* JSON has no NaN or infinity: a residual that is not finite is null, phi's value
+         * (never finite here) its printf text */
+        char value[32];
+        snprintf(value, sizeof value, "%g", ff->value);
+        json_t *first = ff->functional
+            ? json_pack("{s:I, s:i, s:f, s:I, s:s, s:s, s:s}", "path", (json_int_t)ff->path, "level", ff->level, "h",
+                        ff->h, "step", (json_int_t)ff->step, "status", "functional not finite", "functional",
+                        slpi_conv_phi_name(c), "value", value)
+            : json_pack("{s:I, s:i, s:f, s:I, s:s, s:i, s:o}", "path", (json_int_t)ff->path, "level", ff->level, "h",
+                        ff->h, "step", (json_int_t)ff->step, "status", slpi_step_status_name(ff->status), "iterations",
+                        ff->iterations, "residual", isfinite(ff->residual) ? json_real(ff->residual) : json_null());
+        json_object_set_new(doc, "first_failure", first);
     }
     int bad = !doc || json_dumpf(doc, f, JSON_INDENT(1) | JSON_REAL_PRECISION(17)) != 0 || fputc('\n', f) == EOF;
     json_decref(doc);

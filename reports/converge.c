@@ -227,6 +227,8 @@ static void put_failures(double *q, const slpi_conv_worker *w, long lost)
     q[Q_F_STATUS] = f->status;
     q[Q_F_ITERS] = f->iterations;
     q[Q_F_RESIDUAL] = f->residual;
+    q[Q_F_FUNCTIONAL] = f->functional;
+    q[Q_F_VALUE] = f->value;
 }
 
 /* The study's failures from the batch rows: counts, and the first (lowest path, then
@@ -251,16 +253,25 @@ static void get_failures(const slpi_conv_cfg *c, const slpi_conv_layout *ly, con
         f->status = (slpi_step_status)q[Q_F_STATUS];
         f->iterations = (int)q[Q_F_ITERS];
         f->residual = q[Q_F_RESIDUAL];
+        f->functional = q[Q_F_FUNCTIONAL] != 0;
+        f->value = q[Q_F_VALUE];
     }
 }
 
 void slpi_conv_failure_text(const slpi_conv_cfg *c, const slpi_conv_failure *f, char *buf, size_t n)
 {
     int indep = c->indep && f->object == c->kmax - c->kmin + 2;
-    snprintf(buf, n, "%s on path %lld, level %d%s (h = %.17g), step %ld: %s, %d iterations, residual %.3g",
-             slpi_scheme_name(indep ? c->indep_scheme : slpi_view_scheme(c->base)->scheme), f->path, f->level,
-             indep ? " (independent reference)" : "", f->h, f->step, slpi_step_status_name(f->status), f->iterations,
-             f->residual);
+    const char *scheme = slpi_scheme_name(indep ? c->indep_scheme : slpi_view_scheme(c->base)->scheme);
+    if (f->functional)
+        snprintf(buf, n,
+                 "%s on path %lld, level %d%s (h = %.17g), step %ld (the last, at T): the functional phi = %.80s "
+                 "is not finite there: %g (every step succeeded)",
+                 scheme, f->path, f->level, indep ? " (independent reference)" : "", f->h, f->step,
+                 slpi_conv_phi_name(c), f->value);
+    else
+        snprintf(buf, n, "%s on path %lld, level %d%s (h = %.17g), step %ld: %s, %d iterations, residual %.3g", scheme,
+                 f->path, f->level, indep ? " (independent reference)" : "", f->h, f->step,
+                 slpi_step_status_name(f->status), f->iterations, f->residual);
 }
 
 /* Reload the completed batches of c->resume into buf (rank 0) and mark them in done. */

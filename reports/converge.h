@@ -14,8 +14,9 @@ typedef struct slpi_fast slpi_fast;
 
 /* The extra doubles of a batch's row after its sums: solver iterations, clipped
  * increments, surviving paths, failed paths (docs/noise.md#failed-paths), the batch's first
- * failure (path + 1, 0: none; object, step, status, iterations, residual), and the failed
- * paths per fast object (SLPI_CONV_MAXLEV + 1 slots). */
+ * failure (path + 1, 0: none; object, step, status, iterations, residual, 1 when it is
+ * the functional's, phi's value), and the failed paths per fast object
+ * (SLPI_CONV_MAXLEV + 1 slots). */
 enum {
     Q_ITERS,
     Q_CLIPPED,
@@ -27,6 +28,8 @@ enum {
     Q_F_STATUS,
     Q_F_ITERS,
     Q_F_RESIDUAL,
+    Q_F_FUNCTIONAL,
+    Q_F_VALUE,
     Q_F_COUNT,
     Q_EXTRA = Q_F_COUNT + SLPI_CONV_MAXLEV + 1
 };

@@ -68,9 +68,11 @@ typedef struct {
     int nfit;
 } slpi_conv_fit;
 
-/* A failed step of a study (docs/noise.md#failed-paths): path, fast object (the coarse
+/* A failed path of a study (docs/noise.md#failed-paths): path, fast object (the coarse
  * levels 0..nlev-1, the reference nlev, the independent reference nlev + 1), its level
- * and h, the step on that level's grid, the status, iterations and residual. */
+ * and h, the step on that level's grid, and what failed: a step (its status, iterations
+ * and residual), or, every step taken, the functional phi, not finite at the level's
+ * last step (functional 1, its value). */
 typedef struct {
     long long path; /* -1: none */
     int object, level;
@@ -79,6 +81,8 @@ typedef struct {
     slpi_step_status status;
     int iterations;
     double residual;
+    int functional; /* 1: phi was not finite (value), no step failed */
+    double value;
 } slpi_conv_failure;
 
 typedef struct {

@@ -5,7 +5,7 @@
 # four convergence studies, a property run, and the canonical-noise bit streams of the
 # tests/kat/noise.sha256 cases. Run it before and after a change and `diff` the two outputs:
 # any line that differs names what changed. Provenance lines that name the build (git_rev,
-# cflags) and the golden report's timing column are left out of the digests; everything
+# cflags; zproduct_why, which holds timings) and the golden report's timing column are left out of the digests; everything
 # else is hashed as written.
 # --audit FILE: instead, one line "CLAIM VERDICT" per claim of an audit's claims.json and one
 # per check (role, case, check, outcome, value; not the seconds).
@@ -28,7 +28,7 @@ EOF
 fi
 
 # the build-identity lines of a provenance header, which a refactoring changes
-strip() { grep -v -e '^# git_rev=' -e '^# cflags=' -e '^# compiler=' -e 'git_rev' ; }
+strip() { grep -v -e '^# git_rev=' -e '^# cflags=' -e '^# compiler=' -e '^# zproduct_why=' -e 'git_rev' ; }
 dig() { name=$1; shift; printf '%s %s\n' "$name" "$("$@" 2>/dev/null | strip | sha256sum | cut -c1-64)"; }
 
 for p in $("$slpi" list | sed -n '/^presets/,$p' | sed -n 's/^  \([^ ]*\).*/\1/p'); do

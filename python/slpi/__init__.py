@@ -38,10 +38,12 @@ from slpi._native import ffi as _ffi, lib as _lib
 from slpi.files import read_trajectory, read_converge, Trajectory
 from slpi.algebra import pack_su, unpack_su, pack_so, unpack_so
 from slpi._callback import _keep_lost, _native_callback
+from slpi import _stop
+from slpi._stop import Terminated
 
 __all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "mlmc", "noise", "increments", "write_noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
-           "write_trajectory", "SlpiError", "Result", "Quantiles", "to_xarray", "save", "load", "provenance",
+           "write_trajectory", "SlpiError", "Terminated", "Result", "Quantiles", "to_xarray", "save", "load", "provenance",
            "zeitlin_coefficients", "vorticity", "spherical_harmonic", "time_unit", "TimeUnit", "plot", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Estimate", "Verification", "GoldenReport", "__version__"]
 
 
@@ -135,9 +137,10 @@ def _interruptible(lib, call, error=None):
     # waited for on an Event, not Thread.join: a join that KeyboardInterrupt broke may
     # report the thread ended while it runs (Python 3.11)
     try:
-        threading.Thread(target=work, name="slpi-call", daemon=True).start()
-        while not finished.wait(0.25):
-            pass
+        with _stop.Stops():   # SIGTERM: Terminated, a KeyboardInterrupt (slpi/_stop.py)
+            threading.Thread(target=work, name="slpi-call", daemon=True).start()
+            while not finished.wait(0.25):
+                pass
     except KeyboardInterrupt:
         with lock:   # the worker has not begun (then it never calls), runs, or is done
             state["asked"] = True

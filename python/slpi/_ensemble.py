@@ -11,7 +11,7 @@ import numpy as np
 import slpi as _slpi
 from slpi._native import ffi as _ffi, lib as _lib
 from slpi._reduce import Quantiles, Reductions
-from slpi import _ens_state
+from slpi import _atomic, _ens_inputs, _ens_state, _overrides, _stop
 
 # Paths per C call: multiples of 4 x threads x SLPI_ENSEMBLE_BLOCK paths (whole blocks), as
 # many as keep one call's increments under this many bytes.
@@ -116,6 +116,9 @@ class Ensemble:
         within ``quantiles.error``).
     problem : dict of str to str
         Every key of the problem (of this grid point), as ``slpi run`` writes them.
+    overridden : dict of str to str
+        The keys of ``problem`` that did not act, with what overrode them (as
+        ``Result.overridden``).
     state : ndarray or None
         With ``stats``: the statistics' exact state (``slpi ensemble --state``;
         slpi_ensemble_export), for ``ensemble(merge=...)``.
@@ -141,6 +144,7 @@ class Ensemble:
     reduced: np.ndarray = None
     quantiles: Quantiles = None
     problem: dict = None
+    overridden: dict = None
     state: np.ndarray = None
     ref: bool = False
     clipped: int = 0
@@ -162,47 +166,6 @@ def _grid(params):
     if isinstance(params, (list, tuple)) and params and all(isinstance(p, dict) for p in params):
         return [dict(p) for p in params]
     raise _slpi._bad("params", params, "must be a dict of key to a list of values, or a list of dicts")
-
-
-def _increments(dW, first, count, steps, M, paths):
-    """The increments of paths first..first+count-1: a slice of the array dW, or what the
-    callable dW(first, count) returns, checked (shape, dtype, finite)."""
-    if callable(dW):
-        a = dW(first, count)
-        what = "dW(%d, %d)" % (first, count)
-    else:
-        a = dW[first:first + count]
-        what = "dW"
-    try:
-        a = np.asarray(a)
-    except (TypeError, ValueError) as e:
-        raise _slpi._bad("dW", what, "not an array of numbers (%s)" % e) from None
-    if a.dtype.kind not in "fiu" or a.dtype == np.float16:
-        raise _slpi.SlpiError(2, "%s: dtype %s: need real numbers (float64)" % (what, a.dtype), "dW", str(a.dtype))
-    if a.shape != (count, steps, M):
-        need = "(paths, steps, M) = (%d, %d, %d)" % (paths, steps, M) if not callable(dW) else \
-            "(count, steps, M) = (%d, %d, %d)" % (count, steps, M)
-        raise _slpi.SlpiError(2, "%s: shape %s: the problem needs %s" % (
-            what, (dW.shape if not callable(dW) else a.shape), need), "dW", a.shape)
-    a = np.ascontiguousarray(a, dtype=np.float64)
-    bad = ~np.isfinite(a)
-    if bad.any():
-        p, n, j = (int(i) for i in np.argwhere(bad)[0])
-        raise _slpi.SlpiError(2, "dW[%d, %d, %d] = %r: increments must be finite" % (first + p, n, j, a[p, n, j]),
-                              "dW", float(a[p, n, j]))
-    return a
-
-
-def _initial(x0, first, count, dim):
-    """The initial states of paths first..first+count-1: a slice of the array x0, or
-    what the callable x0(first, count) returns, checked (shape, dtype, finite)."""
-    if not callable(x0):
-        return np.ascontiguousarray(x0[first:first + count])
-    a = _slpi._real_array("x0", x0(first, count), 2)
-    if a.shape != (count, dim):
-        raise _slpi.SlpiError(2, "x0(%d, %d): shape %s: need (count, dim) = (%d, %d)" % (
-            first, count, a.shape, count, dim), "x0", a.shape)
-    return a
 
 
 class _Handle:
@@ -313,7 +276,8 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
     tmp = None
     if out is not None:
         _slpi._guard_memory(dbytes, "ensemble: diagnostics of %d paths x %d rows" % (paths, rows), max_memory)
-        tmp = "%s.part-%d" % (out, os.getpid())
+        _atomic.remove_dead_parts(out)
+        tmp = _atomic.part(out)
         states = np.lib.format.open_memmap(tmp, mode="w+", dtype=np.float64, shape=(paths, rows, dim))
     else:
         _slpi._guard_memory(nbytes + dbytes, "ensemble: %d paths x %d rows x %d doubles" % (
@@ -330,26 +294,38 @@ def _one(pr, paths, first_path, every, x0, dW, ref, threads, keep_states, diagno
     per_path = steps * M * 8 if dW is not None else 0
     batch = min(16 * wave, max(wave, _BATCH_BYTES // max(per_path, 1) // wave * wave))
     kept = dict(states=states, radii=radii, diagnostics=diag, diagnostic_radii=drad)
-    done, clipped, capped = ck.restore(h, kept) if ck else (0, 0, 0)
-    batch = ck.batch(batch, wave) if ck else batch
+
+    def inputs(first, n):   # the x0 and dW of paths first .. first + n - 1 (None: not given)
+        return (None if x0 is None else _ens_inputs.initial(x0, first, n, dim),
+                None if dW is None else _ens_inputs.increments(dW, first, n, steps, M, paths))
+    names = pr.labels + h.diag_names
+    done, clipped, capped = ck.restore(h, kept, inputs, batch, red, names) if ck else (0, 0, 0)
     pg = _slpi._Progress(progress, paths * steps, "ensemble (%d paths)" % paths)
     cut = (lambda a, i, n: None if a is None else a[i:i + n])
     t = _slpi._row_steps(lambda p: _lib.slpi_ensemble_row_steps(h.e, p), rows) * pr.h
-    names = pr.labels + h.diag_names
     try:
         while done < paths:
-            n = min(batch, paths - done)
-            xb = None if x0 is None else _initial(x0, done, n, dim)
-            db = None if dW is None else _increments(dW, done, n, steps, M, paths)
+            n = ck.count(done, min(batch, paths - done)) if ck else min(batch, paths - done)
+            xb, db = inputs(done, n)
             xs = cut(states, done, n) if states is not None else np.empty((n, rows, dim)) if red else None
             ds = cut(diag, done, n) if diag is not None else np.empty((n, rows, nd)) if red else None
-            h.run(n, xb, db, xs, cut(radii, done, n), ds, cut(drad, done, n))
+            try:
+                h.run(n, xb, db, xs, cut(radii, done, n), ds, cut(drad, done, n))
+            except KeyboardInterrupt:   # Ctrl-C or SIGTERM: the paths completed (whole waves) are kept
+                if ck:
+                    k = h.paths() - done
+                    if red and k:
+                        red.add(t, xs[:k], ds[:k], names)
+                    ck.inputs.add(*(None if a is None else a[:k] for a in (xb, db)))
+                    ck.save(h, done + k, kept, clipped + h.counts()[0], capped + h.counts()[1], red, stopped=True)
+                raise
             if red:
                 red.add(t, xs, ds, names)
             done += n
             pg.add(n * steps)
             if ck:
-                ck.save(h, done, kept, clipped + h.counts()[0], capped + h.counts()[1])
+                ck.inputs.add(xb, db)
+                ck.save(h, done, kept, clipped + h.counts()[0], capped + h.counts()[1], red)
         if tmp is not None:
             states.flush()
             del states
@@ -418,7 +394,8 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         ``first .. first + count - 1`` as an array (count, steps, M): it is called in path
         order, for batches of at most 64 MB of increments, so that the increments are
         streamed and never held whole. Without ``steps``, ``T`` or ``level`` among the
-        keys, an array's ``shape[1]`` is the number of steps.
+        keys, an array's ``shape[1]`` is the number of steps. Not with ``noise_tau`` or
+        ``noise_file`` (as ``run``'s).
     ref : bool
         The certified path: states are ball midpoints, ``radii`` bound their distance to
         the exact discrete result, and ``stats.radius`` is the largest radius.
@@ -442,7 +419,8 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         ``Ensemble`` whose ``params`` holds the point's values.
     out : str or path, optional
         Stream the states into this ``.npy`` file (written under a temporary name, renamed
-        at the end; removed on error or Ctrl-C) and return a memmap of it.
+        at the end; removed on error or Ctrl-C, and by a later call writing the same file
+        when its process is gone) and return a memmap of it.
     progress : bool
         Show progress in steps.
     reduce : callable, optional
@@ -474,11 +452,15 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         states=False`` and none of x0, dW, diagnostics, reduce, quantiles, out; with
         ``params``, ``merge[i]`` holds point i's Ensembles in every part's order.
     checkpoint, checkpoint_every, resume : optional
-        Write the rows and statistics of the paths done to the file ``checkpoint`` (a
-        ``.npz``, atomically) every ``checkpoint_every`` paths (default: every batch) and at
-        the end; ``resume``: continue from such a file (it may be ``checkpoint``), given the
-        same arguments: the uninterrupted call's result, bit for bit, for any ``threads``
-        (slpi/_ens_state.py); Ctrl-C keeps the last. Not with params, merge, out, reduce.
+        Write the rows and statistics of the paths done (and the histograms of streamed
+        quantiles) to the file ``checkpoint`` (a ``.npz``, atomically) every
+        ``checkpoint_every`` paths (default: every batch; honoured exactly, the C calls end
+        at its multiples, though fewer paths than 256 x threads per call leave threads
+        idle), at the end, and when Ctrl-C or SIGTERM stops the call (the paths completed,
+        up to the last wave of blocks); ``resume``: continue from such a file (it may be
+        ``checkpoint``), given the same arguments: the uninterrupted call's result,
+        ``quantiles`` included, bit for bit, for any ``threads`` (slpi/_ens_state.py). Not
+        with params, merge, out, reduce.
     **keys
         More problem settings.
 
@@ -494,6 +476,9 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         step (naming the path and step).
     KeyboardInterrupt
         On Ctrl-C, promptly; ``out`` is not created.
+    Terminated
+        On SIGTERM, as on Ctrl-C: a SystemExit of code 130 and a KeyboardInterrupt
+        (slpi/_stop.py).
 
     Examples
     --------
@@ -572,29 +557,34 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
     finals = save_every is None and save_at is None and not stats and keep and not diagnostics and params is None \
         and reduce is None and quantiles is None
     results = []
-    for i, point in enumerate(points):
-        pr = S._problem(problem, dict(keys, **(point or {})))
-        lines = pr.text().splitlines()
-        if x0 is not None and "system=model" in lines and not any(ln.startswith(("x0=", "x0_file=")) for ln in lines):
-            # a model has no default initial state; the ensemble's own workers start from
-            # one before each path restarts from its x0: the first path's serves
-            first = _initial(x0, 0, 1, pr.dim)[0] if callable(x0) else x0[0] if x0.ndim == 2 else x0
-            pr.set(**S._x0_keys(pr, np.ascontiguousarray(first, dtype=np.float64)))
-        if threads > 1 and pr.uncertified:
-            raise S._bad("threads", threads, "Callback Hamiltonians run on one thread (threads=1)")
-        steps = pr.steps
-        at = any(v.startswith("save_at=") for v in pr.text().splitlines())
-        finals = finals and not at
-        if save_every is not None and at:
-            raise S._bad("save_every", save_every, "the problem has save_at: give one of the two")
-        every = S._integer("save_every", save_every, 1) if save_every is not None else 0 if at else max(steps, 1)
-        if save_every is None and not at and out is not None:
-            raise S._bad("save_every", None, "out needs save_every or save_at")
-        red = Reductions(reduce, bins, quantiles, keep) if reduce is not None or quantiles is not None else None
-        part = None if merge is None else merge[i] if params is not None else merge
-        results.append(_one(pr, paths, first_path, every, x0, dW, ref, threads, keep, diagnostics, stats, out,
-                            progress, max_memory, point, red, part,
-                            ck and ck(pr.text(), first_path, paths, every, ref, keep, diagnostics)))
+    with _stop.Stops():   # SIGTERM stops as Ctrl-C does, keeping the same (slpi/_stop.py)
+        for i, point in enumerate(points):
+            pr = S._problem(problem, dict(keys, **(point or {})))
+            lines = pr.text().splitlines()
+            if x0 is not None and "system=model" in lines and \
+                    not any(ln.startswith(("x0=", "x0_file=")) for ln in lines):
+                # a model has no default initial state; the ensemble's own workers start from
+                # one before each path restarts from its x0: the first path's serves
+                first = _ens_inputs.initial(x0, 0, 1, pr.dim)[0] if callable(x0) else x0[0] if x0.ndim == 2 else x0
+                pr.set(**S._x0_keys(pr, np.ascontiguousarray(first, dtype=np.float64)))
+            if dW is not None:
+                _overrides.refuse_with_dW(S._keys_of(pr))
+            if threads > 1 and pr.uncertified:
+                raise S._bad("threads", threads, "Callback Hamiltonians run on one thread (threads=1)")
+            steps = pr.steps
+            at = any(v.startswith("save_at=") for v in pr.text().splitlines())
+            finals = finals and not at
+            if save_every is not None and at:
+                raise S._bad("save_every", save_every, "the problem has save_at: give one of the two")
+            every = S._integer("save_every", save_every, 1) if save_every is not None else 0 if at else max(steps, 1)
+            if save_every is None and not at and out is not None:
+                raise S._bad("save_every", None, "out needs save_every or save_at")
+            red = Reductions(reduce, bins, quantiles, keep) if reduce is not None or quantiles is not None else None
+            part = None if merge is None else merge[i] if params is not None else merge
+            results.append(_one(pr, paths, first_path, every, x0, dW, ref, threads, keep, diagnostics, stats, out,
+                                progress, max_memory, point, red, part,
+                                ck and ck(pr.text(), first_path, paths, every, ref, keep, diagnostics)))
+            results[-1].overridden = _overrides.overridden(results[-1].problem, dW is not None, x0 is not None)
     if finals:
         return results[0].states[:, -1, :]
     return results if params is not None else results[0]

@@ -151,6 +151,21 @@ class Reductions:
                 self.stream = StreamingQuantiles(self.q, names)
             self.stream.add(np.concatenate([x, d], axis=2))
 
+    def export(self):
+        """The streamed quantiles' histograms so far (arrays by name; none before the
+        first path), for a checkpoint (slpi/_ens_state.py): load gives them back exactly."""
+        s = self.stream
+        return {} if s is None else dict(quantiles_lo=s.lo, quantiles_w=s.w, quantiles_counts=s.counts,
+                                         quantiles_n=np.array(s.n, dtype=np.int64))
+
+    def load(self, data, names):
+        """Continue from export's arrays (a resumed checkpoint's; {}: nothing streamed)."""
+        if data:
+            self.stream = StreamingQuantiles(self.q, names)
+            s = self.stream
+            s.lo, s.w, s.counts, s.n = data["quantiles_lo"], data["quantiles_w"], data["quantiles_counts"], \
+                int(data["quantiles_n"])
+
     def finish(self, kept, names):
         """(reduced, quantiles): the per-path results (or the histogram's counts), and the
         quantiles (exact of kept, the values (paths, times, quantities) kept, else streamed)."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from slpi._native import ffi as _ffi, lib as _lib
-from slpi import _run_state, _stream
+from slpi import _overrides, _run_state, _stop, _stream
 # the helpers of slpi/__init__.py, defined before it imports this module
 from slpi import (
     Problem, SlpiError, _check, _flag, _guard_memory, _integer, _keep_lost, _keys_of, _problem, _ptr,
@@ -85,7 +85,7 @@ def _advance(st, steps, every, dW, out, row0, progress, include_initial, kept=(N
                               _ptr(None if out["drad"] is None else out["drad"][row]))
         row += 1
         if stream is not None:
-            stream.rows(out, row)
+            stream.start(out, row)
     done, piece, base = 0, _FIRST_PIECE, _lib.slpi_stepper_position(st.s)
     rows = _ffi.new("long *")
     while done < steps:
@@ -136,11 +136,16 @@ class Result:
         certified path can check this run. None otherwise.
     problem : dict of str to str
         Every key of the problem, as the header of ``slpi run`` writes them.
+    overridden : dict of str to str
+        The keys of ``problem`` that did not act, each with what overrode it (``dW``
+        the noise's seed, ``x0`` the problem's x0; slpi/_overrides.py); ``slpi.save``
+        records them as the attribute ``overridden``.
     iterations, residual : ndarray (rows,)
         The solver iterations and final residual of each row's step.
     summary : dict
         Counts over the run: steps, iterations, max_iterations, stagnated, capped,
-        clipped, max_prec (certified path); and h, noises, output_every, path ("fast"/"ref").
+        clipped, max_prec (certified path); and h, noises, output_every, path ("fast"/"ref"),
+        rows_planned (the rows of the whole grid: more than ``len(t)`` when stopped).
     """
     t: np.ndarray
     step: np.ndarray
@@ -154,6 +159,7 @@ class Result:
     diagnostic_radii: dict = None
     uncertified: str = None
     problem: dict = None
+    overridden: dict = None
 
     @property
     def energy(self):
@@ -192,6 +198,9 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
         Wiener increments of each step (clipped at the problem's truncation threshold,
         as a noise file's are); default: the problem's canonical noise. Without
         ``steps``, ``T`` or ``level`` among the keys, the run has ``len(dW)`` steps.
+        Not with ``noise_tau`` or ``noise_file``, which colour or replace the canonical
+        noise that dW replaces (SlpiError); the noise's seed, path and refine are
+        recorded as ``overridden``.
     x0 : array_like (dim,), optional
         The initial state, any size, in the state layout of ``slpi.h`` (``pack_su`` for
         su(N)); on the system's manifold within 1e-10.
@@ -223,14 +232,18 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     checkpoint, checkpoint_every, resume : optional
         Write the stepper's state and the rows so far to the file ``checkpoint`` (a
         ``.npz``, atomically) every ``checkpoint_every`` steps (default: only at the end),
-        at the end, and when Ctrl-C or the observer stops the call; ``resume``: continue
+        at the end, and when Ctrl-C, SIGTERM or the observer stops the call; ``resume``: continue
         from such a file (it may be ``checkpoint``), given the same problem, ``ref``, ``x0``
         and ``dW``: the Result is the uninterrupted call's, bit for bit
         (slpi/_run_state.py). A failing step keeps the last checkpoint.
     stream : str, optional
-        A new NetCDF file (classic format) the rows are appended to as they are computed,
+        A new NetCDF file (classic CDF-5 format) the rows are appended to as they are computed,
         synced after each piece of work: readable while the run goes on, and whole up to
-        its last piece after a kill (slpi/_stream.py). Not with ``resume``.
+        its last piece after a kill; Ctrl-C is held while a piece is written, so every
+        record is whole (slpi/_stream.py). With ``checkpoint``, the stream holds every
+        row a checkpoint holds; with ``resume``, the stopped run's stream is continued
+        (refused, SlpiError, when it is another run's or its rows differ from the
+        checkpoint's): the file is then the uninterrupted run's, bit for bit.
     **keys
         More problem settings (``slpi list --keys``).
 
@@ -246,6 +259,10 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     KeyboardInterrupt
         On Ctrl-C, within about 0.05 s of work (one step at least); nothing is returned
         (with ``checkpoint``, the file holds the steps taken).
+    Terminated
+        On SIGTERM, after keeping what Ctrl-C keeps: a SystemExit of code 130 (uncaught,
+        Python exits with status 130, as ``slpi run``) and a KeyboardInterrupt
+        (slpi/_stop.py).
 
     Examples
     --------
@@ -276,6 +293,10 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
                         "observer", observer)
     make_ck = _run_state.options(checkpoint, checkpoint_every, resume)
     pr = _problem(problem, keys)
+    problem_keys = _keys_of(pr)
+    if dW is not None:
+        _overrides.refuse_with_dW(problem_keys)
+    over = _overrides.overridden(problem_keys, dW is not None, x0 is not None)
     dim, M, steps, h, every = pr.dim, pr.noises, pr.steps, pr.h, pr.output_every
     if dW is not None and dW.shape != (steps, M):
         raise SlpiError(2, "dW: shape %s: the problem needs (steps, M) = (%d, %d)" % (dW.shape, steps, M),
@@ -298,16 +319,17 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     pg = _Progress(progress, steps, "run" + (" (certified)" if ref else ""))
     n = _row_steps(lambda p: _lib.slpi_stepper_row_steps(st.s, 0, p), rows)
     try:
-        sm = _stream.open_stream(stream, pr, pr.labels, st.diag_names, ref, n, h, make_ck is not None)
-        if sm is not None:
+        with _stop.Stops():   # SIGTERM stops as Ctrl-C does, keeping the same (slpi/_stop.py)
+            ck = None if make_ck is None else make_ck(pr.text(), ref, x0, dW)
+            sm = _stream.open_stream(stream, pr, pr.labels, st.diag_names, ref, n, h, ck and ck.resume, over)
             try:
-                kept_rows = _advance(st, steps, 0, dW, out, 0, pg, True, kept, sm)
+                if ck is None:
+                    kept_rows = _advance(st, steps, 0, dW, out, 0, pg, True, kept, sm)
+                else:
+                    kept_rows = _run_state.advance(ck, st, steps, dW, out, n, pg, kept, _advance, sm)
             finally:
-                sm.close()
-        elif make_ck is None:
-            kept_rows = _advance(st, steps, 0, dW, out, 0, pg, True, kept)
-        else:
-            kept_rows = _run_state.advance(make_ck(pr.text(), ref, x0, dW), st, steps, dW, out, n, pg, kept, _advance)
+                if sm is not None:
+                    sm.close()
     finally:
         pg.close()
     if kept[0] is not None:
@@ -317,12 +339,12 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     out = {k: None if v is None else v[:kept_rows] for k, v in out.items()}
     summary = st.counts()
     summary.update(noises=M, h=h, output_every=every, path="ref" if ref else "fast",
-                   stopped_at=stopped if stopped < steps else None)
+                   stopped_at=stopped if stopped < steps else None, rows_planned=rows)
     res = Result(t=n * h, step=n, states=out["x"], labels=pr.labels,
                  diagnostics={k: out["diag"][:, i] for i, k in enumerate(st.diag_names)},
                  iterations=out["iters"], residual=out["resid"], summary=summary, radii=out["xrad"],
                  diagnostic_radii=None if not ref else {k: out["drad"][:, i] for i, k in enumerate(st.diag_names)},
-                 uncertified=pr.uncertified, problem=_keys_of(pr))
+                 uncertified=pr.uncertified, problem=problem_keys, overridden=over)
     # what write_trajectory needs for `slpi verify`: the problem, when it alone made the run
     res._problem_text = pr.text() if dW is None and x0 is None else None
     return res

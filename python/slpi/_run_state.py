@@ -2,15 +2,15 @@
 (``run(checkpoint=..., checkpoint_every=..., resume=...)``), as slpi/_ens_state.py is for
 ``slpi.ensemble``.
 
-A checkpoint is a ``.npz`` file written atomically (a temporary file beside it, fsync,
-rename) every ``checkpoint_every`` steps, at the end, and when the call is stopped by
-Ctrl-C or by an exception of its observer (at the last step taken: the stepper stands
-between two steps there). A step that fails (SlpiError, code 3) leaves the last one. It
-holds
+A checkpoint is a ``.npz`` file (slpi/_ckpt.py: the container, its digests and what a
+resume refuses) written every ``checkpoint_every`` steps, at the end, and when the call
+is stopped by Ctrl-C or by an exception of its observer (at the last step taken: the
+stepper stands between two steps there). A step that fails (SlpiError, code 3) leaves
+the last one. It holds
 
-- ``meta``: a JSON text: the format ``slpi-python-run-checkpoint`` 1, the problem's text
-  (every key, ``slpi run``'s header), ref, the SHA-256 of x0 and of dW as given (or
-  None), the step reached and the number of rows kept;
+- ``meta``: the format ``slpi-python-run-checkpoint`` 2, the problem's text (every key,
+  ``slpi run``'s header), ref, the SHA-256 of x0 and of dW as given (or None), the step
+  reached and the number of rows kept, and the digests;
 - ``stepper``: the C stepper's checkpoint (slpi_stepper_save: its state, solver
   counters, warm start, OU state and counts; api/stepper-state.c), which a resume loads
   into a fresh stepper (slpi_stepper_load refuses one of another problem, noise path or
@@ -21,21 +21,18 @@ holds
 A step's increments depend only on its number, so a resumed call given the same
 arguments returns the uninterrupted call's Result bit for bit: rows, diagnostics,
 iterations, residuals and summary."""
-import hashlib
-import json
-
 import numpy as np
 
 import slpi as _slpi
-from slpi._ens_state import atomic_savez, check_meta
+from slpi import _ckpt
 from slpi._native import ffi as _ffi, lib as _lib
 
-FORMAT, VERSION = "slpi-python-run-checkpoint", 1
+FORMAT, VERSION = "slpi-python-run-checkpoint", 2
 _ROWS = ("x", "xrad", "diag", "drad", "iters", "resid")
 
 
 def _digest(a):
-    return None if a is None else hashlib.sha256(np.ascontiguousarray(a, dtype=np.float64).tobytes()).hexdigest()
+    return None if a is None else _ckpt.digest(np.asarray(a, dtype=np.float64))
 
 
 class Checkpoint:
@@ -49,18 +46,12 @@ class Checkpoint:
         the rows restored (0 without resume)."""
         if self.resume is None:
             return 0
-        try:
-            with np.load(self.resume, allow_pickle=False) as z:
-                meta = json.loads(str(z["meta"]))
-                text = str(z["stepper"])
-                data = {k: z[k] for k in z.files if k in _ROWS}
-        except (OSError, ValueError, KeyError) as e:
-            raise _slpi._bad("resume", self.resume, "not a checkpoint of slpi.run (%s)" % e) from None
-        check_meta(meta, (FORMAT, VERSION), self.call, self.resume, "run")
-        rows = int(meta["rows"])
+        meta, data = _ckpt.read(self.resume, (FORMAT, VERSION), "run")
+        _ckpt.check_call(meta, self.call, self.resume, "run")
+        text, rows = str(data.get("stepper")), int(meta["rows"])
         for k, a in out.items():
-            if a is not None and (k not in data or data[k].shape != (rows,) + a.shape[1:]):
-                raise _slpi._bad("resume", self.resume, "its %s do not have the shape of %d rows" % (k, rows))
+            if a is not None and (k not in data or data[k].shape != (rows,) + a.shape[1:] or data[k].dtype != a.dtype):
+                raise _slpi._bad("resume", self.resume, "its %s are not %d rows of %s" % (k, rows, a.dtype))
         if "\0" in text:   # C would read the text only up to it: a cut checkpoint accepted
             raise _slpi._bad("resume", self.resume, "its stepper text holds a NUL character (an edited or binary file)")
         if _lib.slpi_stepper_load(st.s, text.encode()) != 0:
@@ -82,10 +73,9 @@ class Checkpoint:
         if n < 0 or _lib.slpi_stepper_save(st.s, buf, n + 1) != n:
             raise _slpi.SlpiError(2, "checkpoint: %s" % _ffi.string(_lib.slpi_api_last_error()).decode(),
                                   "checkpoint", self.path)
-        meta = dict(self.call, format=FORMAT, version=VERSION, step=int(_lib.slpi_stepper_position(st.s)), rows=rows)
+        meta = dict(self.call, step=int(_lib.slpi_stepper_position(st.s)), rows=rows)
         data = {k: np.ascontiguousarray(a[:rows]) for k, a in out.items() if a is not None}
-        atomic_savez(self.path, meta=np.array(json.dumps(meta, sort_keys=True)),
-                     stepper=np.array(_ffi.string(buf).decode()), **data)
+        _ckpt.write(self.path, (FORMAT, VERSION), meta, dict(data, stepper=np.array(_ffi.string(buf).decode())))
 
 
 def options(checkpoint, every, resume):
@@ -104,20 +94,25 @@ def options(checkpoint, every, resume):
     return make
 
 
-def advance(ck, st, steps, dW, out, row_steps, pg, kept, advance_rows):
+def advance(ck, st, steps, dW, out, row_steps, pg, kept, advance_rows, stream=None):
     """Run st to `steps` (from where a resume left it) through advance_rows (slpi/_run.py's
     _advance) in pieces ending at multiples of ck.every, saving after each, at the end,
-    and when Ctrl-C or the observer stops the call; returns the rows kept."""
+    and when Ctrl-C, SIGTERM or the observer stops the call; returns the rows kept. The
+    stream (slpi/_stream.py), if any, holds every row a checkpoint holds when it is
+    written, so that a resume continues both."""
     rows = ck.restore(st, out)
     done = _lib.slpi_stepper_position(st.s)
     if rows == 0:   # the initial row
-        advance_rows(st, 0, 0, None, out, 0, pg, True, kept)
+        advance_rows(st, 0, 0, None, out, 0, pg, True, kept, stream=stream)
         rows = 1
+    elif stream is not None:
+        stream.start(out, rows)
     every = ck.every or steps
     try:
         while done < steps:
             n = min(every - done % every, steps - done)
-            rows += advance_rows(st, n, 0, None if dW is None else dW[done:], out, rows, pg, False, kept)
+            rows += advance_rows(st, n, 0, None if dW is None else dW[done:], out, rows, pg, False, kept,
+                                 stream=stream)
             stopped = _lib.slpi_stepper_position(st.s) < done + n or kept[0] is not None or kept[1]
             done = _lib.slpi_stepper_position(st.s)
             if stopped:
@@ -127,8 +122,11 @@ def advance(ck, st, steps, dW, out, row_steps, pg, kept, advance_rows):
     except _slpi.SlpiError:
         raise   # a failed step: the last checkpoint stays
     except BaseException:
-        # Ctrl-C between pieces: the rows of the steps taken are written
-        ck.save(st, out, int(np.searchsorted(row_steps, _lib.slpi_stepper_position(st.s), side="right")))
+        # Ctrl-C or SIGTERM between pieces: the rows of the steps taken are written
+        rows = int(np.searchsorted(row_steps, _lib.slpi_stepper_position(st.s), side="right"))
+        if stream is not None:
+            stream.rows(out, rows)
+        ck.save(st, out, rows)
         raise
     ck.save(st, out, rows)
     return rows

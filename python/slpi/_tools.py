@@ -11,6 +11,7 @@ import numpy as np
 
 from slpi._version import __version__
 from slpi._native import ffi as _ffi, lib as _lib, tools as _tools
+from slpi._atomic import write
 # the helpers of slpi/__init__.py, defined before it imports this module
 from slpi import (
     SlpiError, _bad, _flag, _guard_memory, _integer, _interruptible, _library_error, _path, _problem, _ptr,
@@ -516,9 +517,7 @@ def write_trajectory(path, result):
         raise _bad("result", "ref", "a certified result has balls, not a port's doubles")
     if getattr(result, "_problem_text", None) is None:
         raise _bad("result", type(result).__name__, "not a Result of slpi.run on the problem's own x0 and noise")
-    path = _path("path", path).decode()
-    tmp = "%s.part-%d" % (path, os.getpid())
-    try:
+    def fill(tmp):
         with open(tmp, "w") as f:
             f.write("# slpi-trajectory 1\n# arith=fast\n# state_columns=%s\n# slpi_version=%s\n"
                     % (",".join(result.labels), __version__))
@@ -527,8 +526,4 @@ def write_trajectory(path, result):
             f.write("\t".join(["step", "t"] + result.labels) + "\n")
             for n, t, x in zip(result.step, result.t, result.states):
                 f.write("\t".join([str(int(n)), repr(float(t))] + [float(v).hex() for v in x]) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write(_path("path", path).decode(), fill)

@@ -12,8 +12,14 @@ line it holds (its comment lines joined by newlines as ``notes``); plus ``slpi_k
 a number is a number: a decimal integer that fits int64 is an int64, another decimal
 number a float64 (``h``, ``amp``, ``T``); lists, names, the provenance and whatever else
 stay text. ``str`` of a number parses to the same double, so a problem rebuilt from the
-attributes (``slpi.run(**keys)``) runs the same bits. The variables carry ``long_name``
-and ``units`` (``1``: slpi's time and states are the model's own, dimensionless)."""
+attributes (``slpi.run(**keys)``) runs the same bits. The variables, every diagnostic
+included, carry a CF ``long_name`` and ``units`` (``cf``; ``1``: slpi's time, states and
+diagnostics are the model's own, dimensionless). Only the keys that acted are
+attributes: those another input of the call overrode (``dW`` the noise's seed,
+``noise=modes`` the Euler-Zeitlin ``amp``) are named, with the reason, in the attribute
+``overridden`` alone (slpi/_overrides.py). A run's file has ``slpi_rows_written`` and
+``slpi_rows_planned`` (int64). ``run(stream=)`` writes the same attributes (``run_attrs``,
+slpi/_stream.py): one dialect."""
 import re
 
 import numpy as np
@@ -81,11 +87,47 @@ def _attrs(kind, header, text=()):
 
 
 # CF attributes of the variables: slpi's time is the model's own (the Lie-Poisson equations'
-# time, no physical unit: docs/conventions.md), and so are its states: units "1".
+# time, no physical unit: docs/conventions.md), and so are its states and diagnostics:
+# units "1", but the heavy top's angle theta ("radian").
 _CF = {"time": ("model time t = n h of the Lie-Poisson equations (dimensionless)", "1"),
        "step": ("step number n", "1"), "state": ("state coordinates (slpi.h layout)", "1"),
        "state_radius": ("certified radius of each state coordinate", "1"),
        "path": ("noise path number", "1")}
+# The diagnostics (slpi_diag_add of fast/*.c, and ref/*.c's), by name pattern: {0} is the
+# pattern's group (an index, a power). A departure "_dev" is x(t) - x(0), "_rel_dev"
+# (x(t) - x(0)) / x(0).
+_DIAG = [(r"H0", "energy (the Hamiltonian H0)"),
+         (r"casimir_norm2", "Casimir |x|^2"), (r"casimir_norm2_([0-9]+)", "Casimir |x_{0}|^2 of block {0}"),
+         (r"C1", "Casimir |gamma|^2"), (r"C2", "Casimir pi . gamma (se(3)), or C_2 = tr(X^2) (su(N))"),
+         (r"C([3-9])", "Casimir C_{0} = tr(X^{0})"), (r"trX([0-9]+)", "Casimir tr(X^{0})"),
+         (r"TrX", "trace of X (zero on su(N))"), (r"abs_trace", "|tr X| (zero on su(N))"),
+         (r"lambda_([0-9]+|N)", "eigenvalue lambda_{0} of iX (descending)"),
+         (r"eig_dev", "largest departure of an eigenvalue from step 0"),
+         (r"real_even_dev", "departure from the real, even subspace"),
+         (r"J_([xyz])", "spatial angular momentum J_{0}"), (r"noether_J", "spatial angular momentum |J|"),
+         (r"R_orth_err", "|R^T R - I| (the reconstructed rotation's orthogonality)"),
+         (r"pi3", "body angular momentum pi_3"), (r"p_phi", "momentum p_phi (about the vertical)"),
+         (r"p_psi", "momentum p_psi = pi_3 (about the symmetry axis)"),
+         (r"gamma_RTe3_err", "|gamma - R^T e_3| (the reconstructed rotation's consistency)"),
+         (r"theta", "nutation angle theta"),
+         (r"mean_iters", "mean solver iterations per step so far"),
+         (r"max_iters", "most solver iterations of a step so far"),
+         (r"stagnated", "steps whose solver stagnated so far"), (r"capped", "steps whose solve was capped so far"),
+         (r"failed", "steps whose solve failed so far")]
+
+
+def cf(name):
+    """(long_name, units) of a variable slpi writes (the state, time, a diagnostic, ...),
+    or None for one it does not know."""
+    if name in _CF:
+        return _CF[name]
+    for pattern, long_name in _DIAG:
+        for suffix, how in (("", "%s"), ("_dev", "departure of %s from step 0"),
+                            ("_rel_dev", "relative departure of %s from step 0")):
+            m = re.fullmatch(pattern + suffix, name)
+            if m:
+                return how % long_name.format(*m.groups()), "radian" if name == "theta" else "1"
+    return None
 
 
 _PROVENANCE = []
@@ -100,10 +142,34 @@ def _text_keys(head):
 
 
 def _cf(ds):
-    for name, (long_name, units) in _CF.items():
-        if name in ds.variables:
+    for name in ds.variables:
+        if cf(name):
+            long_name, units = cf(name)
             ds[name].attrs.update(long_name=long_name, units=units)
     return ds
+
+
+def _header(problem, labels, ref, uncertified, overridden):
+    """The header of a Result or Ensemble: the provenance, arith, state_columns and the
+    problem's keys that acted; those another input overrode (slpi/_overrides.py) are named,
+    with why, in ``overridden`` instead."""
+    from slpi._overrides import attribute
+    head = dict(provenance(), arith="ref" if ref else "fast", state_columns=",".join(labels),
+                **{k: v for k, v in (problem or {}).items() if k not in (overridden or {})})
+    if uncertified:
+        head["uncertified"] = uncertified
+    if attribute(overridden):
+        head["overridden"] = attribute(overridden)
+    return head
+
+
+def run_attrs(problem, labels, ref, uncertified, overridden, rows, planned):
+    """The attributes of a run's file, saved (``slpi.save``) or streamed (``run(stream=)``,
+    slpi/_stream.py), alike: the header, typed, and ``slpi_rows_written`` against
+    ``slpi_rows_planned`` (the rows of the run's grid)."""
+    head = dict(_header(problem, labels, ref, uncertified, overridden), slpi_rows_written=rows,
+                slpi_rows_planned=planned)
+    return _attrs("trajectory", head, _text_keys(head))
 
 
 def to_xarray(obj):
@@ -141,12 +207,9 @@ def to_xarray(obj):
             data["state_radius"] = (("time", "component"), obj.radii)
         for k, v in obj.diagnostics.items():
             data[k] = (("time",), v)
-        head = dict(provenance(), arith="ref" if obj.radii is not None else "fast",
-                    state_columns=",".join(obj.labels), **(obj.problem or {}))
-        if obj.uncertified:
-            head["uncertified"] = obj.uncertified
-        return _cf(xr.Dataset(data, coords={"time": obj.t, "component": obj.labels},
-                              attrs=_attrs("trajectory", head, _text_keys(head))))
+        attrs = run_attrs(obj.problem, obj.labels, obj.radii is not None, obj.uncertified, obj.overridden,
+                          len(obj.t), obj.summary.get("rows_planned", len(obj.t)))
+        return _cf(xr.Dataset(data, coords={"time": obj.t, "component": obj.labels}, attrs=attrs))
     if isinstance(obj, Ensemble):
         data, coords = {"step": (("time",), obj.step)}, {"time": obj.t, "component": obj.labels,
                                                          "path": obj.paths.astype(np.int64)}
@@ -169,12 +232,9 @@ def to_xarray(obj):
             r = np.asarray(obj.reduced)
             dims = ("bin",) if r.shape[0] != len(obj.paths) else ("path",)
             data["reduced"] = (dims + tuple("reduced_%d" % i for i in range(1, r.ndim)), r)
-        head = dict(provenance(), arith="ref" if obj.radii is not None else "fast",
-                    state_columns=",".join(obj.labels), **(obj.problem or {}))
+        head = _header(obj.problem, obj.labels, obj.radii is not None, obj.uncertified, obj.overridden)
         for k, v in (obj.params or {}).items():
             head["grid." + k] = repr(v)
-        if obj.uncertified:
-            head["uncertified"] = obj.uncertified
         return _cf(xr.Dataset(data, coords=coords, attrs=_attrs("ensemble", head, _text_keys(head))))
     raise SlpiError(2, "obj: a %s: need a Result, Trajectory or Ensemble" % type(obj).__name__, "obj", None)
 
@@ -197,7 +257,8 @@ def with_time_unit(ds, time_unit):
 def save(obj, path, engine=None, time_unit=None):
     """Write ``to_xarray(obj)`` (or a Dataset) to a NetCDF file (``engine``: xarray's;
     default netcdf4, or h5netcdf for HDF5 through h5py), under a temporary name renamed
-    when complete. ``time_unit`` (``slpi.time_unit``, Euler–Zeitlin problems): the CF
+    when complete (slpi/_atomic.py: Ctrl-C and SIGTERM wait for it; a killed writer's
+    temporary is removed by the next save of the path). ``time_unit`` (``slpi.time_unit``, Euler–Zeitlin problems): the CF
     ``units`` of time become its seconds (``"3356.99... s"``).
 
     Examples
@@ -209,16 +270,9 @@ def save(obj, path, engine=None, time_unit=None):
     'isomp'
     """
     import os
+    from slpi._atomic import write
     ds = with_time_unit(obj if hasattr(obj, "to_netcdf") else to_xarray(obj), time_unit)
-    path = os.fspath(path)
-    tmp = "%s.part-%d" % (path, os.getpid())
-    try:
-        ds.to_netcdf(tmp, engine=engine)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write(os.fspath(path), lambda tmp: ds.to_netcdf(tmp, engine=engine))
 
 
 def load(path, engine=None):

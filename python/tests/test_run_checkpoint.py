@@ -77,6 +77,17 @@ def test_resume_is_the_uninterrupted_run(tmp_path, case):
     same(whole, slpi.run(None, resume=ck, **kw))   # a finished checkpoint: nothing left to step
 
 
+def forge(path):
+    """Rewrite the checkpoint path with its digests recomputed over what it holds now."""
+    from slpi import _ckpt
+    with np.load(path) as z:
+        data = {k: z[k] for k in z.files}
+    meta = json.loads(str(data.pop("meta")))
+    form = (meta.pop("format"), meta.pop("version"))
+    meta.pop("digest"), meta.pop("digests")
+    _ckpt.write(path, form, meta, data)
+
+
 def test_resume_refuses_another_run(tmp_path):
     ck = str(tmp_path / "r.npz")
     slpi.run(None, checkpoint=ck, checkpoint_every=100, **KW)
@@ -86,19 +97,24 @@ def test_resume_refuses_another_run(tmp_path):
         slpi.run(None, resume=ck, x0=[0.0, 0.6, 0.8], **KW)
     with pytest.raises(slpi.SlpiError, match="its ref is False"):
         slpi.run(None, resume=ck, ref=True, **KW)
-    # an edited stepper text: the C loader's digest refuses it, and says so
+    # an edited stepper text: the file's digest refuses it; forged (the file's digests
+    # recomputed: slpi/_ckpt.py detects edits, not forgeries), the C loader's digest
     with np.load(ck) as z:
         data = {k: z[k] for k in z.files}
     text = str(data["stepper"])
     data["stepper"] = np.array(text.replace("\nstep 300\n", "\nstep 299\n"))
     bad = str(tmp_path / "bad.npz")
     np.savez(bad, **data)
+    with pytest.raises(slpi.SlpiError, match="its stepper .* differ from their digest"):
+        slpi.run(None, resume=bad, **KW)
+    forge(bad)
     with pytest.raises(slpi.SlpiError, match="digest mismatch"):
         slpi.run(None, resume=bad, **KW)
     # text after a NUL that follows the whole text: C would read only up to the NUL and
     # accept the rest unread (a NUL at the very end numpy drops: the file holds the text)
     data["stepper"] = np.array(text + "\0step 299\n")
     np.savez(bad, **data)
+    forge(bad)
     with pytest.raises(slpi.SlpiError, match="holds a NUL character"):
         slpi.run(None, resume=bad, **KW)
     open(bad, "w").write("not a checkpoint")
@@ -136,7 +152,7 @@ def test_ctrl_c_keeps_the_steps_taken(tmp_path, monkeypatch):
 
 def _other_version(ck):
     """ck's meta with another format version, written back whole"""
-    from slpi._ens_state import atomic_savez
+    from slpi._atomic import atomic_savez
     z = dict(np.load(ck))
     meta = json.loads(str(z["meta"]))
     meta["version"] += 1
@@ -150,7 +166,27 @@ def test_resume_refuses_another_format_version(tmp_path):
     slpi.ensemble("iso/rigid-body/trajectories", paths=8, steps=4, checkpoint=eck, checkpoint_every=4)
     _other_version(ck)
     _other_version(eck)
-    with pytest.raises(slpi.SlpiError, match="format slpi-python-run-checkpoint 2: need slpi-python-run-checkpoint 1"):
+    with pytest.raises(slpi.SlpiError, match="format slpi-python-run-checkpoint 3: need slpi-python-run-checkpoint 2"):
         slpi.run(None, resume=ck, **KW)
-    with pytest.raises(slpi.SlpiError, match="format slpi-python-ensemble-checkpoint 2: need .* 1"):
+    with pytest.raises(slpi.SlpiError, match="format slpi-python-ensemble-checkpoint 3: need .* 2"):
         slpi.ensemble("iso/rigid-body/trajectories", paths=8, steps=4, resume=eck)
+
+
+def test_resume_refuses_other_increments(tmp_path):
+    """A run on given increments resumed with others (one value of one late row, or the
+    same values as float32) is refused naming dW: else its rows before the checkpoint
+    would be of one noise and those after of another, a wrong result."""
+    ck = str(tmp_path / "r.npz")
+    dW = np.random.default_rng(11).normal(0, 0.06, (300, 3))
+    stop_at.h = slpi.run(None, **KW).summary["h"]
+    with pytest.raises(Stop):
+        slpi.run(None, dW=dW, observer=stop_at(150), checkpoint=ck, checkpoint_every=50, **KW)
+    other = dW.copy()
+    other[299, 2] += 1e-3
+    for wrong in (other, dW.astype(np.float32)):
+        with pytest.raises(slpi.SlpiError, match="the checkpoint is of another run: its dW is '[0-9a-f]{64}'") as e:
+            slpi.run(None, dW=wrong, resume=ck, **KW)
+        assert e.value.argument == "resume"
+    with pytest.raises(slpi.SlpiError, match="its dW is '[0-9a-f]{64}', this call's None"):
+        slpi.run(None, resume=ck, **KW)
+    assert slpi.run(None, dW=dW, resume=ck, **KW).states.tobytes() == slpi.run(None, dW=dW, **KW).states.tobytes()

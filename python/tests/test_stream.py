@@ -1,4 +1,4 @@
-"""Streamed NetCDF (slpi/_stream.py): a run's rows appended to a classic-format file as
+"""Streamed NetCDF (slpi/_stream.py): a run's rows appended to a classic-format (CDF-5) file as
 they are computed are readable while the run goes on (opened from its observer: the rows
 of every piece done), equal the uninterrupted Result's after the run, and a run killed
 by SIGKILL in a subprocess leaves a file that opens whole, holding a prefix of the rows,
@@ -34,13 +34,11 @@ def test_readable_while_running_and_the_run_after(tmp_path):
     r = slpi.run(None, stream=f, observer=peek, **KW)
     assert seen and all(0 < k < len(whole.t) for k in seen)   # rows on disk, read by another handle mid-run
     step, x, H0, scheme = rows_of(f)
-    assert step.tobytes() == whole.step.astype(np.int32).tobytes() and scheme == "isomp"
+    assert step.tobytes() == whole.step.astype(np.int64).tobytes() and scheme == "isomp"
     assert x.tobytes() == whole.states.tobytes() == r.states.tobytes() and rows_of.t.tobytes() == whole.t.tobytes()
     assert H0.tobytes() == whole.diagnostics["H0"].tobytes()
     with pytest.raises(slpi.SlpiError, match="the file exists"):
         slpi.run(None, stream=f, **KW)
-    with pytest.raises(slpi.SlpiError, match="not with checkpoint"):
-        slpi.run(None, stream=str(tmp_path / "s.nc"), checkpoint=str(tmp_path / "c.npz"), **KW)
 
 
 def test_valid_after_a_kill(tmp_path):
@@ -55,5 +53,61 @@ def test_valid_after_a_kill(tmp_path):
     whole = slpi.run(None, **KW)
     k = step.size
     assert 0 < k < len(whole.t) and step[-1] <= 1501
-    assert step.tobytes() == whole.step[:k].astype(np.int32).tobytes()
+    assert step.tobytes() == whole.step[:k].astype(np.int64).tobytes()
     assert x.tobytes() == whole.states[:k].tobytes() and H0.tobytes() == whole.diagnostics["H0"][:k].tobytes()
+
+
+def test_ctrl_c_leaves_whole_rows(tmp_path):
+    """Ctrl-C (a real SIGINT) delivered at every line of the piece writer (Stream.rows),
+    in its first, second and fifth piece: KeyboardInterrupt is raised, and the file holds
+    whole rows only (no fill value in any variable), each the uninterrupted run's, as
+    many as the record count says. A trace function sends the signal as the chosen line
+    begins, so the moment is exact, not timed."""
+    import sys
+    from slpi import _stream
+    whole = slpi.run(None, **KW)
+    code = _stream.Stream._append.__code__
+    lines = set()
+
+    def lines_run(frame, event, arg):   # the lines of rows() that a piece runs
+        if frame.f_code is code and event == "line":
+            lines.add(frame.f_lineno)
+        return lines_run if frame.f_code is code else None
+    sys.settrace(lines_run)
+    try:
+        slpi.run(None, stream=str(tmp_path / "lines.nc"), **KW)
+    finally:
+        sys.settrace(None)
+    assert len(lines) >= 5
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        for call in (1, 2, 5):
+            for line in sorted(lines):
+                f = str(tmp_path / ("c%d-%d.nc" % (call, line)))
+                seen = [0]
+
+                def trace(frame, event, arg):
+                    if frame.f_code is not code:
+                        return None
+                    if event == "call":
+                        seen[0] += 1
+                    elif event == "line" and seen[0] == call and frame.f_lineno == line:
+                        os.kill(os.getpid(), signal.SIGINT)
+                    return trace
+                sys.settrace(trace)
+                try:
+                    with pytest.raises(KeyboardInterrupt):
+                        slpi.run(None, stream=f, **KW)
+                finally:
+                    sys.settrace(None)
+                assert signal.getsignal(signal.SIGINT) is signal.default_int_handler   # given back
+                with netCDF4.Dataset(f) as ds:
+                    k = len(ds.dimensions["time"])
+                    assert k < len(whole.t), (call, line)
+                    for name, want in (("step", whole.step.astype(np.int64)), ("time", whole.t),
+                                       ("state", whole.states), ("H0", whole.diagnostics["H0"])):
+                        got = ds[name][:]
+                        assert not np.ma.is_masked(got), "line %d of piece %d: %s holds fill values" % (line, call, name)
+                        assert np.asarray(got).tobytes() == want[:k].tobytes(), (call, line, name)
+    finally:
+        signal.signal(signal.SIGINT, old)

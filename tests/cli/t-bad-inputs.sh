@@ -32,7 +32,7 @@ snap() {
 # row PATTERN COMMAND ARGS...: the command gets an output file where it writes one
 # (COMMAND runx, verifyx, goldenx, noisex, convergex: no output file added; stdout goes to $out).
 # Files named in $keep must be exactly as before (nothing deleted, truncated or
-# replaced); no temporary file (.NAME.slpi-XXXXXX) may be left behind.
+# replaced); no temporary file (.NAME.slpi-PID-XXXXXX) may be left behind.
 keep=""; out=msg
 # Each command runs with at most 8 GiB of address space, so that a missing limit (a bug,
 # or a mutant of `make mutants`) fails its row instead of exhausting the machine; not
@@ -245,6 +245,9 @@ row "m2.noise: 2 components per step, the problem has M = 1" run $Mo "H=x1^2" "n
 printf 'system=model\nalgebra=so3\nH=x1^2\nscheme=tmk\nx0=1,0,0\n' > sch.cfg
 row "scheme=isomp is given, but sch.cfg sets scheme=tmk: a key file would override it" run --config sch.cfg --scheme isomp
 row "param.q=1: no expression uses it (a misspelt name?)" run $Mo "H=x1^2" param.q=1
+# a long value (a double's exact expansion: up to 767 digits) is cut, never the reason
+long=0.$(printf '%0700d' 0 | tr 0 1)
+row "param.q=$(printf '%.40s' $long)\.\.\.: no expression uses it (a misspelt name?); remove it" run $Mo "H=x1^2" param.q=$long
 # the time t (docs/models.md#time): its name is no parameter's, t0 only where an expression
 # reads t and only on a model; no scheme refuses t (docs/schemes.md#time), so no row of that kind
 row "param.t: t is the time of the step" run $Mo "H=t*x1^2" param.t=2

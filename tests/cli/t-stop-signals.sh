@@ -51,7 +51,7 @@ echo "precious" > "$tmp/other.txt"
 for sig in TERM HUP INT; do
   rm -f "$tmp/part.tsv"
   draw $((full * 4 / 5))
-  stop run-$sig $sig "bytes '$tmp/.part.tsv.slpi-??????'" $r \
+  stop run-$sig $sig "bytes '$tmp/.part.tsv.slpi-*-??????'" $r \
     "$slpi" run $run -o "$tmp/part.tsv" -q
   [ $sent = 1 ] && prefix run-$sig "$tmp/full.tsv" "$tmp/part.tsv"
   grep -q "part.tsv holds the rows written before it" "$tmp/run-$sig.err" || [ $sent = 0 ] ||

@@ -7,7 +7,8 @@
 # the holder's alone. The hold ends on every exit path: exit 0, 2 (an input error after
 # the output was opened), 3 (a numerical failure), 130 (SIGINT and SIGTERM: the run's own stop, docs/conventions.md#interrupt) and 137
 # (SIGKILL): after each, the next writer of the file runs (exit 0), and after every exit
-# but SIGKILL no lock file (.NAME.slpi-lock) is left behind. Rules fixed before the first
+# but SIGKILL no lock file (.NAME.slpi-lock) is left behind; the temporary file SIGKILL
+# leaves, the next writer removes (nothing else). Rules fixed before the first
 # run: exit codes and the message exactly as above; the held file byte for byte the
 # holder's own. A resume onto a file that cannot be opened for update (a running program's
 # file) is exit 2 naming the file, then the reason.
@@ -100,9 +101,21 @@ released exit2
 released exit3
 env --default-signal=INT "$slpi" run $LONG -q -o F.tsv & h=$!
 wait_lock F.tsv
+dead=$h
+while ! ls .F.tsv.slpi-$dead-?????? > /dev/null 2>&1 && kill -0 $h 2>/dev/null; do sleep 0.05; done
 stop KILL
+# what only SIGKILL leaves, its temporary file .F.tsv.slpi-PID-XXXXXX, the next writer of
+# F.tsv removes (docs/conventions.md#stale); it keeps a live process's, look-alikes and
+# another output's (G.tsv's, written by no one here)
+left=$(ls .F.tsv.slpi-$dead-?????? 2> /dev/null)
+[ -n "$left" ] || bad "SIGKILL left no temporary file .F.tsv.slpi-$dead-XXXXXX"
+keep=".F.tsv.slpi-$$-abcdef .F.tsv.slpi-$dead-abcdefg .F.tsv.slpi-$dead-abcde .F.tsv.slpi-0$dead-abcdef
+  .F.tsv.slpi-$dead-abc_ef .F.tsv.slpi-$dead-abcdef.x .F.tsv.slpi-XXXXXX .G.tsv.slpi-$dead-abcdef"
+for f in $keep; do echo "not slpi's to remove" > $f; done
 released sigkill
-rm -f .F.tsv.slpi-*   # what only SIGKILL leaves: its temporary file
+[ -e "$left" ] && bad "the next writer left the dead writer's temporary file $left"
+for f in $keep; do [ -e $f ] || bad "the next writer of F.tsv removed $f"; done
+rm -f .F.tsv.slpi-* .G.tsv.slpi-*
 
 # --- a resume onto a file that cannot be opened for update (a running program's file:
 # ETXTBSY, root included): exit 2 naming the file first, then the reason; its lock released

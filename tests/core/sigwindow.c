@@ -3,7 +3,7 @@
  * inside the flock(2) of a writer's lock file (".NAME.slpi-lock"), between the file's
  * creation and its naming as pending; with SIGWINDOW=release, from inside the unlink(2)
  * of that file, between the unlink and its forgetting; with SIGWINDOW=temp, from inside the
- * mkstemp(3) of a temporary output (".NAME.slpi-XXXXXX"), after the file exists and
+ * mkstemp(3) of a temporary output (".NAME.slpi-PID-XXXXXX"), after the file exists and
  * before it is named pending. Once per process. The signal lands where a signal from
  * outside could land only by chance, in a window of a few calls. */
 #define _GNU_SOURCE

@@ -17,9 +17,13 @@
  *         raised (a signal not caught would have ended it);
  *      c. where SIGINT is ignored (a script's background job) nothing is installed and
  *         the signal stays ignored.
- *   The children of a and b start from SIGINT's default action, as a command started in
- *   the foreground does: this test itself may inherit SIGINT ignored (`nohup make check
- *   &`), which its children would inherit in turn and then, rightly, keep (c). */
+ *   The children of a and b start from the default action of SIGINT, SIGTERM and SIGHUP
+ *   (in_child sets it), as a command started in the foreground does: this test itself may
+ *   inherit SIGINT or SIGHUP ignored (`nohup make check &`), which its children would
+ *   inherit in turn and then, rightly, keep (c). So a and b run twice: as this test
+ *   was started, then with SIGINT and SIGHUP ignored here, as a background job's test
+ *   is started (under `nohup make check &` the children used to keep SIGINT ignored,
+ *   and a SIGTERM was never caught). */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <signal.h>
@@ -127,12 +131,16 @@ static void no_fallback(void)
     alarm(0);
 }
 
-/* Fork, run child(arg) in the child, and return its wait status. */
+/* Fork, run child(arg) in the child from the default action of the three stop signals
+ * (whatever this test inherited), and return its wait status. */
 static int in_child(void (*child)(const char *), const char *arg)
 {
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
         child(arg);
         _exit(0);
     }
@@ -146,8 +154,6 @@ static int stop_sig = SIGINT;
 
 static void child_fallback(const char *file)
 {
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
     if (!slpi_interrupt_catch()) _exit(4);
     slpi_output *o;
     slpi_error err = { 0, "" };
@@ -163,9 +169,6 @@ static void child_fallback(const char *file)
 static void child_second(const char *unused)
 {
     (void)unused;
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
     if (!slpi_interrupt_catch()) _exit(4);
     raise(stop_sig);
     no_fallback(); /* only the second signal may end it */
@@ -178,7 +181,6 @@ static void child_second(const char *unused)
 static void child_waits(const char *unused)
 {
     (void)unused;
-    signal(stop_sig, SIG_DFL);
     if (!slpi_interrupt_catch()) _exit(4);
     raise(stop_sig);
     for (double t0 = seconds(); seconds() - t0 < 60;) {
@@ -191,7 +193,6 @@ static void child_waits(const char *unused)
 static void child_flag(const char *unused)
 {
     (void)unused;
-    signal(stop_sig, SIG_DFL);
     if (!slpi_interrupt_catch()) _exit(4);
     raise(stop_sig);
     no_fallback(); /* the flag is raised and the child goes on */
@@ -218,6 +219,45 @@ static int others_in(const char *dir, const char *keep)
     return n;
 }
 
+/* a, b and c of the header, in folder dir (file: the output the fallback's child leaves
+ * untouched); how: the dispositions this test holds, for the messages. */
+static void stop_handler(const char *dir, const char *file, const char *how)
+{
+    static const int stops[] = { SIGINT, SIGTERM };
+    for (int k = 0; k < 2; k++) {
+        stop_sig = stops[k];
+        const char *name = stop_sig == SIGINT ? "SIGINT" : "SIGTERM";
+        FILE *f = fopen(file, "w");
+        TEST_CHECK(f && fputs("old\n", f) >= 0 && fclose(f) == 0);
+        double t0 = seconds();
+        int st = in_child(child_fallback, file);
+        TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == stop_sig, "%s: fallback after %s: status %#x (exit %d)", how,
+                    name, st, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+        printf("t-interrupt: %s: work that never polls ended %.2f s after %s (the fallback: 1 s of CPU time)\n", how,
+               seconds() - t0, name);
+        char buf[16] = "";
+        f = fopen(file, "r");
+        TEST_CHECK(f && fgets(buf, sizeof buf, f) && strcmp(buf, "old\n") == 0);
+        if (f) fclose(f);
+        TEST_CHECKF(others_in(dir, "out.tsv") == 0, "%s: the temporary output of the killed child is left in %s", how,
+                    dir);
+        st = in_child(child_second, NULL);
+        TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == stop_sig, "%s: second signal after %s: status %#x", how, name,
+                    st);
+        st = in_child(child_flag, NULL);
+        TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: one %s: status %#x (not caught: the flag not raised)",
+                    how, name, st);
+    }
+    stop_sig = SIGTERM;
+    double t0 = seconds();
+    int st = in_child(child_waits, NULL);
+    TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "%s: a waiting child after SIGTERM: status %#x", how, st);
+    printf("t-interrupt: %s: work that waits ended %.2f s after SIGTERM (the fallback: 10 s of wall time)\n", how,
+           seconds() - t0);
+    st = in_child(child_ignored, NULL);
+    TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s: ignored SIGINT: status %#x", how, st);
+}
+
 int main(void)
 {
     test_start("t-interrupt", 44);
@@ -233,37 +273,10 @@ int main(void)
     char dir[] = "/tmp/t-interrupt-XXXXXX", file[64];
     TEST_CHECK(mkdtemp(dir) != NULL);
     snprintf(file, sizeof file, "%s/out.tsv", dir);
-    static const int stops[] = { SIGINT, SIGTERM };
-    for (int k = 0; k < 2; k++) {
-        stop_sig = stops[k];
-        const char *name = stop_sig == SIGINT ? "SIGINT" : "SIGTERM";
-        FILE *f = fopen(file, "w");
-        TEST_CHECK(f && fputs("old\n", f) >= 0 && fclose(f) == 0);
-        double t0 = seconds();
-        int st = in_child(child_fallback, file);
-        TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == stop_sig, "fallback after %s: status %#x (exit %d)", name, st,
-                    WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-        printf("t-interrupt: work that never polls ended %.2f s after %s (the fallback: 1 s of CPU time)\n",
-               seconds() - t0, name);
-        char buf[16] = "";
-        f = fopen(file, "r");
-        TEST_CHECK(f && fgets(buf, sizeof buf, f) && strcmp(buf, "old\n") == 0);
-        if (f) fclose(f);
-        TEST_CHECKF(others_in(dir, "out.tsv") == 0, "the temporary output of the killed child is left in %s", dir);
-        st = in_child(child_second, NULL);
-        TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == stop_sig, "second signal after %s: status %#x", name, st);
-        st = in_child(child_flag, NULL);
-        TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "one %s: status %#x (not caught: the flag not raised)", name,
-                    st);
-    }
-    stop_sig = SIGTERM;
-    double t0 = seconds();
-    int st = in_child(child_waits, NULL);
-    TEST_CHECKF(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "a waiting child after SIGTERM: status %#x", st);
-    printf("t-interrupt: work that waits ended %.2f s after SIGTERM (the fallback: 10 s of wall time)\n",
-           seconds() - t0);
-    st = in_child(child_ignored, NULL);
-    TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0, "ignored SIGINT: status %#x", st);
+    stop_handler(dir, file, "as started");
+    signal(SIGINT, SIG_IGN); /* a background job's test: `nohup make check &` */
+    signal(SIGHUP, SIG_IGN);
+    stop_handler(dir, file, "SIGINT and SIGHUP ignored");
 
     unlink(file);
     rmdir(dir);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # t-lock-signals.sh — a signal that lands between creating a writer's lock file
 # (".NAME.slpi-lock", core/output.c) and naming it pending, or between unlinking it and
-# forgetting it, or between creating a temporary output (".NAME.slpi-XXXXXX") and naming
+# forgetting it, or between creating a temporary output (".NAME.slpi-PID-XXXXXX") and naming
 # it pending, leaves no such file behind (docs/conventions.md#outputs). Those windows
 # are a few system calls wide: signals sent from outside at random moments hit them only
 # by chance (140 SIGTERMs into checkpointing runs never did), so a shim preloaded into

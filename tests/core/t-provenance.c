@@ -17,12 +17,17 @@ int main(void)
     slpi_provenance_write(f, "# ");
     fclose(f);
     /* Arb's line names the generation built against (core/slpi-flint.h) */
-    const char *const need[] = {
-        "# slpi_version=", "# git_rev=",   SLPI_FLINT_GENERATION == 3 ? "# arb=flint 3." : "# arb=2.",
-        "# flint=",        "# mpfr=",      "# gmp=",
-        "# openblas=",     "# libc=glibc", "# compiler=",
-        "# cflags="
-    };
+    const char *const need[] = { "# slpi_version=",
+                                 "# git_rev=",
+                                 SLPI_FLINT_GENERATION == 3 ? "# arb=flint 3." : "# arb=2.",
+                                 "# flint=",
+                                 "# mpfr=",
+                                 "# gmp=",
+                                 "# openblas=",
+                                 "# libc=glibc",
+                                 "# compiler=",
+                                 "# cflags=",
+                                 "# fp=contraction off (probed), fast-math off" };
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
         TEST_CHECKF(strstr(buf, need[i]) != NULL, "provenance lacks %s", need[i]);
     TEST_CHECK(strstr(buf, "-ffp-contract=off") != NULL);

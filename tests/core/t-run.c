@@ -22,9 +22,10 @@ static int run_to(const slpi_problem *p, const char *path, slpi_run_result *res,
 /* Rebuild a problem from a trajectory header's key=value lines. */
 static int problem_from_header(const slpi_traj *t, slpi_problem *q, slpi_error *err)
 {
-    static const char *const skip[] = { "arith", "state_columns", "slpi_version", "git_rev",  "arb",
-                                        "flint", "mpfr",          "gmp",          "openblas", "openblas_why",
-                                        "cpu",   "libc",          "compiler",     "cflags" };
+    static const char *const skip[] = {
+        "arith",        "state_columns", "slpi_version", "git_rev", "arb",  "flint",    "mpfr",   "gmp", "openblas",
+        "openblas_why", "zproduct",      "zproduct_why", "cpu",     "libc", "compiler", "cflags", "fp"
+    };
     char *k[256], *v[256];
     int n = 0;
     for (int i = 0; i < t->nhead && n < 256; i++) {

@@ -1,7 +1,8 @@
 /* t-fast-zeitlin.c — Euler–Zeitlin on su(N), double path (docs/systems.md#euler-zeitlin): the
  * system file (vector field, generators, Casimirs, an ISOMP run), the fused ISOMP map of
  * fast/sun.c, the modal weights formed once per step, the threaded kernels bit for bit
- * across thread counts, and the complex product's rule per BLAS kernel. The basis
+ * across thread counts, with both complex products (which one runs is
+ * tests/core/t-blas-product.c's). The basis
  * (fast/zeitlin-basis.c) has its own program, t-fast-zeitlin-basis.c. Errors are
  * scale-free ratios |err| / (n u scale), u = 2^-53. */
 #include <complex.h>
@@ -10,10 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <stdio.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cblas.h>
 
@@ -235,7 +233,7 @@ static void check_sun_kernel(int N)
         yref = fmax(yref, fmax(fabs(creal(R[i])), fabs(cimag(R[i]))));
     }
     double worst = 0;
-    for (int m3 = 0; m3 <= 1; m3++) /* both products: zgemm and zgemm3m (slpi_fast_zgemm_3m) */
+    for (int m3 = 0; m3 <= 1; m3++) /* both products: zgemm and zgemm3m (slpi_blas_zproduct) */
         for (int nb = 1; nb <= 5; nb++) {
             u.m3 = m3;
             u.nblk = nb;
@@ -411,55 +409,9 @@ static void check_threads(int N)
     free(delta);
 }
 
-/* slpi_fast_zgemm_3m's rule (docs/install.md#products) under the OpenBLAS kernels that
- * OPENBLAS_CORETYPE forces (OpenBLAS reads it when it loads, so each is a child run of this
- * program with --product-rule, which prints the kernel's name and the choice). A kernel
- * this CPU cannot run is replaced by OpenBLAS, and the child's name then says which. */
-static void check_product_rule(const char *self)
+int main(void)
 {
-    static const struct {
-        const char *core;
-        int m3;
-    } want[] = { { "SkylakeX", 0 }, { "Cooperlake", 0 }, { "Haswell", 1 }, { "Zen", 1 }, { "Prescott", 1 } };
-    int checked = 0;
-    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
-        int fd[2];
-        TEST_CHECK(pipe(fd) == 0);
-        pid_t pid = fork();
-        if (pid == 0) {
-            dup2(fd[1], 1);
-            close(fd[0]);
-            setenv("OPENBLAS_CORETYPE", want[k].core, 1);
-            execl(self, self, "--product-rule", (char *)NULL);
-            _exit(127);
-        }
-        close(fd[1]);
-        char line[128] = "", core[64] = "";
-        FILE *f = fdopen(fd[0], "r");
-        int m3 = -1, st = 0;
-        if (f && fgets(line, sizeof line, f)) sscanf(line, "%63s %d", core, &m3);
-        if (f) fclose(f);
-        waitpid(pid, &st, 0);
-        TEST_CHECKF(WIFEXITED(st) && WEXITSTATUS(st) == 0 && m3 >= 0, "product rule: child for %s: %s", want[k].core,
-                    line);
-        if (strcasecmp(core, want[k].core)) {
-            printf("  product rule: OpenBLAS runs %s for %s here: not checked\n", core, want[k].core);
-            continue;
-        }
-        checked++;
-        TEST_CHECKF(m3 == want[k].m3, "product rule: %s gives %s", core, m3 ? "zgemm3m" : "zgemm");
-    }
-    printf("  product rule: %d of 5 kernels checked\n", checked);
-}
-
-int main(int argc, char **argv)
-{
-    if (argc == 2 && !strcmp(argv[1], "--product-rule")) {
-        printf("%s %d\n", slpi_blas_core() ? slpi_blas_core() : "none", slpi_fast_zgemm_3m());
-        return 0;
-    }
     test_start("t-fast-zeitlin", 20261121);
-    check_product_rule(argv[0]);
     check_sun_kernel(5);
     check_sun_kernel(37);
     check_sun_kernel(70);

@@ -5,7 +5,9 @@
  * t would differ); an ingredient without a direction not ranked; naming only beside a
  * FAIL; pooled sums equal to the rows added one by one; a local defect's window, and a
  * bump whose evidence beats the whole range's by less than the penalty 2 ln(528), which
- * is no window; and one row made by slpi_oracle_diag_row on the fast path (fast_row). The
+ * is no window; one row made by slpi_oracle_diag_row on the fast path (fast_row); and the
+ * first ingredient's p-value, its two-sided t tail times the 11 ingredients ranked
+ * (Bonferroni), the tail integrated here from Student's density (bonferroni). The
  * rigid body's ISOMP gives the ingredients (12 of them). SLPI_TEST_SEED draws other rows. */
 #include <math.h>
 #include <string.h>
@@ -141,6 +143,45 @@ static void fast_row(const slpi_problem *p)
     slpi_fast_free(f);
 }
 
+/* P(|T| > t) for Student's T with nu degrees of freedom: Simpson's rule on its density over
+ * [t, t + 40], 40000 intervals (for nu ~ 2000 the density falls by e^-700 over that span;
+ * the rule's error is below 1e-10 of the tail for t <= 10). */
+static double student_tail(double t, double nu)
+{
+    double c = lgamma((nu + 1) / 2) - lgamma(nu / 2) - 0.5 * log(nu * 3.14159265358979323846), h = 40.0 / 40000,
+           sum = 0;
+    for (int k = 0; k <= 40000; k++) {
+        double x = t + k * h, w = k == 0 || k == 40000 ? 1 : k % 2 ? 4 : 2;
+        sum += w * exp(c - (nu + 1) / 2 * log1p(x * x / nu));
+    }
+    return 2 * sum * h / 3;
+}
+
+/* Rows where one ingredient (3) is off by c = 0.011 per row beside noise of SD 0.082 (t
+ * about 6, below 2 with probability 5e-5), the others noise only, every |D|^2 1: the first
+ * ranked ingredient's p is its t's two-sided tail times the 11 ingredients ranked, to 1e-6
+ * (a p 11 times too small, the factor lost, is off by 10/11). */
+static void bonferroni(const slpi_problem *p)
+{
+    slpi_verify_diagnosis d;
+    slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+    double buf[SLPI_DIAG_FIELDS];
+    for (long s = 0; s < ROWS; s++) {
+        double dd[NI], z[NI];
+        for (int i = 0; i < NI; i++) {
+            dd[i] = i == STOP ? 0 : 1;
+            z[i] = i == STOP ? 0 : (i == 3 ? 0.011 : 0) + 0.1 * (test_rand_uniform(-1, 1) + test_rand_uniform(-1, 1));
+        }
+        row(buf, s, dd, z);
+        slpi_oracle_diag_add(&d, buf);
+    }
+    slpi_oracle_diag_finish(&d, 0, ROWS, 1e-3, 1);
+    double t = d.t[d.order[0]], want = fmin(1.0, (NI - 1) * student_tail(t, ROWS - 1));
+    TEST_CHECKF(d.ranked == NI - 1 && want > 0 && want < 0.5 && close_rel(d.p, want, 1e-6),
+                "the first ingredient (%s, t %g): p %.9g, want %.9g (Bonferroni over %d ranked)", d.name[d.order[0]], t,
+                d.p, want, d.ranked);
+}
+
 int main(void)
 {
     test_start("t-diagnose", 2711);
@@ -231,6 +272,7 @@ int main(void)
                         d.to);
     }
     fast_row(p);
+    bonferroni(p);
     slpi_problem_free(p);
     TEST_END();
 }

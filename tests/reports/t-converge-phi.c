@@ -5,8 +5,10 @@
  *    slpi_fast_step, phi written in C), summed per batch as the study does, to the bit;
  *  - the same functional given as a C function prints the same table;
  *  - 'sqrt(x3 - 0.4524)' (not finite where x3 <= 0.4524 on some level): those paths are failed paths,
- *    their count the direct computation's, and the report says so; 'log(x1 - 5)' (never
- *    finite): every path fails, exit 3 (SLPI_ENUMERIC);
+ *    their count the direct computation's, and the report and its JSON say so: the first
+ *    failure is the functional's (its value NaN, at the level's last step), never a step
+ *    that diverged; 'log(x1 - 5)' (never finite): every path fails, exit 3 (SLPI_ENUMERIC),
+ *    the message naming the functional and its value;
  *  - bad input: a name the state does not have, and a state with no names (the SVI form),
  *    are refused (SLPI_EINPUT) naming phi.
  * Tolerance: none, the values are compared bit for bit (the same operations in the same
@@ -127,16 +129,31 @@ int main(void)
     if (sqrt_failed <= c.paths - 2) {
         TEST_CHECKF(rc == SLPI_OK && r.failed == sqrt_failed && r.paths == c.paths - sqrt_failed,
                     "sqrt(x3 - 0.4524): rc %d, failed %ld (direct %ld): %s", rc, r.failed, sqrt_failed, err.msg);
-        char *ts = rc == SLPI_OK ? printed(&cs, &r) : NULL;
-        TEST_CHECKF(!sqrt_failed || (ts && strstr(ts, "# failed paths ") && strstr(ts, "diverged")),
-                    "sqrt(x3 - 0.4524): the failures are not reported:\n%s", ts ? ts : "");
+        char *ts = rc == SLPI_OK ? printed(&cs, &r) : NULL, *js = NULL;
+        size_t jn = 0;
+        FILE *jf = open_memstream(&js, &jn);
+        if (jf && rc == SLPI_OK) slpi_conv_write_json(&cs, &r, jf);
+        if (jf) fclose(jf);
+        const slpi_conv_failure *ff = &r.first_failure;
+        TEST_CHECKF(!sqrt_failed ||
+                        (ts && strstr(ts, "# failed paths ") &&
+                         strstr(ts, "the functional phi = sqrt(x3 - 0.4524) is not finite there: ") &&
+                         !strstr(ts, "diverged") && ff->functional && isnan(ff->value) &&
+                         ff->step == (1L << ff->level) - 1 && js &&
+                         strstr(js, "\"status\": \"functional not finite\"") &&
+                         strstr(js, "\"functional\": \"sqrt(x3 - 0.4524)\"")),
+                    "sqrt(x3 - 0.4524): the failures are not reported as the functional's:\n%s\n%s", ts ? ts : "",
+                    js ? js : "");
         free(ts);
+        free(js);
     }
     printf("sqrt(x3 - 0.4524): %ld of %ld paths failed\n", sqrt_failed, c.paths);
     slpi_problem cl_p;
     slpi_conv_cfg cl = weak_cfg(&cl_p, seed, 6, "log(x1 - 5)");
     rc = slpi_conv_run(&cl, NULL, NULL, &r, &err);
-    TEST_CHECKF(rc == SLPI_ENUMERIC && strstr(err.msg, "6 of 6 paths failed") && strstr(err.msg, "diverged"),
+    TEST_CHECKF(rc == SLPI_ENUMERIC && strstr(err.msg, "6 of 6 paths failed") &&
+                    strstr(err.msg, "the functional phi = log(x1 - 5) is not finite there: ") &&
+                    !strstr(err.msg, "diverged"),
                 "log(x1 - 5): rc %d: %s", rc, err.msg);
 
     /* bad input, named */
