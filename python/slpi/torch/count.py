@@ -7,15 +7,20 @@ freed when its first tensor is). Host reads (``.tolist()``) do not pass the disp
 
   with Count() as c:
       ...
-  c.ops, c.peak_bytes, c.by_name (a collections.Counter of the ops)"""
+  c.ops, c.peak_bytes, c.by_name (a collections.Counter of the ops)
+
+PyTorch is imported when a Count is made (the package imports without it)."""
 import collections
 import weakref
 
-from torch.utils._python_dispatch import TorchDispatchMode
-from torch.utils._pytree import tree_flatten
+
+def Count():
+    """a fresh counter (a TorchDispatchMode) for one ``with`` block"""
+    from torch.utils._python_dispatch import TorchDispatchMode
+    return type("Count", (_Count, TorchDispatchMode), {})()
 
 
-class Count(TorchDispatchMode):
+class _Count:
     def __init__(self):
         super().__init__()
         self.ops, self.live, self.peak_bytes = 0, 0, 0
@@ -27,6 +32,7 @@ class Count(TorchDispatchMode):
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         import torch
+        from torch.utils._pytree import tree_flatten
         try:
             out = func(*args, **(kwargs or {}))
         except RuntimeError:   # PyTorch 1.13 hands a wrapped number back as a Python scalar
