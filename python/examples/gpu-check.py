@@ -1,26 +1,38 @@
 """gpu-check.py — slpi.torch on a GPU, in one run (docs/gpu.md#check): the canonical
-noise on the device against slpi's own, an N = 256 Euler–Zeitlin run in each format
-(float64, float32, tf32, bfloat16) written as trajectories for `slpi verify`, and the
-timings (a step at N = 256..2048 and its products, the rigid-body ensemble's
-path-steps/s), with a JSON summary, all under one folder.
+noise on the device against slpi's own, an Euler–Zeitlin run in each format (float64,
+float32, tf32, bfloat16) written as trajectories for `slpi verify`, and the timings (a
+step at each size and its products, the rigid-body ensemble's path-steps/s), with a JSON
+summary, all under one folder. It cannot lose a run: every part (each format, each size
+and format, the rigid body) runs in its own try, an error is recorded in the summary and
+the next part runs, and summary.json is rewritten after every part.
 
-usage: python3 gpu-check.py [FOLDER] [--device cuda|cpu] [--sizes 256,512,1024,2048]
-                            [--steps 16] [--paths 2] [--verify] [--quick]
+usage: python3 gpu-check.py [FOLDER] [--device cuda|cpu] [--budget SECONDS]
+                            [--sizes 256,512,1024] [--steps 16] [--paths 2] [--verify] [--quick]
 FOLDER (default gpu-check-out) receives FORMAT/path-K.tsv, summary.json and, with
 --verify, verify-FORMAT.json (slpi verify --local --sample 4 --precision P, pooled
-paths). Without a GPU it runs on the CPU; as `gpu-check.py X.png` (how the examples are
-run by make check) it runs --quick on the CPU into X.png's folder: su(8), a few steps.
-Needs slpi's Python package with libslpi (make) and PyTorch; exits 0 with a message
-where PyTorch is missing."""
+paths). --budget (default 480 s) plans the parts to fit: a calibration at su(16) and
+su(32) sets a cost model (step time growing as N^p, p from the two sizes, held in 2..3),
+the plan is printed first, and before each part the model, updated with every size
+measured, skips what no longer fits (recorded as skipped). Sizes are ones the C library
+accepts (N <= 1024). Without a GPU it runs on the CPU; as `gpu-check.py X.png` (how the
+examples are run by make check) it runs --quick on the CPU into X.png's folder.
+SLPI_GPU_CHECK_FAIL=PART (a part's name, e.g. runs.float32) makes that part raise: the
+test of the script's own error handling. Exit status: 0 when every part that ran
+succeeded and every verdict is PASS, 1 otherwise. Needs slpi's Python package with
+libslpi (make) and PyTorch; exits 0 with a message where PyTorch is missing."""
 import json
+import math
 import os
 import sys
 import time
 
+FORMATS = ("float64", "float32", "tf32", "bfloat16")
+N_MAX = 1024          # the C library's largest su(N) (core/problem-key-table.c)
+
 
 def args(argv):
-    a = dict(folder="gpu-check-out", device=None, sizes="256,512,1024,2048", steps=16, paths=2, verify=False,
-             quick=False)
+    a = dict(folder="gpu-check-out", device=None, sizes="256,512,1024", steps=16, paths=2, verify=False,
+             quick=False, budget=480)
     it = iter(argv[1:])
     for v in it:
         if v.startswith("--"):
@@ -30,15 +42,97 @@ def args(argv):
             a["folder"] = v
     if a["folder"].endswith(".png"):   # make check's way of running the examples
         a["folder"], a["quick"], a["device"] = os.path.splitext(a["folder"])[0] + "-gpu-check", True, "cpu"
+    a["budget"] = float(a["budget"])
+    a["sizes"] = [int(v) for v in str(a["sizes"]).split(",")]
+    bad = [n for n in a["sizes"] if not 2 <= n <= N_MAX]
+    if bad:
+        raise SystemExit("gpu-check: --sizes %s: su(N) needs 2 <= N <= %d" % (bad, N_MAX))
     return a
 
 
-def noise_kat(tn, slpi, torch, dev, quick):
-    """the device's increments against slpi's (slpi.noise) and the CPU's, bit for bit"""
+class Model:
+    """seconds of a one-path step and of the set-up at su(N), from the sizes measured:
+    a power law through the two largest measured at or below N (exponent held in 2..3
+    for the step, 2..4 for the set-up), so that each new size refines the plan"""
+
+    def __init__(self):
+        self.step, self.setup, self.normal = {}, {}, 1e-6
+
+    def add(self, N, step, setup):
+        self.step[N], self.setup[N] = max(step, 1e-6), max(setup, 1e-6)
+
+    @staticmethod
+    def _law(table, N, lo, hi):
+        ks = sorted(table)
+        below = [k for k in ks if k <= N] or ks[:1]
+        a = below[-1]
+        prev = [k for k in ks if k < a]
+        p = hi if not prev else min(hi, max(lo, math.log(table[a] / table[prev[-1]]) / math.log(a / prev[-1])))
+        return table[a] * max(1.0, N / a) ** p
+
+    def step_s(self, N):
+        return self._law(self.step, N, 2.0, 3.0)
+
+    def setup_s(self, N):
+        return self._law(self.setup, N, 2.0, 4.0)
+
+    def run_s(self, N, steps, paths=1, formats=1):
+        return formats * (self.setup_s(N) + steps * paths * self.step_s(N))
+
+
+class PlantedFailure(Exception):
+    """SLPI_GPU_CHECK_FAIL's error: not a RuntimeError (nor are the C library's refusals,
+    slpi.SlpiError, a ValueError): every Exception must be caught"""
+
+
+class Check:
+    """the parts, their plan and the summary, rewritten after every part"""
+
+    def __init__(self, folder, budget, summary):
+        self.folder, self.budget, self.summary = folder, budget, summary
+        self.t0 = time.perf_counter()
+        self.failed = False
+        summary.update(parts={}, budget_seconds=budget)
+
+    def left(self):
+        return self.budget - (time.perf_counter() - self.t0)
+
+    def save(self):
+        name = os.path.join(self.folder, "summary.json")
+        self.summary["elapsed_seconds"] = time.perf_counter() - self.t0
+        with open(name + ".tmp", "w") as f:
+            json.dump(self.summary, f, indent=1)
+        os.replace(name + ".tmp", name)
+
+    def part(self, name, estimate, fn):
+        """run fn() as part `name` unless its estimate exceeds what is left of the budget;
+        its result, error or skip goes into the summary, which is rewritten"""
+        if estimate > self.left():
+            rec = dict(status="skipped", reason="budget: estimated %.3g s, %.3g s left" % (estimate, self.left()))
+            print("%s: skipped (%s)" % (name, rec["reason"]))
+        else:
+            t = time.perf_counter()
+            try:
+                if os.environ.get("SLPI_GPU_CHECK_FAIL") == name:
+                    raise PlantedFailure("SLPI_GPU_CHECK_FAIL=%s: a failure planted in this part" % name)
+                rec = dict(status="ok", result=fn())
+            except Exception as err:   # any error: recorded, and the next part runs
+                rec = dict(status="error", error="%s: %s" % (type(err).__name__, str(err)[:400]))
+                self.failed = True
+                print("%s: error: %s" % (name, rec["error"]))
+            rec.update(seconds=time.perf_counter() - t, estimated_seconds=estimate)
+        self.summary["parts"][name] = rec
+        self.save()
+        return rec.get("result")
+
+
+def noise_kat(tn, slpi, torch, dev, tuples, n):
+    """the device's increments against slpi's (slpi.noise) on random tuples, and n
+    normals of one stream on the device and the CPU, bit for bit"""
     import random
     rng = random.Random(67)
     cases, bad = 0, []
-    for _ in range(4 if quick else 40):
+    for _ in range(tuples):
         seed, path, comp = rng.randrange(1 << 64), rng.randrange(1 << 32), rng.randrange(1 << 20)
         h, steps, refine, first = rng.uniform(1e-4, 0.9), rng.randrange(1, 200), rng.randrange(0, 5), rng.randrange(1 << 30)
         want = slpi.noise(seed, path, comp, h, steps, refine=refine, first=first)
@@ -46,37 +140,128 @@ def noise_kat(tn, slpi, torch, dev, quick):
         cases += 1
         if not torch.equal(got.view(torch.int64), torch.from_numpy(want).view(torch.int64)):
             bad.append(dict(seed=seed, path=path, component=comp, h=h, steps=steps, refine=refine, first=first))
-    n = 1 << (12 if quick else 22)   # many normals of one stream: the device's against the CPU's
     j = torch.arange(n, dtype=torch.int64)
     same = torch.equal(tn.normals(7, 3, 5, j.to(dev)).cpu().view(torch.int64), tn.normals(7, 3, 5, j).view(torch.int64))
     return dict(verdict="PASS" if not bad and same else "FAIL", tuples=cases, mismatched=bad,
                 device_vs_cpu_normals=n, device_vs_cpu_equal=same)
 
 
-def timed_step(storch, torch, dev, N, precision, steps):
-    """seconds per step of one path (wall, synchronised), iterations, peak device memory"""
-    if dev.type == "cuda":
-        torch.cuda.reset_peak_memory_stats()
-    e = storch.run("iso/zeitlin/strong", paths=1, N=N, ic_lmax=min(11, N - 1), h=2.0 ** -8, steps=steps, precision=precision,
-                   device=dev, save_every=steps)
-    mem = torch.cuda.max_memory_allocated() / 2 ** 30 if dev.type == "cuda" else None
-    return e.seconds / steps, float(e.iterations.mean()), mem
+def zeitlin(storch, N, steps, paths, precision, dev):
+    """an iso/zeitlin/strong run and its wall time with the set-up"""
+    t = time.perf_counter()
+    e = storch.run("iso/zeitlin/strong", paths=paths, N=N, ic_lmax=min(11, N - 1), h=2.0 ** -8, steps=steps,
+                   precision=precision, device=dev, save_every=steps)
+    return e, time.perf_counter() - t
+
+
+def calibrate(storch, tn, torch, model, dev):
+    """the model's first two sizes: su(16) and su(32), float64, one path, 2 steps; and
+    the seconds of a normal (2^14 of them on the device and on the CPU)"""
+    for N in (16, 32):
+        e, wall = zeitlin(storch, N, 2, 1, "float64", dev)
+        model.add(N, e.seconds / 2, wall - e.seconds)
+    t = time.perf_counter()
+    j = torch.arange(1 << 14, dtype=torch.int64)
+    tn.normals(7, 3, 5, j.to(dev)).cpu()
+    tn.normals(7, 3, 5, j)
+    model.normal = (time.perf_counter() - t) / (1 << 14)
+    return dict(sizes={str(N): dict(step_seconds=model.step[N], setup_seconds=model.setup[N]) for N in model.step},
+                normal_seconds=model.normal)
+
+
+def format_run(storch, slpi, a, folder, N, steps, precision, dev):
+    e, _ = zeitlin(storch, N, steps, int(a["paths"]), precision, dev)
+    e_files = storch.write(e, os.path.join(folder, precision))
+    r = dict(N=N, files=e_files, verify_precision=e.verify_precision, seconds_per_step=e.seconds / steps,
+             mean_iterations=float(e.iterations.mean()), capped=int(e.capped.sum()),
+             command="slpi verify --local --sample 4 --precision %s %s" % (e.verify_precision, " ".join(e_files)))
+    if a["verify"]:
+        v = slpi.verify(e_files, precision=e.verify_precision, global_=False, sample=4, threads=1)
+        r["verdict"] = v.verdict
+        with open(os.path.join(folder, "verify-%s.json" % precision), "w") as f:
+            json.dump(dict(verdict=v.verdict, proof=str(v.proof)), f, indent=1)
+    print("runs.%s: N = %d, %d paths x %d steps, %.3g s/step, %.2f iterations%s" %
+          (precision, N, int(a["paths"]), steps, r["seconds_per_step"], r["mean_iterations"],
+           ", verify: " + r["verdict"] if "verdict" in r else ""))
+    return r
 
 
 def product_seconds(torch, dev, N, dtype, tf32):
-    a, b = torch.randn(N, N, dtype=dtype, device=dev), torch.randn(N, N, dtype=dtype, device=dev)
+    a, b = torch.randn(N, N, device=dev).to(dtype), torch.randn(N, N, device=dev).to(dtype)
     old = torch.backends.cuda.matmul.allow_tf32
     torch.backends.cuda.matmul.allow_tf32 = tf32
-    a @ b
-    if dev.type == "cuda":
-        torch.cuda.synchronize()
-    t, reps = time.perf_counter(), 10
-    for _ in range(reps):
+    try:
         a @ b
-    if dev.type == "cuda":
-        torch.cuda.synchronize()
-    torch.backends.cuda.matmul.allow_tf32 = old
+        if dev.type == "cuda":
+            torch.cuda.synchronize()
+        t, reps = time.perf_counter(), 10
+        for _ in range(reps):
+            a @ b
+        if dev.type == "cuda":
+            torch.cuda.synchronize()
+    finally:
+        torch.backends.cuda.matmul.allow_tf32 = old
     return (time.perf_counter() - t) / reps
+
+
+def timed_step(storch, torch, model, dev, N, precision, steps):
+    """ms per step of one path (wall, synchronised), iterations, peak device memory, and
+    the step over its matrix products (4 real products per complex one, 2 an iteration + 2)"""
+    if dev.type == "cuda":
+        torch.cuda.reset_peak_memory_stats()
+    e, wall = zeitlin(storch, N, steps, 1, precision, dev)
+    s = e.seconds / steps
+    if precision == "float64":
+        model.add(N, s, wall - e.seconds)
+    mem = torch.cuda.max_memory_allocated() / 2 ** 30 if dev.type == "cuda" else None
+    it = float(e.iterations.mean())
+    dt = {"float64": torch.float64, "bfloat16": torch.bfloat16}.get(precision, torch.float32)
+    prod = 4 * (2 * it + 2) * product_seconds(torch, dev, N, dt, precision == "tf32")
+    print("timing.N=%d.%s: %.3g ms/step, %.2f iterations, step/products %.2f%s" %
+          (N, precision, 1e3 * s, it, s / prod, ", %.2f GiB" % mem if mem is not None else ""))
+    return dict(N=N, precision=precision, ms_per_step=1e3 * s, iterations=it, memory_gib=mem,
+                step_over_products=s / prod)
+
+
+def rigid(storch, dev, paths, steps):
+    e = storch.run("iso/rigid-body/trajectories", paths=paths, steps=steps, precision="float32", device=dev,
+                   save_every=steps)
+    r = dict(paths=paths, steps=steps, path_steps_per_second=paths * steps / e.seconds)
+    print("rigid_body float32: %.3g path-steps/s (%d paths x %d steps)" % (r["path_steps_per_second"], paths, steps))
+    return r
+
+
+def plan(a, model, budget, rigid_rate):
+    """what fits: the noise KAT's normals (up to 2^22, within 5% of the budget), the
+    format runs' N (the largest of 256, 128, ... within 30%), the timing sizes (ascending,
+    while the total fits 40%; where none of --sizes fits, the largest of their halvings
+    down to 32 that does), the rigid body's paths (5%); the rest is slack for the model's
+    error"""
+    quick = a["quick"]
+    tuples = 4 if quick else 40
+    normals = 1 << 12 if quick else next((1 << k for k in range(22, 10, -1) if (1 << k) * model.normal <= 0.05 * budget), 1 << 10)
+    steps, paths = (4, int(a["paths"])) if quick else (int(a["steps"]), int(a["paths"]))
+    run_N = 8 if quick else next((n for n in (256, 128, 64, 32, 16)
+                                  if model.run_s(n, steps, paths, len(FORMATS)) <= 0.30 * budget), 8)
+    tsteps = 3 if quick else 8
+    sizes, total = [], 0.0
+    for n in ([8, 16] if quick else sorted(a["sizes"])):
+        c = model.run_s(n, tsteps, 1, len(FORMATS))
+        if total + c <= 0.40 * budget:
+            sizes.append(n)
+            total += c
+    if not sizes and not quick:
+        n = min(a["sizes"]) // 2
+        while n >= 32 and model.run_s(n, tsteps, 1, len(FORMATS)) > 0.40 * budget:
+            n //= 2
+        if n >= 32:
+            sizes, total = [n], model.run_s(n, tsteps, 1, len(FORMATS))
+    rsteps = 4 if quick else 64
+    rpaths = 1000 if quick else max(1000, min(1 << 20, int(0.05 * budget * rigid_rate / rsteps)))
+    return dict(kat_tuples=tuples, kat_normals=normals, run_N=run_N, run_steps=steps, run_paths=paths, timing_sizes=sizes, timing_steps=tsteps,
+                rigid_paths=rpaths, rigid_steps=rsteps,
+                estimated_seconds=dict(noise_kat=normals * model.normal + tuples * 0.05, runs=model.run_s(run_N, steps, paths, len(FORMATS)), timing=total,
+                                       rigid=rpaths * rsteps / rigid_rate))
 
 
 def main(argv):
@@ -95,55 +280,40 @@ def main(argv):
     name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
     summary = dict(device=str(dev), device_name=name, torch=torch.__version__, slpi=slpi.__version__,
                    gpu=dev.type == "cuda")
-    print("gpu-check on %s (%s), torch %s" % (dev, name, torch.__version__))
-    summary["noise_kat"] = noise_kat(tn, slpi, torch, dev, quick)
-    print("noise_kat: %s" % summary["noise_kat"]["verdict"])
-    N = 8 if quick else 256
-    steps = 4 if quick else int(a["steps"])
-    runs = {}
-    for precision in ("float64", "float32", "tf32", "bfloat16"):
-        e = storch.run("iso/zeitlin/strong", paths=int(a["paths"]), N=N, ic_lmax=min(11, N - 1), h=2.0 ** -8,
-                       steps=steps, precision=precision, device=dev)
-        files = storch.write(e, os.path.join(folder, precision))
-        r = dict(files=files, verify_precision=e.verify_precision, seconds_per_step=e.seconds / steps,
-                 mean_iterations=float(e.iterations.mean()), capped=int(e.capped.sum()),
-                 command="slpi verify --local --sample 4 --precision %s %s" % (e.verify_precision, " ".join(files)))
-        if a["verify"]:
-            v = slpi.verify(files, precision=e.verify_precision, global_=False, sample=4, threads=1)
-            r["verdict"] = v.verdict
-            with open(os.path.join(folder, "verify-%s.json" % precision), "w") as f:
-                json.dump(dict(verdict=v.verdict, proof=str(v.proof)), f, indent=1)
-        runs[precision] = r
-        print("%s: N = %d, %d paths x %d steps, %.3g s/step, %.2f iterations%s" %
-              (precision, N, int(a["paths"]), steps, r["seconds_per_step"], r["mean_iterations"],
-               ", verify: " + r["verdict"] if "verdict" in r else ""))
-    summary["runs"] = runs
-    timing = []
-    sizes = [8, 16] if quick else [int(v) for v in str(a["sizes"]).split(",")]
-    for n in sizes:
-        for precision in ("float64", "float32", "tf32"):
-            try:
-                s, it, mem = timed_step(storch, torch, dev, n, precision, 3 if quick else 8)
-            except RuntimeError as err:   # out of memory: say so and go on
-                timing.append(dict(N=n, precision=precision, error=str(err)[:200]))
-                continue
-            dt = torch.float64 if precision == "float64" else torch.float32
-            prod = 4 * (2 * it + 2) * product_seconds(torch, dev, n, dt, precision == "tf32")
-            timing.append(dict(N=n, precision=precision, ms_per_step=1e3 * s, iterations=it, memory_gib=mem,
-                               step_over_products=s / prod))
-            print("N = %d %s: %.3g ms/step, %.2f iterations, step/products %.2f%s" %
-                  (n, precision, 1e3 * s, it, s / prod, ", %.2f GiB" % mem if mem is not None else ""))
-    summary["zeitlin_timing"] = timing
-    P = 1000 if quick else 1 << 20
-    e = storch.run("iso/rigid-body/trajectories", paths=P, steps=4 if quick else 64, precision="float32", device=dev,
-                   save_every=4 if quick else 64)
-    summary["rigid_body"] = dict(paths=P, steps=int(e.step[-1]), path_steps_per_second=P * int(e.step[-1]) / e.seconds)
-    print("rigid body float32: %.3g path-steps/s (%d paths)" % (summary["rigid_body"]["path_steps_per_second"], P))
-    with open(os.path.join(folder, "summary.json"), "w") as f:
-        json.dump(summary, f, indent=1)
-    print("wrote %s" % os.path.join(folder, "summary.json"))
-    ok = summary["noise_kat"]["verdict"] == "PASS" and all(r.get("verdict", "PASS") == "PASS" for r in runs.values())
-    return 0 if ok else 1
+    ck = Check(folder, a["budget"], summary)
+    print("gpu-check on %s (%s), torch %s, budget %g s" % (dev, name, torch.__version__, a["budget"]))
+    model = Model()
+    ck.part("calibrate", 0.0, lambda: calibrate(storch, tn, torch, model, dev))
+    if not model.step:   # the calibration failed: a model that plans the smallest sizes only
+        model.add(16, 1.0, 1.0)
+    rate = ck.part("rigid_calibrate", 0.0, lambda: rigid(storch, dev, 1000, 4)) or dict(path_steps_per_second=1e3)
+    p = plan(a, model, ck.left(), rate["path_steps_per_second"])
+    summary["plan"] = p
+    print("plan (%.3g s left): noise KAT %d tuples and %d normals (estimated %.3g s); runs at su(%d), %d paths x %d steps, in %s (estimated %.3g s); timing at N = %s "
+          "(%.3g s); rigid body %d paths x %d steps (%.3g s)" %
+          (ck.left(), p["kat_tuples"], p["kat_normals"], p["estimated_seconds"]["noise_kat"], p["run_N"], p["run_paths"], p["run_steps"], ", ".join(FORMATS),
+           p["estimated_seconds"]["runs"], ",".join(map(str, p["timing_sizes"])) or "none",
+           p["estimated_seconds"]["timing"], p["rigid_paths"], p["rigid_steps"], p["estimated_seconds"]["rigid"]))
+    ck.save()
+    kat = ck.part("noise_kat", p["estimated_seconds"]["noise_kat"],
+                  lambda: noise_kat(tn, slpi, torch, dev, p["kat_tuples"], p["kat_normals"]))
+    if kat:
+        print("noise_kat: %s" % kat["verdict"])
+    verdicts = [kat["verdict"]] if kat else []
+    N = p["run_N"]
+    for precision in FORMATS:
+        r = ck.part("runs." + precision, model.run_s(N, p["run_steps"], p["run_paths"]),
+                    lambda: format_run(storch, slpi, a, folder, N, p["run_steps"], precision, dev))
+        if r and "verdict" in r:
+            verdicts.append(r["verdict"])
+    for n in p["timing_sizes"]:
+        for precision in FORMATS:
+            ck.part("timing.N=%d.%s" % (n, precision), model.run_s(n, p["timing_steps"]),
+                    lambda: timed_step(storch, torch, model, dev, n, precision, p["timing_steps"]))
+    ck.part("rigid_body", p["rigid_paths"] * p["rigid_steps"] / rate["path_steps_per_second"],
+            lambda: rigid(storch, dev, p["rigid_paths"], p["rigid_steps"]))
+    print("wrote %s (%.3g s of %g)" % (os.path.join(folder, "summary.json"), summary["elapsed_seconds"], a["budget"]))
+    return 0 if not ck.failed and all(v == "PASS" for v in verdicts) else 1
 
 
 if __name__ == "__main__":

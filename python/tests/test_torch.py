@@ -115,6 +115,14 @@ def test_zeitlin_judged_by_the_oracle(tmp_path, precision, defect, want):
     assert verdict(files, e.verify_precision) == want
 
 
+def test_bfloat16_judged_by_the_oracle(tmp_path):
+    """bfloat16 Euler–Zeitlin su(8), 40 steps, two paths, PASSes at bfloat16: the
+    iteration adds X last, one rounding at X's size (two roundings there, X + C/2 then
+    + Q/4, FAIL the statistics)"""
+    e = storch.run("iso/zeitlin/strong", paths=2, N=8, ic_lmax=7, steps=40, h=2.0 ** -8, precision="bfloat16")
+    assert verdict(storch.write(e, str(tmp_path)), e.verify_precision) == "PASS"
+
+
 def test_rigid_body_ensemble(tmp_path):
     """the rigid body (iso/rigid-body/trajectories) on three paths in one batch: binary64
     equal to slpi.run's path to within 2 ulps of the state, with its iteration counts step
@@ -153,3 +161,142 @@ def test_many_paths_in_one_file(tmp_path):
     e = storch.run("iso/rigid-body/trajectories", paths=3, steps=60, precision="float32")
     f = storch.write(e, str(tmp_path), many=True)
     assert len(f) == 1 and verdict(f, "binary32") == "PASS"
+
+
+@pytest.mark.parametrize("h, refine, taus, trunc", [
+    (2.0 ** -7, 0, (0.05, 0.0, 0.3), "off"), (2.0 ** -5, 3, (0.01, 1.0, 2.0 ** -9), "on"),
+    (0.01, 2, (1e-9, 0.02, 0.0), "on")])     # 1e-9: delta/tau > 708, a = 0
+def test_ou_bit_for_bit(h, refine, taus, trunc):
+    """noise_tau (docs/noise.md#ou): slpi.torch.noise's OU increments, drawn in chunks of
+    64 steps with eta carried, equal slpi.increments' bit for bit, coloured and white
+    components; a run with noise_tau is slpi.run's (rigid body, binary64, 4e-16) and not
+    the white run's"""
+    seed, path, steps = SEED % 1000, random.Random(SEED).randrange(1 << 32), 150
+    tau = ",".join(repr(t) for t in taus)
+    want = slpi.increments("iso/rigid-body/weak", h=h, steps=steps, refine=refine, seed=seed, path=path,
+                           truncate=trunc, noise_tau=tau)
+    p = slpi.Problem("iso/rigid-body/weak", h=h, steps=steps, refine=refine, seed=seed, path=path, truncate=trunc)
+    D = float(slpi._lib.slpi_problem_noise_threshold(p._p))
+    eta = tnoise.ou_start(seed, [path], list(taus))
+    got = torch.cat([tnoise.increments(seed, [path], 3, h, min(64, steps - c), refine=refine, first=c,
+                                       truncate=D if np.isfinite(D) else None, taus=list(taus), eta=eta)
+                     for c in range(0, steps, 64)], 1)[0].numpy()
+    assert np.array_equal(got.view(np.int64), want.view(np.int64))
+    e = storch.run("iso/rigid-body/trajectories", paths=2, first_path=4, steps=50, noise_tau=tau, h=h)
+    r = slpi.run("iso/rigid-body/trajectories", path=5, steps=50, noise_tau=tau, h=h)
+    w = slpi.run("iso/rigid-body/trajectories", path=5, steps=50, h=h)
+    assert np.abs(e.states[1] - r.states).max() <= 4e-16 < np.abs(w.states - r.states).max()
+
+
+@pytest.mark.parametrize("keys", [dict(first_path=2 ** 32 - 1, paths=2), dict(first_path=2 ** 32), dict(first_path=-1),
+                                  dict(paths=0), dict(steps=1000, refine=40), dict(noise_tau="0.1,0.2"),
+                                  dict(noise_file="/dev/null")], ids=str)
+def test_index_ranges_refused(keys):
+    """indices the C path refuses are refused, never wrapped: paths past 2^32 - 1, steps
+    2^refine past the 2^38 draws a generation may take, a bad noise_tau, a noise file
+    (the torch path draws the canonical noise); and slpi.torch.noise.increments refuses
+    the steps slpi.noise refuses, at the border 2^62"""
+    with pytest.raises(slpi.SlpiError):
+        storch.run("iso/rigid-body/trajectories", **dict(dict(paths=1, steps=4), **keys))
+    assert storch.run("iso/rigid-body/trajectories", paths=1, first_path=2 ** 32 - 1, steps=2).paths[0] == 2 ** 32 - 1
+    for first, steps, refine in ((2 ** 62 - 5, 4, 0), (2 ** 62 - 5, 5, 0), (2 ** 60 - 2, 1, 2), (2 ** 60 - 1, 1, 2),
+                                 (0, 2 ** 38 + 1, 0), (0, 1, 41)):
+        try:
+            slpi.noise(1, 0, 0, 0.5, steps, refine=refine, first=first) if steps < 16 else None
+            c_ok = steps < 16 and refine <= 40
+        except slpi.SlpiError:
+            c_ok = False
+        try:
+            tnoise.check(1, [0], [0], 0.5, refine, first, steps)
+            t_ok = True
+        except slpi.SlpiError:
+            t_ok = False
+        assert t_ok == c_ok, (first, steps, refine)
+    with pytest.raises(slpi.SlpiError):
+        tnoise.increments(1, [2 ** 32], 1, 0.5, 2)
+
+
+def test_flags_in_the_header(tmp_path):
+    """every flag that changes PyTorch's arithmetic is in the file's header (its value, or
+    absent where this PyTorch has none), set for the run and restored after; the verify
+    precision follows from the flags"""
+    old = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("medium")    # a user's setting: the run sets highest, then restores it
+    try:
+        e = storch.run("iso/rigid-body/trajectories", paths=1, steps=4, precision="float32")
+        assert torch.get_float32_matmul_precision() == "medium"
+    finally:
+        torch.set_float32_matmul_precision(old)
+    head = open(storch.write(e, str(tmp_path))[0]).read().split("\nstep\t")[0]
+    line = [ln for ln in head.splitlines() if ln.startswith("## slpi.torch flags: ")]
+    assert len(line) == 1
+    for name in storch.FLAGS:
+        assert " %s=" % name in line[0] + " ", name
+    assert " float32_matmul_precision=highest" in line[0] and e.verify_precision == "binary32"
+    vp = storch.verify_precision
+    off = {k: None for k in storch.FLAGS}
+    assert vp("float32", off, "cpu") == "binary32" and vp("tf32", off, "cpu") == "tf32"
+    assert vp("float32", dict(off, **{"backends.cuda.matmul.allow_tf32": True}), "cuda") == "tf32"
+    assert vp("float32", dict(off, **{"backends.cuda.matmul.allow_tf32": True}), "cpu") == "binary32"
+    assert vp("float32", dict(off, **{"backends.cudnn.fp32_precision": "tf32"}), "cuda") == "tf32"
+    assert vp("float32", dict(off, **{"backends.mkldnn.matmul.fp32_precision": "tf32"}), "cpu") == "tf32"
+    assert vp("float32", dict(off, float32_matmul_precision="high"), "cuda") == "tf32"
+    assert vp("float32", dict(off, float32_matmul_precision="medium"), "cpu") == "bfloat16/binary32"
+    assert vp("bfloat16", dict(off, float32_matmul_precision="medium"), "cpu") == "bfloat16"
+    assert vp("float64", dict(off, float32_matmul_precision="medium"), "cuda") == "binary64"
+    with pytest.raises(ValueError):
+        vp("bfloat16", dict(off, **{"backends.cuda.matmul.allow_bf16_reduced_precision_reduction": True}), "cuda")
+
+
+@pytest.mark.parametrize("keys", [dict(), dict(kappa=2), dict(rotation=3, background_modes="2:1:0.3"),
+                                  dict(noise="L"), dict(noise="modes", noise_modes="1:0:0.2,2:1:0.1")], ids=str)
+def test_poisson_route_is_the_modal_route(keys):
+    """Psi by the O(N^2) route (scanned Thomas solves, noise (Q) on the modes l >= N/2,
+    docs/gpu.md#poisson) equals Psi by the full basis to 256 u of its size, su(9) (odd N:
+    an unpaired middle diagonal) and su(16), binary64, random increments (a table built
+    in binary32 was off by 1e-6)"""
+    from slpi.torch.euler_zeitlin import Stepper
+    for N in (9, 16):
+        p, kv = storch._problem("iso/zeitlin/strong", dict(N=N, ic_lmax=5, steps=2, h=2.0 ** -8, **keys))
+        S = Stepper(kv, p, slpi.run(p, steps=1, output_every=1).states[0], 2, torch.float64, torch.device("cpu"))
+        eta = torch.from_numpy(np.random.default_rng(SEED).normal(size=(2, S.fam.M)) * 0.1)
+        A = torch.from_numpy(np.random.default_rng(SEED + 1).normal(size=(2, N, N, 2))).to(torch.float64)
+        A = torch.complex(A[..., 0], A[..., 1])
+        A = A - A.conj().transpose(-1, -2)
+        Y = (A.real.contiguous(), A.imag.contiguous())
+        out = []
+        for fast in (True, False):
+            S.fast = fast
+            got = {}
+            saved, storch.isomp.step = storch.isomp.step, lambda X, psi, *a: (got.setdefault("psi", psi(Y)), 0, 0, 0, 1)
+            try:
+                S.step(eta, 1e-15, 10, "comm", None)
+            finally:
+                storch.isomp.step = saved
+            out.append(got["psi"])
+        size = max(float(t.abs().max()) for t in out[1])
+        assert max(float((a - b).abs().max()) for a, b in zip(*out)) <= 256 * 2.0 ** -53 * size, (N, keys)
+
+
+def test_device_operations_and_noise_bytes():
+    """counted below autograd (slpi.torch.count, docs/gpu.md#cost): an Euler–Zeitlin step's
+    device operations stay at most 600 (measured 494-583 in binary64 at su(8)..su(256);
+    the issue's goal of 200 is not met: see docs/gpu.md#cost) and grow with the
+    iterations, not with N; the noise of a 64-step chunk at su(64) holds at most 32 bytes
+    a normal at its peak (measured 29; it was 209)"""
+    from slpi.torch.count import Count
+    per_step = {}
+    for N in (8, 32):
+        counts = []
+        for steps in (4, 8):
+            with Count() as c:
+                e = storch.run("iso/zeitlin/strong", paths=1, N=N, ic_lmax=min(11, N - 1), h=2.0 ** -8, steps=steps,
+                               save_every=steps)
+            counts.append(c.ops)
+        per_step[N] = (counts[1] - counts[0]) / 4
+        assert per_step[N] <= 120 * (e.iterations.mean() + 1), (N, per_step[N], e.iterations.mean())
+    assert max(per_step.values()) <= 600, per_step
+    M = 64 * 64 - 32 * 32
+    with Count() as c:
+        z = tnoise.increments(SEED, [0], M, 2.0 ** -8, 64, truncate=0.1)
+    assert z.shape == (1, 64, M) and c.peak_bytes <= 32 * z.numel(), c.peak_bytes / z.numel()

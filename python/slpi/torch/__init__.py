@@ -16,7 +16,9 @@ Precisions (``precision=``): ``float64`` (binary64), ``float32`` (binary32), ``t
 ``allow_tf32``; on the CPU PyTorch has no TF32, so ``tf32`` there is float32 arithmetic
 verified at TF32's budget) and ``bfloat16`` (every tensor bfloat16; PyTorch's products
 accumulate in binary32; ``update=cay``'s LU in binary32). The precision and the verify
-command that judges it are recorded in each file's header (``## slpi.torch`` lines)."""
+command that judges it are recorded in each file's header (``## slpi.torch`` lines), with
+every flag that changes PyTorch's arithmetic (FLAGS), from which the verify precision
+follows (``verify_precision``)."""
 import math
 
 PRECISIONS = {   # name -> (torch dtype name, slpi verify --precision, the solver's eps)
@@ -50,21 +52,106 @@ def _problem(problem, keys):
     return p, kv
 
 
-class _Tf32:
-    """TF32 products on CUDA for the run's duration (restored after)"""
+# The flags that change PyTorch's arithmetic (name, where it lives): each recorded in the
+# file's header as its value or "absent" (this PyTorch has no such flag).
+FLAGS = ("backends.cuda.matmul.allow_tf32", "backends.cudnn.allow_tf32", "backends.cuda.matmul.fp32_precision",
+         "backends.cudnn.fp32_precision", "backends.mkldnn.matmul.fp32_precision", "float32_matmul_precision",
+         "backends.cuda.matmul.allow_bf16_reduced_precision_reduction",
+         "backends.cuda.matmul.allow_fp16_reduced_precision_reduction", "deterministic_algorithms")
+_ORDER = ("binary64", "binary32", "tf32", "bfloat16/binary32", "bfloat16")   # by unit roundoff, then storage
 
-    def __init__(self, on):
-        self.on = on
+
+def _get(torch, name):
+    """a flag's value, or None where this PyTorch has none (1.13's cuBLAS module raises
+    AssertionError on an unknown name, not AttributeError)"""
+    try:
+        if name == "float32_matmul_precision":
+            return torch.get_float32_matmul_precision()
+        if name == "deterministic_algorithms":
+            return torch.are_deterministic_algorithms_enabled()
+        obj = torch
+        for part in name.split("."):
+            obj = getattr(obj, part)
+        return obj
+    except Exception:
+        return None
+
+
+def _set(torch, name, value):
+    """set a flag where this PyTorch has it"""
+    if _get(torch, name) is None:
+        return
+    if name == "float32_matmul_precision":
+        torch.set_float32_matmul_precision(value)
+        return
+    *path, last = name.split(".")
+    obj = torch
+    for part in path:
+        obj = getattr(obj, part)
+    setattr(obj, last, value)
+
+
+def flags():
+    """every flag of FLAGS as it is now: {name: value or None}"""
+    import torch
+    return {name: _get(torch, name) for name in FLAGS}
+
+
+def verify_precision(precision, fl, device_type):
+    """the `slpi verify --precision` a run in ``precision`` needs under the flags ``fl``
+    (as ``flags()`` gives) on a device of type ``device_type``: the table's (PRECISIONS),
+    loosened to TF32 where a flag lets float32 products take TF32 operands (allow_tf32 or
+    fp32_precision=tf32 or float32_matmul_precision=high on CUDA, mkldnn's tf32 on the
+    CPU) and to bfloat16 arithmetic (bfloat16/binary32) where one lets them take bfloat16
+    ones (float32_matmul_precision=medium, an fp32_precision of bf16); binary64 is never
+    loosened. A bfloat16 run with reduced-precision reduction allowed is refused: partial
+    sums rounded to bfloat16 are no budget verify has."""
+    want = PRECISIONS[precision][1]
+    if want == "binary64":
+        return want
+    if want == "bfloat16" and fl.get("backends.cuda.matmul.allow_bf16_reduced_precision_reduction") and \
+            device_type == "cuda":
+        raise ValueError("precision=bfloat16 with torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction:"
+                         " partial sums in bfloat16 have no verify budget; set it False")
+    cuda = device_type == "cuda"
+    precs = [fl.get(k) for k in ("backends.cuda.matmul.fp32_precision", "backends.cudnn.fp32_precision")] if cuda \
+        else [fl.get("backends.mkldnn.matmul.fp32_precision")]
+    mm = fl.get("float32_matmul_precision")
+    got = "binary32"
+    if (cuda and (fl.get("backends.cuda.matmul.allow_tf32") or fl.get("backends.cudnn.allow_tf32") or mm == "high")) \
+            or "tf32" in precs:
+        got = "tf32"
+    if mm == "medium" or "bf16" in precs:
+        got = "bfloat16/binary32"
+    return max(want, got, key=_ORDER.index)
+
+
+class _Flags:
+    """the arithmetic flags for the run's duration, restored after: TF32 on (matmul and
+    cudnn, fp32_precision=tf32, float32_matmul_precision=high) for precision tf32 and off
+    (ieee, highest) otherwise; bfloat16 reduced-precision reduction off; deterministic
+    algorithms left as they are (recorded)"""
+
+    def __init__(self, precision):
+        tf = precision == "tf32"
+        self.want = {"backends.cuda.matmul.allow_tf32": tf, "backends.cudnn.allow_tf32": tf,
+                     "backends.cuda.matmul.fp32_precision": "tf32" if tf else "ieee",
+                     "backends.cudnn.fp32_precision": "tf32" if tf else "ieee",
+                     "float32_matmul_precision": "high" if tf else "highest",
+                     "backends.cuda.matmul.allow_bf16_reduced_precision_reduction": False}
 
     def __enter__(self):
         import torch
-        self.old = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
-        torch.backends.cuda.matmul.allow_tf32 = self.on
-        torch.backends.cudnn.allow_tf32 = self.on
+        self.old = flags()
+        for k, v in self.want.items():
+            _set(torch, k, v)
+        return flags()
 
     def __exit__(self, *a):
         import torch
-        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = self.old
+        for k in self.want:
+            if self.old[k] is not None:
+                _set(torch, k, self.old[k])
 
 
 def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None, save_every=None,
@@ -120,6 +207,14 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
         raise ValueError("slpi.torch.run: system=%s scheme=%s: the torch path runs ISOMP on %s"
                          % (system, scheme, " and ".join(SYSTEMS)))
     steps, h, M = p.steps, p.h, p.noises
+    if paths < 1 or first_path < 0:
+        raise slpi._bad("paths", paths, "paths >= 1 from first_path=%d >= 0" % first_path)
+    for K in sorted({first_path, first_path + paths - 1}):   # the C path's checks of its noise source, path
+        slpi.increments(p, count=0, path=K)                   # by path: range, refine, steps, noise_tau
+    if kv.get("noise_file"):
+        raise slpi._bad("noise_file", kv["noise_file"], "slpi.torch draws the canonical noise on the device; "
+                        "a noise file's increments are not read (drop noise_file, or use slpi.run)")
+    taus = _taus(kv.get("noise_tau", ""), M)
     every = save_every or p.output_every
     D = float(slpi._lib.slpi_problem_noise_threshold(p._p))
     tol = tol if tol is not None else (float(kv.get("tol", 1e-15)) if precision == "float64" else 4 * eps)
@@ -133,22 +228,28 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
     S = Stepper(kv, p, x0, paths, dtype, dev)
     seed, refine = int(kv.get("seed", 1), 0), int(kv.get("refine", 0))
     pathlist = list(range(first_path, first_path + paths))
-    rows, tsteps = [S.packed()], [0]
+    rows, tsteps = [S.packed().cpu().numpy()], [0]
     its, stag, capped = [], 0, 0     # kept on the device: no copy to the host per step
     t0, c0_cpu = time.perf_counter(), time.process_time()
-    with _Tf32(precision == "tf32"):
+    ou = tnoise.ou_start(seed, pathlist, taus, device=dev) if taus else None
+    with _Flags(precision) as fl:
+        vprec = verify_precision(precision, fl, dev.type)
         for c0 in range(0, steps, chunk):
             cn = min(chunk, steps - c0)
             eta = tnoise.increments(seed, pathlist, M, h, cn, refine=refine, first=c0,
-                                    truncate=D if math.isfinite(D) else None, device=dev) if M else None
+                                    truncate=D if math.isfinite(D) else None, device=dev, taus=taus,
+                                    eta=ou) if M else None
+            saved = []
             for j in range(cn):
                 n = c0 + j
                 it, st, cp = S.step(eta[:, j, :] if M else None, tol, maxit, update, defect)
                 its.append(it)
                 stag, capped = stag + st.long(), capped + cp.long()
                 if (n + 1) % every == 0 or n + 1 == steps:
-                    rows.append(S.packed())
+                    saved.append(S.packed())
                     tsteps.append(n + 1)
+            if saved:                     # the chunk's rows leave the device in one copy
+                rows.extend(torch.stack(saved, 1).cpu().numpy().transpose(1, 0, 2))
     if dev.type == "cuda":
         torch.cuda.synchronize()
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0_cpu
@@ -165,8 +266,24 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
                       stats=st, problem=kv, route="torch %s on %s" % (precision, dev))
     e.precision, e.verify_precision, e.iterations = precision, vprec, iters
     e.stagnated, e.capped, e.seconds, e.tol, e.device = stag, capped, seconds, tol, str(dev)
-    e.cpu_seconds = cpu
+    e.cpu_seconds, e.flags = cpu, fl
     return e
+
+
+def _taus(text, M):
+    """noise_tau's correlation times, one per component (None: white noise), as
+    core/noise-ou.c reads them: one for every component or one each (the C library has
+    checked the text)"""
+    if not text or M == 0:
+        return None
+    vals = []
+    for t in text.split(","):
+        try:
+            vals.append(float(t))
+        except ValueError:
+            vals.append(float.fromhex(t))
+    vals = vals * M if len(vals) == 1 else vals
+    return vals if any(v > 0 for v in vals) else None
 
 
 def _header(ensemble, i):
@@ -177,6 +294,10 @@ def _header(ensemble, i):
     lines.append("# steps=%d" % int(ensemble.step[-1]))
     lines.append("## slpi.torch precision=%s (verify: slpi verify --precision %s) device=%s torch=%s tol=%g"
                  % (ensemble.precision, ensemble.verify_precision, ensemble.device, torch.__version__, ensemble.tol))
+    lines.append("## slpi.torch flags: " + " ".join("%s=%s" % (k, "absent" if v is None else v)
+                                                    for k, v in ensemble.flags.items()))
+    lines.append("## slpi.torch solver: a stopped path keeps its iterate; the host checks the batch after the "
+                 "sweeps the previous step took, then after every sweep")
     it = ensemble.iterations if i is None else ensemble.iterations[i]
     st, cp = (ensemble.stagnated, ensemble.capped) if i is None else (ensemble.stagnated[i], ensemble.capped[i])
     lines.append("## slpi.torch iterations: mean %.3f max %d, stagnated %d, capped %d"

@@ -1,7 +1,15 @@
 """slpi.torch.euler_zeitlin — the batched ISOMP stepper of Euler–Zeitlin and its family
-(docs/systems.md#zeitlin-family): Psi(Y) = h B_0(Y) + sum_k eta_k B_k(Y) in the
-coefficient form of slpi/torch/zeitlin.py, stepped by slpi/torch/isomp.py."""
+(docs/systems.md#zeitlin-family): Psi(Y) = h B_0(Y) + sum_k eta_k B_k(Y), stepped by
+slpi/torch/isomp.py. Two routes (docs/gpu.md#how):
+
+- the O(N^2) route (no ``multiplier``): h B_0 = h (Delta_N - kappa^2)^-1 (Y - F) by the
+  scanned Thomas solves of slpi/torch/poisson.py, noise (Q)'s modes l >= N/2 by its
+  grouped products, and the step's constant part (F; noise L, modes, fields) added on
+  the diagonals, synthesised once a step (once a run for F alone) by the full basis;
+- the modal route (``multiplier``): every coefficient through the full basis of
+  slpi/torch/zeitlin.py (its folded products)."""
 from slpi.torch import isomp
+from slpi.torch.poisson import Modes, Poisson
 from slpi.torch.zeitlin import Basis, Family
 
 
@@ -11,13 +19,20 @@ class Stepper:
         N = int(kv["N"])
         self.N, self.P, self.dtype, self.device = N, paths, dtype, device
         self.h = float(problem.h)
-        self.basis = Basis(N, dtype, device)
-        self.fam = Family(kv, self.basis)
+        self._basis, self.sweeps = None, 1
+        self.fam = Family(kv, N)
         f64 = dict(dtype=torch.float64, device=device)
         lam = torch.tensor(self.fam.lam, **f64)
         F = torch.tensor(self.fam.F, **f64)
         self.g0 = self.h / lam                                 # h / lambda(l)
         self.k0 = -(self.h * F) / lam                          # -h omega(F) / lambda(l)
+        self.fast = not kv.get("multiplier", "")
+        if self.fast:
+            self.pois = Poisson(N, float(kv.get("kappa", 0) or 0), self.h, dtype, device)
+            self.sign = self.pois.sign()
+            self.modes = Modes(N, N // 2, dtype, device) if self.fam.noise == "Q" and self.fam.M else None
+            self.const_per_step = self.fam.noise in ("L", "modes", "fields") and self.fam.M > 0
+            self.const = None if self.const_per_step or not bool((F != 0).any()) else self._constant(None)
         self.comp = torch.tensor(self.fam.comp, dtype=torch.int64, device=device)
         self.a = torch.tensor(self.fam.a, **f64)
         self.xi = torch.tensor(self.fam.xi, **f64) if self.fam.noise == "fields" else None
@@ -50,24 +65,65 @@ class Stepper:
         kl = self.basis.split(self.basis.coefficients_layout(k))
         return [t.to(self.dtype) for t in gl], [t.to(self.dtype) for t in kl]
 
-    def step(self, eta, tol, maxit, update, defect):
-        if eta is None:
-            import torch
-            eta = torch.zeros(self.P, 0, dtype=torch.float64, device=self.device)
-        g, k = self._coefficients(eta)
-        basis, P = self.basis, self.P
+    @property
+    def basis(self):
+        """the full basis (0.365 N^3 numbers), built when first needed: the modal route, or
+        a constant part of Psi"""
+        if self._basis is None:
+            self._basis = Basis(self.N, self.dtype, self.device)
+        return self._basis
 
-        def psi(Y):
-            c = basis.analyse(*Y)
-            return basis.synthesise([gi * ci + ki for gi, ci, ki in zip(g, c, k)], P)
-        self.X, it, st, cp = isomp.step(self.X, psi, tol, maxit, update, defect)
+    def _constant(self, eta):
+        """the step's constant part of Psi (sum_alpha k_alpha Y_alpha) as the lower triangle's
+        wrapped diagonals (2P, N, N), 0 above: one synthesis by the full basis"""
+        import torch
+        P = self.P
+        k = self.k0.expand(P, -1).clone()
+        if eta is not None:
+            if self.fam.noise in ("L", "modes"):
+                k[:, self.comp] += -(self.a * eta)
+            else:
+                k += -(eta @ self.xi)
+        k = k * self.basis.alpha_scale
+        kl = [t.to(self.dtype) for t in self.basis.split(self.basis.coefficients_layout(k))]
+        x = self.pois.diagonals(self.basis.synthesise(kl, P))
+        N = self.N
+        lower = torch.arange(N, device=self.device)[None, :] < N - torch.arange(N, device=self.device)[:, None]
+        return x * lower
+
+    def step(self, eta, tol, maxit, update, defect):
+        import torch
+        if eta is None:
+            eta = torch.zeros(self.P, 0, dtype=torch.float64, device=self.device)
+        P = self.P
+        if self.fast:
+            pois, pad, N = self.pois, self.pois.pad, self.N
+            if self.modes is not None:
+                self.modes.weights(self.fam.comp, -(self.a * eta))
+            const = self._constant(eta) if self.const_per_step else self.const
+
+            def psi(Y):
+                x = pois.diagonals(Y)
+                buf = pois.solve(x)
+                if self.modes is not None:
+                    self.modes.add(buf, x, pad)
+                if const is not None:
+                    buf[:, :, pad:pad + N] += const
+                return pois.matrix(buf, self.sign, P)
+        else:
+            g, k = self._coefficients(eta)
+            basis = self.basis
+
+            def psi(Y):
+                c = basis.analyse(*Y)
+                return basis.synthesise([gi * ci + ki for gi, ci, ki in zip(g, c, k)], P)
+        self.X, it, st, cp, self.sweeps = isomp.step(self.X, psi, tol, maxit, update, defect, self.sweeps)
         return it, st, cp
 
     def packed(self):
-        """the states in slpi's su(N) layout (P, N^2), float64 numpy"""
+        """the states in slpi's su(N) layout (P, N^2), float64, on the device"""
         import torch
-        N = self.N
         Xr, Xi = self.X[0].double(), self.X[1].double()
         d = torch.diagonal(Xi, dim1=-2, dim2=-1)
         off = torch.stack([Xr[:, self.iu[0], self.iu[1]], Xi[:, self.iu[0], self.iu[1]]], -1).reshape(self.P, -1)
-        return torch.cat([d, off], 1).cpu().numpy()
+        return torch.cat([d, off], 1)

@@ -6,11 +6,14 @@ of paths, in matrix form on pairs (Re, Im) of real tensors (P, n, n), for any Ps
   comm: X' = X + [Psi(Y), Y];  cay: X' = C X C*, C = (I - Psi/2)^-1 (I + Psi/2)
 
 For skew-Hermitian Y and Psi, [Psi, Y] = PY - (PY)* and Psi Y Psi = (PY) Psi: two complex
-products an iteration, each four real ones. Stopping (docs/schemes.md#solver): the
+products an iteration, each four real ones, the sums, the 1/2 and the 1/4 (PY) Psi
+accumulated into the products' outputs (baddbmm) rather than made in passes of their
+own, and X added last: one rounding at X's size an iteration. Stopping (docs/schemes.md#solver): the
 max-abs change of Y on every path at most tol max(1, max|Y|); a path whose change stopped
 decreasing while below 100 tol max(1, |Y|) is stagnated (accepted and counted); maxit
-reached is capped. All paths iterate together until each has stopped (a path that
-stopped keeps iterating: its Y moves only within its tolerance)."""
+reached is capped. All paths iterate together until each has stopped; a path that
+stopped keeps its Y (solve), and the host checks the batch after as many sweeps as the
+previous step took, then every sweep: one host sync a step when the count is steady."""
 
 
 def _torch():
@@ -19,22 +22,32 @@ def _torch():
 
 
 def cmm(A, B):
-    """the complex product of two pairs (Re, Im)"""
+    """the complex product of two pairs (Re, Im) of (P, n, n) tensors: four real products,
+    the sums accumulated into the first (baddbmm: no separate pass)"""
     Ar, Ai = A
     Br, Bi = B
-    return Ar @ Br - Ai @ Bi, Ar @ Bi + Ai @ Br
+    return (Ar @ Br).baddbmm_(Ai, Bi, alpha=-1), (Ar @ Bi).baddbmm_(Ai, Br)
 
 
-def skew_part2(PY):
+def skew(PY):
     """PY - (PY)* of a pair"""
     r, i = PY
     return r - r.transpose(-1, -2), i + i.transpose(-1, -2)
 
 
+def commutator(X, PY, c):
+    """X + c (PY - (PY)*) of pairs: one rounding at X's size"""
+    torch = _torch()
+    C = skew(PY)
+    return torch.add(X[0], C[0], alpha=c), torch.add(X[1], C[1], alpha=c)
+
+
 def amax(A):
     """max-abs of a pair, per path (P,)"""
     torch = _torch()
-    return torch.maximum(A[0].abs().amax(dim=(-1, -2)), A[1].abs().amax(dim=(-1, -2)))
+    inf = float("inf")
+    return torch.maximum(torch.linalg.vector_norm(A[0], inf, dim=(-1, -2)),
+                         torch.linalg.vector_norm(A[1], inf, dim=(-1, -2)))
 
 
 def coefficients(defect):
@@ -48,53 +61,68 @@ def coefficients(defect):
     return half, quarter
 
 
-def solve(g, Y, gap, size, P, device, tol, maxit):
+def _keep(done, Z, Y):
+    """Z on the paths still iterating, Y on those that stopped (a pair or a tensor)"""
+    torch = _torch()
+    if isinstance(Y, tuple):
+        return tuple(_keep(done, z, y) for z, y in zip(Z, Y))
+    return torch.where(done.view((-1,) + (1,) * (Y.dim() - 1)), Y, Z)
+
+
+def solve(g, Y, gap, size, P, device, tol, maxit, first=1):
     """docs/schemes.md#solver on a batch: Y <- g(Y) until every path has stopped (its change
-    gap(Z, Y) at most tol max(1, size(Z)), or stagnated), at most maxit times; returns Y and
-    the per-path (iterations, stagnated, capped). gap and size give (P,) tensors; every
-    representation (pairs of matrices, vectors) shares this loop."""
+    gap(Z, Y) at most tol max(1, size(Z)), or stagnated), at most maxit times; returns Y,
+    the per-path (iterations, stagnated, capped) and the sweeps the batch took. gap and
+    size give (P,) tensors; every representation (pairs of matrices, vectors) shares this
+    loop. A path that stopped keeps its Y (frozen: its result is the one-path run's,
+    whatever the batch). The host reads the device once per check, not once per sweep:
+    the first check after ``first`` sweeps (the previous step's count), then one a sweep;
+    one check (done, and the sweeps taken) is one copy of two numbers."""
     torch = _torch()
     done = torch.zeros(P, dtype=torch.bool, device=device)
     iters = torch.zeros(P, dtype=torch.int64, device=device)
     stag = torch.zeros_like(done)
     last = torch.full((P,), float("inf"), dtype=torch.float64, device=device)
-    for _ in range(maxit):
+    used = maxit
+    for i in range(maxit):
         Z = g(Y)
         change = gap(Z, Y).double()
         scale = torch.clamp(size(Z).double(), min=1.0)
-        Y = Z
+        Y = _keep(done, Z, Y)
         iters += (~done).long()
         conv = change <= tol * scale
         st = (~conv) & (change >= last) & (change <= 100 * tol * scale)
         stag |= st & ~done
         done |= conv | st
         last = change
-        if bool(done.all()):
-            break
-    return Y, iters, stag, ~done
+        if i + 1 >= first:
+            all_done, used = torch.stack([done.all().long(), iters.max()]).tolist()
+            if all_done:
+                break
+    return Y, iters, stag, ~done, max(1, used)
 
 
-def step(X, psi, tol, maxit, update="comm", defect=None):
+def step(X, psi, tol, maxit, update="comm", defect=None, first=1):
     """One ISOMP step of every path from X (a pair) with Psi(Y) = psi(Y); returns the new
-    pair and the per-path (iterations, stagnated, capped) as tensors."""
+    pair, the per-path (iterations, stagnated, capped) as tensors and the sweeps taken
+    (``solve``'s, whose first check comes after ``first`` sweeps)."""
     half, quarter = coefficients(defect)
-    PX = skew_part2(cmm(psi(X), X))
-    Y = (X[0] + half * PX[0], X[1] + half * PX[1])
+    Y = commutator(X, cmm(psi(X), X), half)
 
     def g(Y):
         Pm = psi(Y)
         PY = cmm(Pm, Y)
-        C = skew_part2(PY)
-        Q = cmm(PY, Pm)
-        return (X[0] + half * C[0] + quarter * Q[0], X[1] + half * C[1] + quarter * Q[1])
+        Cr, Ci = skew(PY)               # 1/2 C + 1/4 (PY) Psi accumulated by the products, then
+        Cr.baddbmm_(PY[0], Pm[0], beta=half, alpha=quarter).baddbmm_(PY[1], Pm[1], alpha=-quarter)
+        Ci.baddbmm_(PY[0], Pm[1], beta=half, alpha=quarter).baddbmm_(PY[1], Pm[0], alpha=quarter)
+        return X[0] + Cr, X[1] + Ci     # one rounding at X's size (it matters in bfloat16)
 
-    Y, iters, stag, capped = solve(g, Y, lambda Z, Y: amax((Z[0] - Y[0], Z[1] - Y[1])), amax,
-                                   X[0].shape[0], X[0].device, tol, maxit)
+    Y, iters, stag, capped, used = solve(g, Y, lambda Z, Y: amax((Z[0] - Y[0], Z[1] - Y[1])), amax,
+                                         X[0].shape[0], X[0].device, tol, maxit, first)
     Pm = psi(Y)
     if update == "cay":
-        return cayley(X, Pm), iters, stag, capped
-    PY = skew_part2(cmm(Pm, Y))
-    return (X[0] + PY[0], X[1] + PY[1]), iters, stag, capped
+        return cayley(X, Pm), iters, stag, capped, used
+    return commutator(X, cmm(Pm, Y), 1.0), iters, stag, capped, used
 
 
 def cayley(X, Psi):

@@ -14,7 +14,10 @@ summed pairwise (left child + right child); truncation (docs/noise.md#truncation
 exact comparison with D(h, 2) = sqrt(4 h |ln h|), which is computed here in decimal
 arithmetic at 60 digits and rounded once to binary64 (core/noise-trunc.c does it in Arb
 until the rounding is unambiguous; python/tests/test_torch.py compares the two on the
-KAT's step sizes).
+KAT's step sizes). Coloured (Ornstein–Uhlenbeck) components (docs/noise.md#ou) run the
+contract's recursion in binary64, one fine step at a time on every path and component
+at once, with the coefficients from decimal arithmetic (``ou_coefficients``).
+Every index is checked as core/noise-levels.c checks it (``check``).
 """
 import math
 from decimal import Decimal, getcontext, localcontext
@@ -41,33 +44,42 @@ def _table(device):
     return _TABLES[key]
 
 
-def _mulhilo(a, m):
-    """(lo, hi) 32-bit words of a * m, a an int64 tensor of 32-bit words, m a constant"""
-    m_lo, m_hi = m & 0xFFFF, m >> 16
-    p_lo = a * m_lo                       # < 2^48
-    p_hi = a * m_hi                       # < 2^48
-    s = p_lo + (p_hi & 0xFFFF) * 65536    # < 2^49 (x 2^16, not << 16: PyTorch 1.13's CPU shifts
-    #                                       left element by element, about 100 times slower)
-    return s & _MASK32, (p_hi >> 16) + (s >> 32)
+def _mulhilo(a, m, hi, t):
+    """a * m for a an int64 tensor of 32-bit words and m a constant, in place: a becomes
+    the low word, hi (a buffer) the high one; t is a scratch buffer. Each 32 x 16-bit
+    product stays below 2^48 (no int64 overflow); x 2^16, not << 16 (PyTorch 1.13's CPU
+    shifts left element by element, about 100 times slower)."""
+    torch = _torch()
+    torch.mul(a, m >> 16, out=hi)             # p_hi < 2^48
+    a.mul_(m & 0xFFFF)                        # p_lo < 2^48
+    torch.bitwise_and(hi, 0xFFFF, out=t)
+    a.add_(t.mul_(65536))                     # s = p_lo + (p_hi mod 2^16) 2^16 < 2^49
+    hi.bitwise_right_shift_(16)
+    hi.add_(torch.bitwise_right_shift(a, 32, out=t))   # hi = (p_hi >> 16) + (s >> 32)
+    a.bitwise_and_(_MASK32)
 
 
 def philox(seed, path, component, block):
     """Random123's philox4x32_R(10, ctr, key) with key (seed mod 2^32, seed >> 32) and
     counter (b mod 2^32, b >> 32, component, path) for every block index b of the int64
     tensor ``block`` (path and component: ints or int64 tensors broadcasting with it).
-    Returns the four output words r0..r3, int64 tensors of values below 2^32."""
+    Returns the four output words r0..r3, int64 tensors of values below 2^32. In place:
+    seven int64 buffers the size of ``block`` in all."""
     torch = _torch()
     k0, k1 = seed & _MASK32, (seed >> 32) & _MASK32
     x0 = block & _MASK32
-    x1 = (block >> 32) & _MASK32
-    x2 = torch.as_tensor(component, dtype=torch.int64, device=block.device).expand_as(block).contiguous() & _MASK32
-    x3 = torch.as_tensor(path, dtype=torch.int64, device=block.device).expand_as(block).contiguous() & _MASK32
+    x1 = block >> 32
+    x2 = torch.as_tensor(component, dtype=torch.int64, device=block.device).expand_as(block) & _MASK32
+    x3 = torch.as_tensor(path, dtype=torch.int64, device=block.device).expand_as(block) & _MASK32
+    h0, h1, t = torch.empty_like(x0), torch.empty_like(x0), torch.empty_like(x0)
     for rnd in range(10):
         if rnd > 0:
             k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
-        lo0, hi0 = _mulhilo(x0, _M0)
-        lo1, hi1 = _mulhilo(x2, _M1)
-        x0, x1, x2, x3 = (hi1 ^ x1) ^ k0, lo1, (hi0 ^ x3) ^ k1, lo0
+        _mulhilo(x0, _M0, h0, t)              # x0 <- lo0, h0 <- hi0
+        _mulhilo(x2, _M1, h1, t)              # x2 <- lo1, h1 <- hi1
+        h1.bitwise_xor_(x1).bitwise_xor_(k0)
+        h0.bitwise_xor_(x3).bitwise_xor_(k1)
+        x0, x1, x2, x3, h0, h1 = h1, x2, h0, x0, x1, x3   # (hi1^x1)^k0, lo1, (hi0^x3)^k1, lo0; the rest reused
     return x0, x1, x2, x3
 
 
@@ -114,6 +126,33 @@ def normals(seed, path, component, index, device=None):
     return word_normals(torch.where(odd, r2, r0), torch.where(odd, r3, r1))
 
 
+SLICE_MAX, SLICE_MIN = 1 << 18, 1 << 14   # normals made at once: at most an eighth of a request above the minimum
+
+
+def stream(seed, paths, comps, first, count, device=None):
+    """Normals first .. first + count - 1 of the streams (seed, path, component) for every
+    path and component (int64 tensors): a binary64 tensor (P, count, M). One Philox call
+    gives normals 2b and 2b + 1 (both used), and the normals are made in slices of the
+    index so that the scratch stays below an eighth of the result (docs/gpu.md#noise:
+    bytes a normal)."""
+    torch = _torch()
+    P, M = paths.shape[0], comps.shape[0]
+    out = torch.empty(P, count, M, dtype=torch.float64, device=device)
+    if count == 0 or P * M == 0:
+        return out
+    b_first, b_end = first >> 1, (first + count + 1) >> 1
+    size = max(SLICE_MIN, min(SLICE_MAX, P * count * M // 8))
+    per = max(1, size // (2 * P * M))                       # blocks a slice
+    for s0 in range(b_first, b_end, per):
+        s1 = min(b_end, s0 + per)
+        blk = torch.arange(s0, s1, dtype=torch.int64, device=device)[None, :, None].expand(P, s1 - s0, M)
+        r0, r1, r2, r3 = philox(seed, paths[:, None, None], comps[None, None, :], blk)
+        z = word_normals(torch.stack([r0, r2], 2), torch.stack([r1, r3], 2)).view(P, 2 * (s1 - s0), M)
+        a, b = max(first, 2 * s0), min(first + count, 2 * s1)
+        out[:, a - first:b - first].copy_(z[:, a - 2 * s0:b - 2 * s0])
+    return out
+
+
 def threshold(h, ell=2.0):
     """D(h, ell) = sqrt(2 ell h |ln h|) rounded to binary64 (docs/noise.md#truncation), from
     60-digit decimal arithmetic (correctly rounded ln and sqrt) on the exact binary64 h"""
@@ -126,30 +165,113 @@ def threshold(h, ell=2.0):
         return float(d)
 
 
-def increments(seed, path, components, h, steps, refine=0, first=0, truncate=None, device=None):
+MAX_REFINE, MAX_DRAWS = 40, 1 << 38      # include/slpi/noise.h: SLPI_NOISE_MAX_REFINE, _MAX_DRAWS
+OU_STREAM = 1 << 31                        # core/noise.h: SLPI_NOISE_OU_STREAM
+
+
+def check(seed, paths, components, h, refine, first, steps):
+    """the arguments of increments, refused (slpi.SlpiError, naming the value) as
+    core/noise-levels.c's noise_args_check and slpi.noise refuse them: seed 0..2^64-1,
+    paths and components 0..2^32-1, h in (0, 1e6], refine 0..40, (first + steps) 2^refine
+    below 2^62, steps 2^refine at most 2^38 fine draws a component"""
+    from slpi import _bad
+    if not 0 <= seed < 1 << 64:
+        raise _bad("seed", seed, "out of range 0..2^64-1")
+    for name, vals in (("path", paths), ("component", components)):
+        bad = [v for v in vals if not 0 <= v < 1 << 32]
+        if bad:
+            raise _bad(name, bad[0], "%ss are numbered 0..2^32-1" % name)
+    if not (0 < h <= 1e6):
+        raise _bad("h", h, "the step size must be finite and in (0, 1e6]")
+    if not 0 <= refine <= MAX_REFINE:
+        raise _bad("refine", refine, "out of range [0, %d]" % MAX_REFINE)
+    lim = 1 << (62 - refine)
+    if first < 0 or steps < 0 or first >= lim or steps >= lim - first:
+        raise _bad("first", first, "count=%d, refine=%d: (first + count) 2^refine must be below 2^62" % (steps, refine))
+    if steps > MAX_DRAWS >> refine:
+        raise _bad("refine", refine, "%d increments of 2^%d fine draws each are more than the 2^38 one generation "
+                   "may take (docs/noise.md#refine)" % (steps, refine))
+
+
+def ou_coefficients(tau, delta):
+    """docs/noise.md#ou's (a, c, s, g, q, r, s0) for correlation time tau on the fine step
+    delta (binary64 both): each exact real rounded once to binary64, from decimal
+    arithmetic (correctly rounded exp and sqrt) at 60 digits plus twice the digits that
+    1 - e and its neighbours cancel (x = delta/tau small); a = 0 when RN(delta/tau) > 708"""
+    x_bin = delta / tau
+    lost = max(0, -math.floor(math.log10(x_bin))) if x_bin > 0 else 0
+    with localcontext() as ctx:
+        ctx.prec = 60 + 2 * lost
+        ctx.Emin, ctx.Emax = -10 ** 9, 10 ** 9
+        t, d = Decimal(tau), Decimal(delta)
+        x = d / t
+        e = (-x).exp()
+        om = 1 - e
+        s = ((1 - e * e) / (2 * t) - om * om / d).sqrt()
+        return (0.0 if x_bin > 708 else float(e), float(om / d), float(s), float(1 - om / x), float(t * om),
+                float(t * s), float((1 / (2 * t)).sqrt()))
+
+
+def ou_start(seed, path, taus, device=None):
+    """eta at step 0 of every path and component, (P, M) binary64: s0 times normal 0 of
+    the OU stream (seed, path, 2^31 + k); 0 for a white component (tau 0)"""
+    torch = _torch()
+    paths = torch.as_tensor(list(path), dtype=torch.int64, device=device)
+    s0 = torch.tensor([ou_coefficients(t, 1.0)[6] if t > 0 else 0.0 for t in taus], dtype=torch.float64,
+                      device=device)
+    comps = torch.arange(len(taus), dtype=torch.int64, device=device) + OU_STREAM
+    return s0 * normals(seed, paths[:, None], comps[None, :], 0, device=device)
+
+
+def increments(seed, path, components, h, steps, refine=0, first=0, truncate=None, device=None, taus=None,
+               eta=None):
     """The increments dW[path, step, component] of the canonical noise, as ``slpi noise``
     and ``slpi run`` consume them: path an int or a sequence of paths, components an int
     M (components 0..M-1) or a sequence; steps first .. first+steps-1 at step size h, each
     the dyadic sum of 2^refine fine increments; ``truncate``: None, or the threshold D
-    applied after the summation (``threshold(h)`` for the ISO/SVI rule). Returns a
-    binary64 tensor (P, steps, M) on device."""
+    applied after the summation (``threshold(h)`` for the ISO/SVI rule). ``taus`` (one
+    per component, 0 white) and ``eta`` ((P, M), the OU state at step ``first``, from
+    ou_start or the previous call) make the coloured components the OU increments of
+    docs/noise.md#ou; eta is then advanced in place. Returns a binary64 tensor (P, steps,
+    M) on device. Arguments out of range raise ValueError (``check``)."""
     torch = _torch()
-    paths = torch.as_tensor([path] if isinstance(path, int) else list(path), dtype=torch.int64, device=device)
-    comps = torch.as_tensor(list(range(components)) if isinstance(components, int) else list(components),
-                            dtype=torch.int64, device=device)
+    plist = [path] if isinstance(path, int) else list(path)
+    clist = list(range(components)) if isinstance(components, int) else list(components)
+    check(seed, plist, clist, h, refine, first, steps)
+    paths = torch.as_tensor(plist, dtype=torch.int64, device=device)
+    comps = torch.as_tensor(clist, dtype=torch.int64, device=device)
     fine = 1 << refine
-    j = torch.arange(first * fine, (first + steps) * fine, dtype=torch.int64, device=device)
-    z = normals(seed, paths[:, None, None], comps[None, None, :], j[None, :, None], device=device)
-    sigma = math.sqrt(math.ldexp(h, -refine))
-    z = sigma * z                                          # (P, steps 2^r, M)
-    z = z.reshape(len(paths), steps, fine, len(comps))
+    z = stream(seed, paths, comps, first * fine, steps * fine, device)
+    z.mul_(math.sqrt(math.ldexp(h, -refine)))             # (P, steps 2^r, M)
+    if taus is not None and any(t > 0 for t in taus):
+        z = _ou(seed, paths, comps, taus, math.ldexp(h, -refine), first * fine, z, eta)
+    z = z.view(len(paths), steps, fine, len(comps))
     while z.shape[2] > 1:                                  # left child + right child
         z = z[:, :, 0::2, :] + z[:, :, 1::2, :]
     z = z[:, :, 0, :]
     if truncate is not None:
         D = float(truncate)
-        z = torch.where(z > D, torch.full_like(z, D), torch.where(z < -D, torch.full_like(z, -D), z))
+        z.clamp_(-D, D)                                    # exact: min and max of binary64 numbers
     return z
+
+
+def _ou(seed, paths, comps, taus, delta, j0, w, eta):
+    """docs/noise.md#ou's step 3 on the fine white increments w (P, n, M), fine indices j0 ..:
+    Y_j = (g w_j + q eta_j) - r z_j, eta_{j+1} = (a eta_j + c w_j) + s z_j, z_j normal j + 1
+    of the OU stream; white components keep w_j. eta (P, M) is advanced in place."""
+    torch = _torch()
+    dev = w.device
+    co = torch.tensor([ou_coefficients(t, delta) if t > 0 else (0.0,) * 7 for t in taus], dtype=torch.float64,
+                      device=dev).t()
+    a, c, s, g, q, r = co[0], co[1], co[2], co[3], co[4], co[5]
+    coloured = torch.tensor([t > 0 for t in taus], device=dev)
+    z = stream(seed, paths, comps + OU_STREAM, j0 + 1, w.shape[1], dev)
+    y = w.clone()
+    for i in range(w.shape[1]):
+        wi, zi = w[:, i, :], z[:, i, :]
+        y[:, i, :] = torch.where(coloured, (g * wi + q * eta) - r * zi, wi)
+        eta.copy_((a * eta + c * wi) + s * zi)
+    return y
 
 
 getcontext()   # decimal's context is per thread: threshold() uses a local one

@@ -47,6 +47,26 @@ def parse_modes(text, N, key):
     return out
 
 
+def laplacian(N, m):
+    """the diagonal and off-diagonal of L_m (docs/systems.md#laplacian), binary64 lists"""
+    s = (N - 1) / 2.0
+    mm = [a - s for a in range(N)]
+    beta = [math.sqrt(s * (s + 1) - mm[a] * (mm[a] + 1)) if a < N - 1 else 0.0 for a in range(N)]
+    n = N - m
+    return ([-2 * (s * (s + 1) - mm[a] * mm[a + m]) for a in range(n)],
+            [beta[a] * beta[a + m] for a in range(n - 1)])
+
+
+def eigenvectors(N, m, device):
+    """L_m's unit eigenvectors by column, binary64 (N - m, N - m) on device: ascending
+    eigenvalues (column 0 is l = N - 1), last entry positive"""
+    torch = _torch()
+    d, e = (torch.tensor(v, dtype=torch.float64) for v in laplacian(N, m))
+    T = (torch.diag(d) + torch.diag(e, 1) + torch.diag(e, -1)).to(device)
+    v = torch.linalg.eigh(T)[1]
+    return v * torch.where(v[N - m - 1] > 0, 1.0, -1.0)
+
+
 class Basis:
     """The per-diagonal tables V_m of su(N), grouped (``groups`` consecutive diagonals
     padded to the first one's length), in dtype on device, and the maps between the
@@ -55,9 +75,6 @@ class Basis:
     def __init__(self, N, dtype, device, groups=None):
         torch = _torch()
         self.N, self.dtype, self.device = N, dtype, device
-        s = (N - 1) / 2.0
-        mm = [a - s for a in range(N)]
-        beta = [math.sqrt(s * (s + 1) - mm[a] * (mm[a] + 1)) if a < N - 1 else 0.0 for a in range(N)]
         G = groups or max(1, min(N, 16 if N >= 64 else N))
         bounds = [round(i * N / G) for i in range(G + 1)]
         self.groups = []                   # (m0, m1, n_max, V (cnt, n, n), lower index (cnt, n))
@@ -69,7 +86,6 @@ class Basis:
         self.flat_lower = torch.tensor([(b + m) * N + b for (m, b) in lower_pos], dtype=torch.int64, device=device)
         self.flat_upper = torch.tensor([b * N + b + m for (m, b) in lower_pos], dtype=torch.int64, device=device)
         self.alpha_slot = [None] * (N * N - 1)   # alpha -> (group, row in group, col, part 0 re / 1 im)
-        self.deg = [0] * (N * N - 1)
         for g in range(G):
             m0, m1 = bounds[g], bounds[g + 1]
             if m0 == m1:
@@ -79,12 +95,7 @@ class Basis:
             idx = torch.full((m1 - m0, n_max), self.L, dtype=torch.int64)   # L: the padding slot
             for m in range(m0, m1):
                 n = N - m
-                d = torch.tensor([-2 * (s * (s + 1) - mm[a] * mm[a + m]) for a in range(n)], dtype=torch.float64)
-                e = torch.tensor([beta[a] * beta[a + m] for a in range(n - 1)], dtype=torch.float64)
-                T = (torch.diag(d) + torch.diag(e, 1) + torch.diag(e, -1)).to(device)
-                w, v = torch.linalg.eigh(T)           # ascending: col 0 is l = N - 1
-                v = v * torch.where(v[n - 1] > 0, 1.0, -1.0)
-                V[m - m0, :n, :n] = v
+                V[m - m0, :n, :n] = eigenvectors(N, m, device)
                 idx[m - m0, :n] = torch.tensor([lower_pos[(m, b)] for b in range(n)])
                 for col in range(n):
                     l = N - 1 - col
@@ -92,11 +103,9 @@ class Basis:
                         continue
                     if m == 0:
                         self.alpha_slot[alpha_of(l, 0)] = (len(self.groups), 0, col, 1)
-                        self.deg[alpha_of(l, 0)] = l
                     else:
                         self.alpha_slot[alpha_of(l, m)] = (len(self.groups), m - m0, col, 0)
                         self.alpha_slot[alpha_of(l, -m)] = (len(self.groups), m - m0, col, 1)
-                        self.deg[alpha_of(l, m)] = self.deg[alpha_of(l, -m)] = l
             self.groups.append((m0, m1, n_max, V.to(dtype=dtype), idx.to(device)))
         # alpha -> flat position in the grouped layout (group-major), and the scale of a
         # constant coefficient (1/sqrt(2) off the diagonal)
@@ -134,9 +143,9 @@ class Basis:
         li = torch.cat([Xi.reshape(P, -1)[:, self.flat_lower], zero], 1)
         out = []
         for (m0, m1, n, V, idx) in self.groups:
-            z = torch.stack([lr[:, idx], li[:, idx]])          # (2, P, cnt, n)
-            z = z.permute(0, 2, 1, 3)                           # (2, cnt, P, n)
-            out.append(torch.matmul(z, V))                      # V broadcast over the pair
+            z = torch.stack([lr[:, idx], li[:, idx]], 1)       # (P, 2, cnt, n)
+            z = z.permute(2, 1, 0, 3).reshape(m1 - m0, 2 * P, n)   # the pair folded into the rows
+            out.append(torch.bmm(z, V).view(m1 - m0, 2, P, n).transpose(0, 1))   # (2, cnt, P, n)
         return out
 
     def synthesise(self, coefs, P):
@@ -146,8 +155,9 @@ class Basis:
         lr = torch.zeros(P, self.L + 1, dtype=self.dtype, device=self.device)
         li = torch.zeros(P, self.L + 1, dtype=self.dtype, device=self.device)
         for (m0, m1, n, V, idx), c in zip(self.groups, coefs):
-            z = torch.matmul(c, V.transpose(-1, -2))            # (2, cnt, P, n)
-            z = z.permute(0, 2, 1, 3).reshape(2, P, -1)
+            c = c.expand(2, m1 - m0, P, n).transpose(0, 1).reshape(m1 - m0, 2 * P, n)   # folded, as analyse
+            z = torch.bmm(c, V.transpose(-1, -2)).view(m1 - m0, 2, P, n)
+            z = z.permute(1, 2, 0, 3).reshape(2, P, -1)
             lr[:, idx.reshape(-1)] = z[0]
             li[:, idx.reshape(-1)] = z[1]
         Yr = torch.zeros(P, N * N, dtype=self.dtype, device=self.device)
@@ -172,16 +182,16 @@ class Basis:
 class Family:
     """The problem's data in coefficient form: lambda(l), F, the noise components"""
 
-    def __init__(self, keys, basis):
-        N = basis.N
-        self.N, self.basis = N, basis
+    def __init__(self, keys, N):
+        self.N = N
+        deg = [math.isqrt(a + 1) for a in range(N * N - 1)]          # alpha = l^2 - 1 + j, j <= 2l
         kappa = float(keys.get("kappa", 0) or 0)
         mult = keys.get("multiplier", "")
         if mult:
             lam = [_multiplier(mult, l) for l in range(N)]
         else:
             lam = [-(l * (l + 1)) - kappa * kappa for l in range(N)]
-        self.lam = [lam[l] for l in basis.deg]                          # by alpha
+        self.lam = [lam[l] for l in deg]                                # by alpha
         F = [0.0] * (N * N - 1)
         rot = float(keys.get("rotation", 0) or 0)
         if rot:
@@ -194,7 +204,7 @@ class Family:
         lmin = N // 2
         if self.noise in ("Q", "L"):
             self.comp = [(lmin * lmin - 1 + k) for k in range(N * N - lmin * lmin)]
-            self.a = [amp / (basis.deg[a] * (basis.deg[a] + 1)) for a in self.comp]
+            self.a = [amp / (deg[a] * (deg[a] + 1)) for a in self.comp]
         elif self.noise == "modes":
             md = parse_modes(keys["noise_modes"], N, "noise_modes")
             self.comp, self.a = [a for a, _ in md], [amp_k for _, amp_k in md]
