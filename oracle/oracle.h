@@ -96,8 +96,7 @@ typedef struct {
 /* Then the diagnosis's (oracle/diagnose.c): the row's step (-1: none), per ingredient
  * |D_i|^2, <r, D_i> and <r_rounded, D_i>, then <D_a, D_b> of each pair a < b at
  * SLPI_DIAG_PAIR(a, b). */
-#define SLPI_DIAG_PAIR(a, b)                                                                                           \
-    (1 + 3 * SLPI_DIAG_INGREDIENTS + (a) * (2 * SLPI_DIAG_INGREDIENTS - (a)-1) / 2 + (b) - (a)-1)
+#define SLPI_DIAG_PAIR(a, b) (3 * SLPI_DIAG_INGREDIENTS + (a) * (2 * SLPI_DIAG_INGREDIENTS - 1 - (a)) / 2 + (b) - (a))
 #define SLPI_DIAG_FIELDS (1 + 3 * SLPI_DIAG_INGREDIENTS + SLPI_DIAG_INGREDIENTS * (SLPI_DIAG_INGREDIENTS - 1) / 2)
 #define SLPI_DIAG_OFFSET (5 + 2 * SLPI_STAT_DIRS)
 /* Then 1 when the row's reference is the step on Arb's products (plan_arb). */
