@@ -92,17 +92,19 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 SLPI = os.environ.get("SLPI_BIN", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "slpi"))
 
 
-def slpi_kernel():
-    """The OpenBLAS kernel the slpi command runs and why (`slpi list --system`)."""
+def slpi_system():
+    """`slpi list --system`'s lines as a dict: "openblas" (the kernel the slpi command runs
+    and why) and "products" (zgemm or zgemm3m, as it measured and cached them;
+    docs/install.md#products)."""
     out = subprocess.run([SLPI, "list", "--system"], check=True, capture_output=True, text=True).stdout
-    line = next(l for l in out.splitlines() if l.startswith("openblas:"))
-    return line.split(":", 1)[1].strip()
+    return {k.strip(): v.strip() for k, _, v in (l.partition(":") for l in out.splitlines()) if v}
 
 
 # Same BLAS kernel on both sides: slpi may select another kernel than OpenBLAS's own
 # (docs/install.md#blas-kernel); numpy's OpenBLAS (quflow's products) is told slpi's, before
 # numpy loads it. A kernel set by the caller is kept (both processes then read it).
-KERNEL = slpi_kernel()
+SYSTEM = slpi_system()
+KERNEL = SYSTEM["openblas"]
 if not os.environ.get("OPENBLAS_CORETYPE") and KERNEL.split()[0] != "not":
     os.environ["OPENBLAS_CORETYPE"] = KERNEL.split()[0]
 
@@ -237,11 +239,8 @@ def product_seconds(N, reps):
 
 
 def slpi_product_3m():
-    """Whether slpi forms its products by zgemm3m: the choice it measured and cached
-    (`slpi list --system`'s products line; docs/install.md#products)."""
-    out = subprocess.run([SLPI, "list", "--system"], check=True, capture_output=True, text=True).stdout
-    line = next(l for l in out.splitlines() if l.startswith("products:"))
-    return line.split(":", 1)[1].split()[0] == "zgemm3m"
+    """Whether slpi forms its products by zgemm3m (read once, with the kernel)."""
+    return SYSTEM["products"].split()[0] == "zgemm3m"
 
 
 def iteration_products(N):
