@@ -12,7 +12,8 @@
 # path, with no advice to set steps= (the header is every path's); two copies of one
 # noise file under other names, and a path given both in a file and in a multi-path
 # file, are exit 2 ("the same path"); two paths that differ in their last step's
-# increments only are pooled (10 rows, exit 0); a split removes the private folders of
+# increments only, or whose digests share one of their two hashes, are pooled (10 rows,
+# exit 0); a split removes the private folders of
 # dead verify runs, nothing else.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
@@ -117,6 +118,41 @@ $slpi run --preset iso/rigid-body/trajectories steps=4 path=$base noise_file="$d
   > /dev/null 2>&1 || note "slpi run noise_file=last.noise"
 out=$(summary "$d/p0.tsv" "$d/last.tsv")
 case $out in *"10 rows"*"exit 0") ;; *) note "two paths that differ in their last step only: $out" ;; esac
+# the digest is two 64-bit hashes (oracle/verify.c, key_add): paths equal in one alone are
+# two paths. Each hash is inverted here: an x0 whose third component makes it collide with
+# x0 = 0.8,0,0.6's, the same increments after it; each pair run and pooled (10 rows, exit 0)
+x0s=$($py - << 'PY'
+import struct
+M = (1 << 64) - 1
+steps = ((0xcbf29ce484222325, lambda h, b: ((h ^ b) * 0x100000001b3) & M,
+          lambda h, H: (H * pow(0x100000001b3, -1, 1 << 64) & M) ^ h),
+         (0x243f6a8885a308d3, lambda h, b: (((h + b) * 0x9e3779b97f4a7c15) & M) ^ (h >> 29),
+          lambda h, H: (((H ^ (h >> 29)) * pow(0x9e3779b97f4a7c15, -1, 1 << 64)) - h) & M))
+bits = lambda v: struct.unpack("<Q", struct.pack("<d", v))[0]
+for h0, step, inverse in steps:
+    def key(vals, h=h0):
+        for v in vals:
+            h = step(h, bits(v))
+        return h
+    H = key((0.8, 0.0, 0.6))
+    for i in range(1, 1 << 20):
+        a = 0.8 + i * 2.0 ** -40
+        x = struct.unpack("<d", struct.pack("<Q", inverse(key((a, 0.0)), H)))[0]
+        if 0.25 <= x < 4 and key((a, 0.0, x)) == H:
+            print("%.17g 0 %.17g" % (a, x))
+            break
+PY
+)
+[ "$(echo "$x0s" | wc -l)" = 2 ] || note "no x0 collides with 0.8,0,0.6 in a hash: '$x0s'"
+for k in 0 1 2; do
+  case $k in 0) echo 0.8 0 0.6 > "$d/h$k.x0" ;; *) echo "$x0s" | sed -n "${k}p" > "$d/h$k.x0" ;; esac
+  $slpi run --preset iso/rigid-body/trajectories steps=4 path=$base x0_file="$d/h$k.x0" -q -o "$d/h$k.tsv" \
+    > /dev/null 2>&1 || note "slpi run x0_file=h$k.x0"
+done
+for k in 1 2; do
+  out=$(summary "$d/h0.tsv" "$d/h$k.tsv")
+  case $out in *"10 rows"*"exit 0") ;; *) note "two paths whose digests share hash $k (x0 $(cat "$d/h$k.x0")): $out" ;; esac
+done
 [ -z "$(ls -A "$TMPDIR")" ] || note "the split's folder is left behind after an error: $(ls -A "$TMPDIR")"
 # the private folders of verify runs that are gone (docs/conventions.md#stale): a split
 # removes a dead process's slpi-verify-PID-XXXXXX with its split files; it keeps a live
