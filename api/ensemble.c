@@ -571,11 +571,7 @@ int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n)
     for (long i = 0; i < np; i++) {
         const double *o = buf + 2 + i * piece;
         a.n = (long)o[1];
-        a.mean = (double *)(o + 2); /* read only: copied by push_blocks and acc_copy */
-        a.m2 = a.mean + size;
-        a.min = a.m2 + size;
-        a.max = a.min + size;
-        a.rad = a.max + size;
+        a.mean = (double *)(o + 2); /* the five arrays from mean on, read only: acc_copy copies them as one */
         if (o[0] < 0)
             acc_copy(&e->pending, &a, (size_t)size);
         else if (!push_blocks(e, &a, (int)o[0])) {
