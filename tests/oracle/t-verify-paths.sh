@@ -1,20 +1,20 @@
 #!/bin/sh
-# t-verify-paths.sh — many noise paths in one trajectory file (oracle/README.md#many-paths)
-# and the refusal of one path pooled twice. Paths 3 paths x 4 steps of the rigid body
-# (slpi's own double path, one x0), written as three files and as one file with a `path`
-# column, step by step and path by path: verify gives the same rows, the same proof and
-# the same statistics (p-value) for the three forms; its report, JSON and messages name
-# each path FILE#path=K and are the same bytes in two runs; noise_file= with {path} reads each
-# path's own noise file (a template twice in one value, r{path}/n{path}.noise, replaced
-# each time); x0_file= with {path} starts each path from its own initial state, as three
-# files with their x0_file= pooled do; the private folder of the split is gone afterwards; a bad path
-# value is exit 2 naming the column; a path without its last row is exit 2 naming the
-# path, with no advice to set steps= (the header is every path's); two copies of one
-# noise file under other names, and a path given both in a file and in a multi-path
-# file, are exit 2 ("the same path"); two paths that differ in their last step's
-# increments only, or whose digests share one of their two hashes, are pooled (10 rows,
-# exit 0); a split removes the private folders of
-# dead verify runs, nothing else.
+# t-verify-paths.sh — many noise paths in one trajectory file
+# (oracle/README.md#many-paths) and the refusal of one path pooled twice. Paths 3 paths x
+# 4 steps of the rigid body (slpi's own double path, one x0), written as three files and
+# as one file with a `path` column, step by step and path by path: verify gives the same
+# rows, the same proof and the same statistics (p-value) for the three forms; its report,
+# JSON and messages name each path FILE#path=K and are the same bytes in two runs, which
+# name each path's noise (canonical); noise_file= with {path} reads each path's own noise
+# file, which the report names (a template twice in one value, r{path}/n{path}.noise,
+# replaced each time); x0_file= with {path} starts each path from its own initial state,
+# as three files with their x0_file= pooled do; the private folder of the split is gone
+# afterwards; a bad path value is exit 2 naming the column; a path without its last row is
+# exit 2 naming the path, with no advice to set steps= (the header is every path's); two
+# copies of one noise file under other names, and a path given both in a file and in a
+# multi-path file, are exit 2 ("the same path"); two paths that differ in their last
+# step's increments only, or whose digests share one of their two hashes, are pooled (10
+# rows, exit 0); a split removes the private folders of dead verify runs, nothing else.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
@@ -72,6 +72,14 @@ done
 sed "2a # noise_file=n{path}.noise" "$d/step.tsv" > "$d/nf.tsv"
 nf=$(summary "$d/nf.tsv" | sed 's/^[^:]*: //')
 [ "$nf" = "$three" ] || note "noise_file=n{path}.noise: '$nf' where the canonical paths give '$three'"
+# the report's first line names each path's noise: its own file here, canonical above
+$slpi verify --local "$d/nf.tsv" > "$d/nfr.txt" 2>&1
+for k in 0 1 2; do
+  grep -q "^verify $d/nf.tsv#path=$((base + k)): .*; noise: file $d/n$((base + k)).noise\$" "$d/nfr.txt" ||
+    note "the report of noise_file=n{path}.noise names path $((base + k))'s noise as: $(grep '^verify' "$d/nfr.txt")"
+done
+[ "$(grep -c '^verify .*; noise: canonical$' "$d/r1.txt")" = 3 ] ||
+  note "the report of canonical paths names their noise as: $(grep '^verify' "$d/r1.txt")"
 # two templates in one value (a folder per path): each one replaced
 for k in 0 1 2; do mkdir -p "$d/r$((base + k))" && cp "$d/n$((base + k)).noise" "$d/r$((base + k))/n$((base + k)).noise"; done
 sed "2a # noise_file=r{path}/n{path}.noise" "$d/step.tsv" > "$d/nf2.tsv"
