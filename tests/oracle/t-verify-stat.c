@@ -8,7 +8,9 @@
  *  - the library's T^2, rows and RMS deviation equal the test's own: the certified step
  *    from each previous row (slpi_ref_step on exact balls), the fast path's directions
  *    (steps with the increments negated, zeroed, one component negated), the projections
- *    and Hotelling's T^2 solved by Gaussian elimination in long double;
+ *    and Hotelling's T^2 solved by Gaussian elimination in long double; so does the
+ *    twin's RMS: each row's inputs times 1 + u v, v uniform in [-1, 1) drawn from the
+ *    row's counter by SplitMix64's output function, stepped and rounded to binary32;
  *  - the correct port PASSes (p > 1e-6) with the power to see 1 u per step, the wrong
  *    amplitude FAILs the statistics (p < 1e-6, effect >= 1 u per step along an odd
  *    direction) while the proof PASSes;
@@ -87,7 +89,25 @@ static void fast_step(slpi_fast *f, long n, const double *x, const double *d, co
 }
 
 /* The test's own T^2 and RMS of the file's local rows (every row n >= 1 from row n-1). */
-static void own_statistics(const char *path, const slpi_problem *p, double u, long *rows, double *t2, double *rms)
+/* SplitMix64's output function (Vigna's splitmix64.c: the state plus the golden gamma,
+ * then two xor-shift-multiplies and a xor-shift): the twin's counter is replaced by it
+ * before each draw, and a row's counter starts as it of (to x FNV prime) ^ from. */
+static uint64_t splitmix64_out(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static double twin_draw(uint64_t *c)
+{
+    *c = splitmix64_out(*c);
+    return (double)(*c >> 11) * 0x1p-52 - 1.0;
+}
+
+static void own_statistics(const char *path, const slpi_problem *p, double u, long *rows, double *t2, double *rms,
+                           double *twin)
 {
     slpi_error err = { 0, "" };
     slpi_traj tr, *t = &tr;
@@ -99,7 +119,7 @@ static void own_statistics(const char *path, const slpi_problem *p, double u, lo
     slpi_ref *r = NULL;
     TEST_CHECK(slpi_fast_create(&f, p, &err) == SLPI_OK && slpi_ref_create(&r, p, &err) == SLPI_OK);
     arb_ptr b = _arb_vec_init(dim);
-    long double S[MAXJ] = { 0 }, C[MAXJ][MAXJ] = { { 0 } }, r2 = 0;
+    long double S[MAXJ] = { 0 }, C[MAXJ][MAXJ] = { { 0 } }, r2 = 0, tw2 = 0;
     long n = 0;
     for (long k = 1; k < t->nrows; k++) {
         const double *x = t->mid + (k - 1) * (t->ncols + 1) + 1, *y = t->mid + k * (t->ncols + 1) + 1;
@@ -133,6 +153,16 @@ static void own_statistics(const char *path, const slpi_problem *p, double u, lo
             for (int j = 0; j < M; j++) m[j] = j == l ? -1 : 1;
             fast_step(f, k - 1, x, d, m, M, dim, Q);
             for (int i = 0; i < dim; i++) dir[3 + l][i] = (P[i] - Q[i]) / 2;
+        }
+        /* the twin: the inputs moved by at most u, the step rounded to binary32 */
+        uint64_t c = splitmix64_out((uint64_t)k * 0x100000001b3ULL ^ (uint64_t)(k - 1));
+        double xt[64], dt[16], T[64];
+        for (int i = 0; i < dim; i++) xt[i] = x[i] * (1 + u * twin_draw(&c));
+        for (int l = 0; l < M; l++) dt[l] = d[l] * (1 + u * twin_draw(&c));
+        fast_step(f, k - 1, xt, dt, one, M, dim, T);
+        for (int i = 0; i < dim; i++) {
+            double ti = ((double)(float)T[i] - P[i]) / (u * s);
+            tw2 += (long double)ti * ti;
         }
         long double a[MAXJ];
         for (int j = 0; j < J; j++) {
@@ -178,6 +208,7 @@ static void own_statistics(const char *path, const slpi_problem *p, double u, lo
     *rows = n;
     *t2 = (double)(n * (n - 1) * q);
     *rms = (double)sqrtl(r2 / n);
+    *twin = (double)sqrtl(tw2 / n);
     _arb_vec_clear(b, dim);
     slpi_ref_free(r);
     slpi_fast_free(f);
@@ -257,12 +288,13 @@ int main(void)
     TEST_CHECK(a && b && c);
     /* two ways */
     long rows;
-    double t2, rms;
+    double t2, rms, twin;
     TEST_CHECK(verify(1, &good, 1, 0, a) == SLPI_OK);
-    own_statistics(good, &p, U32, &rows, &t2, &rms);
-    TEST_CHECKF(a->stats.rows == rows && rel_close(a->stats.t2, t2, 1e-6) && rel_close(a->stats.rms_u, rms, 1e-9),
-                "library: %ld rows, T^2 %.10g, RMS %.10g; test: %ld, %.10g, %.10g", a->stats.rows, a->stats.t2,
-                a->stats.rms_u, rows, t2, rms);
+    own_statistics(good, &p, U32, &rows, &t2, &rms, &twin);
+    TEST_CHECKF(a->stats.rows == rows && rel_close(a->stats.t2, t2, 1e-6) && rel_close(a->stats.rms_u, rms, 1e-9) &&
+                    rel_close(a->stats.twin_rms_u, twin, 1e-9),
+                "library: %ld rows, T^2 %.10g, RMS %.10g, twin %.10g; test: %ld, %.10g, %.10g, %.10g", a->stats.rows,
+                a->stats.t2, a->stats.rms_u, a->stats.twin_rms_u, rows, t2, rms, twin);
     TEST_CHECKF(a->proof == SLPI_VERDICT_PASS && a->stats.p_value > 1e-6 && a->stats.dirs == 6,
                 "correct port: proof %s, statistics p = %g on %d directions", slpi_verdict_name(a->proof),
                 a->stats.p_value, a->stats.dirs);
@@ -272,7 +304,7 @@ int main(void)
     printf("t-verify-stat: correct port: T^2 %.4g (test %.4g), p = %.3g, RMS %.3g u, twin %.3g u, detects %.3g u\n",
            a->stats.t2, t2, a->stats.p_value, a->stats.rms_u, a->stats.twin_rms_u, a->stats.detectable_effect_u);
     TEST_CHECK(verify(1, &wrong, 1, 0, b) == SLPI_OK);
-    own_statistics(wrong, &p, U32, &rows, &t2, &rms);
+    own_statistics(wrong, &p, U32, &rows, &t2, &rms, &twin);
     TEST_CHECKF(rel_close(b->stats.t2, t2, 1e-6), "wrong amplitude: T^2 %.10g, test %.10g", b->stats.t2, t2);
     TEST_CHECKF(b->proof == SLPI_VERDICT_PASS && b->stats.verdict == SLPI_VERDICT_FAIL &&
                     b->verdict == SLPI_VERDICT_FAIL && b->stats.p_value < 1e-6 &&
