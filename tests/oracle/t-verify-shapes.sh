@@ -8,8 +8,8 @@
 # along the step, c drawn from the seed) FAILs the statistics and names the systematic
 # test. With 2 threads those 200 paths run as files at once (oracle/verify.c,
 # FILES_PER_THREAD), one file a thread: the reports (every row's table, the statistics,
-# the diagnosis) and the JSON (but its CPU time) are the same bytes as on one thread, for the correct file
-# and the defect; and a pool whose 21st file (in the second batch) is another problem,
+# the diagnosis) and the JSON (but its CPU time) are the same bytes as on one thread, for the
+# correct file, the defect and a Manakov file (the diagnosis' terms kernel); and a pool whose 21st file (in the second batch) is another problem,
 # or whose last file repeats path 37, stops at that file with the same report and
 # message on both.
 set -u
@@ -72,6 +72,11 @@ rc=$?
   || note "a defect of c = $c on every step: exit $rc, statistics $(field statistics verdict) $(field statistics test)"
 same_threads "$d/bad.tsv"
 grep -q "^diagnosis" "$d/r2.txt" || note "two threads: the defect's report names no diagnosis"
+# a Manakov file (ISOMP's commutator update on fixed point: the diagnosis steps with its
+# ingredients' coefficients set, through the terms kernel, and must unset them, or a row's
+# steps depend in their last bits on the rows before it on its thread): the same bytes
+$slpi run --preset iso/manakov/long steps=24 -q -o "$d/mk.tsv" > /dev/null 2>&1 || note "slpi run iso/manakov/long"
+same_threads "$d/mk.tsv"
 # a pool that stops at its 21st file (another problem: h) or at its last (path 37 again)
 $slpi run --preset iso/rigid-body/trajectories steps=2 path=20 h=0.011 -q -o "$d/other.tsv" > /dev/null 2>&1 || note "slpi run h=0.011"
 cp "$d/p37.tsv" "$d/again.tsv"
