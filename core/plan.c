@@ -26,14 +26,18 @@ struct slpi_plan {
 };
 
 /* 1 if pl is whole: a state, a row for step 0, and for system=model a parse that agrees
- * with core's layout (its algebra's coordinates, its noises, an H given); for a built-in
- * system no parse. What the paths read from a plan without checking it again. */
+ * with core's layout (its algebra's coordinates, its noises, each H_k given as an
+ * expression over the state's coordinates or as a callback); for a built-in system no
+ * parse. What the paths read from a plan without checking it again. */
 static int complete(const slpi_plan *pl)
 {
     const slpi_model *m = &pl->model;
     if (pl->dim < 1 || pl->noises < 0 || pl->rows < 1) return 0;
     if (pl->p.sys.system != SLPI_SYS_MODEL) return m->alg.dim == 0 && m->H[0].n == 0;
-    return m->alg.dim == pl->dim && m->M == pl->noises && (m->H[0].n > 0 || m->callback[0]);
+    if (m->alg.dim != pl->dim || m->M != pl->noises) return 0;
+    for (int k = 0; k <= m->M; k++)
+        if (!m->callback[k] && (m->H[k].n < 1 || m->H[k].ncoord != pl->dim)) return 0;
+    return 1;
 }
 
 /* Seal pl (its model parsed, p finished and valid): the problem and its shape, count 1. */
