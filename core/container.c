@@ -9,7 +9,9 @@
  *   ...                         FNV-1a 64 (core/digest.h) of those lines' bytes
  *   section NAME N HEX16        (as many sections as the format has, in its order)
  *   ...
- *   end HEX16                   FNV-1a 64 of every byte before this line
+ *   end HEX16                   FNV-1a 64 of the first line and every section line
+ *                               (each with its '\n'): the index, whose section
+ *                               digests cover the sections' lines
  * NAME is 1..63 characters of [a-z0-9._-]. Nothing follows the end line; no NUL byte.
  * The reader checks, in this order, and refuses naming the file, the line and the part:
  * the first line (empty, binary, of another format, of another version), the walk of the
@@ -46,7 +48,7 @@ static const char *bad_text(const char *t, size_t len, long *nlines)
     *nlines = 0;
     if (len && t[len - 1] != '\n') return "a section's text must end with a newline";
     if (memchr(t, '\0', len)) return "a section's text holds a NUL byte";
-    for (size_t i = 0; i < len; i++) *nlines += t[i] == '\n';
+    for (const char *p = t, *e = t + len; (p = memchr(p, '\n', (size_t)(e - p))) != NULL; p++) ++*nlines;
     return NULL;
 }
 
@@ -70,17 +72,22 @@ char *slpi_container_text(size_t *len, const char *format, int version, int n, c
     FILE *m = open_memstream(&buf, len);
     if (!m) return NULL;
     int ok = strcspn(format, " \n") == strlen(format) && *format && n >= 0 && n <= CONTAINER_MAX_SECTIONS;
-    fprintf(m, "# %s %d\n", format, version);
+    char line[160];
+    int k = snprintf(line, sizeof line, "# %s %d\n", format, version);
+    ok = ok && k < (int)sizeof line;
+    uint64_t d = slpi_fnv1a(SLPI_FNV_INIT, line, ok ? (size_t)k : 0); /* the end digest: over the index */
+    fwrite(line, 1, ok ? (size_t)k : 0, m);
     for (int i = 0; ok && i < n; i++) {
         long nl;
         ok = !slpi_container_bad_name(names[i]) && !bad_text(texts[i], lens[i], &nl);
         if (ok) {
-            fprintf(m, "section %s %ld %016" PRIx64 "\n", names[i], nl, slpi_fnv1a(SLPI_FNV_INIT, texts[i], lens[i]));
+            k = snprintf(line, sizeof line, "section %s %ld %016" PRIx64 "\n", names[i], nl,
+                         slpi_fnv1a(SLPI_FNV_INIT, texts[i], lens[i]));
+            d = slpi_fnv1a(d, line, (size_t)k);
+            fwrite(line, 1, (size_t)k, m);
             fwrite(texts[i], 1, lens[i], m);
         }
     }
-    fflush(m);
-    uint64_t d = slpi_fnv1a(SLPI_FNV_INIT, buf, *len);
     fprintf(m, "end %016" PRIx64 "\n", d);
     if (fclose(m) != 0 || !ok) {
         free(buf);
@@ -183,10 +190,12 @@ static int walk_body(walker *w, slpi_container_section_at *s)
     return SLPI_OK;
 }
 
-/* The walk from line 2 to the end line: the sections into ix, end digest into *end. */
-static int walk(walker *w, slpi_container_index *ix, long *bad, uint64_t *end, size_t *end_at)
+/* The walk from line 2 to the end line: the sections into ix, the end line's digest into
+ * *end and that of the first line and the section lines into *index. */
+static int walk(walker *w, slpi_container_index *ix, long *bad, uint64_t *end, uint64_t *index)
 {
     int cap = 0;
+    *index = slpi_fnv1a(SLPI_FNV_INIT, w->text, w->pos);
     for (;;) {
         size_t k;
         int got = next_line(w, &k);
@@ -203,7 +212,6 @@ static int walk(walker *w, slpi_container_index *ix, long *bad, uint64_t *end, s
                 return fail(w, w->line, "a damaged end line: expected 'end' and 16 hex digits%s%s", "", "");
             memcpy(hex, w->text + w->pos + 4, 16);
             *end = strtoull(hex, NULL, 16);
-            *end_at = w->pos;
             if (w->pos + k + 1 != w->len) return fail(w, w->line + 1, "text after the end line%s%s", "", "");
             return SLPI_OK;
         }
@@ -222,6 +230,7 @@ static int walk(walker *w, slpi_container_index *ix, long *bad, uint64_t *end, s
                             : "a cut file: it ends inside a section line%s%s",
                         "", "");
         s->line = w->line;
+        *index = slpi_fnv1a(*index, w->text + w->pos, k + 1);
         w->pos += k + 1;
         ix->n++;
         if (walk_body(w, s) != SLPI_OK) return SLPI_EINPUT;
@@ -237,8 +246,7 @@ int slpi_container_check(slpi_container_index *ix, const char *name, const char 
     ix->s = NULL;
     const char *nul = memchr(text, '\0', len);
     long bad = -1;
-    uint64_t end = 0;
-    size_t end_at = 0;
+    uint64_t end = 0, index = 0;
     int rc;
     if (len == 0) {
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: an empty file, not a checkpoint", name);
@@ -246,13 +254,13 @@ int slpi_container_check(slpi_container_index *ix, const char *name, const char 
         rc = slpi_error_set(err, SLPI_EINPUT, "%s: a NUL byte at offset %zu: a binary file, not a checkpoint", name,
                             (size_t)(nul - text));
     } else if ((rc = check_header(&w, format, version)) == SLPI_OK &&
-               (rc = walk(&w, ix, &bad, &end, &end_at)) == SLPI_OK) {
+               (rc = walk(&w, ix, &bad, &end, &index)) == SLPI_OK) {
         if (bad >= 0) {
             const slpi_container_section_at *s = &ix->s[bad];
             rc = slpi_error_set(err, SLPI_EINPUT,
                                 "%s:%ld: section %s (lines %ld-%ld) differs from its digest: an edited file", name,
                                 s->line, s->name, s->line + 1, s->line + s->nlines);
-        } else if (slpi_fnv1a(SLPI_FNV_INIT, text, end_at) != end) {
+        } else if (index != end) {
             rc = slpi_error_set(err, SLPI_EINPUT,
                                 "%s:%ld: the end digest differs: its first line or a section line was edited", name,
                                 w.line);

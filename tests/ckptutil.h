@@ -28,6 +28,7 @@ static inline char *ckpt_reseal(const char *text, size_t n, size_t *len)
     FILE *m = open_memstream(&out, len);
     p = p ? p + 1 : stop;
     fwrite(text, 1, (size_t)(p - text), m);
+    uint64_t index = slpi_fnv1a(SLPI_FNV_INIT, text, (size_t)(p - text));
     while (p < stop) {
         const char *body = p, *name = p;
         if (!strncmp(p, "section ", 8)) {
@@ -42,14 +43,17 @@ static inline char *ckpt_reseal(const char *text, size_t n, size_t *len)
             q = nl ? nl + 1 : stop;
             lines++;
         }
-        if (name != p)
-            fprintf(m, "section %.*s %ld %016" PRIx64 "\n", (int)strcspn(name, " \n"), name, lines,
-                    slpi_fnv1a(SLPI_FNV_INIT, body, (size_t)(q - body)));
+        if (name != p) {
+            char line[160];
+            int k = snprintf(line, sizeof line, "section %.*s %ld %016" PRIx64 "\n", (int)strcspn(name, " \n"), name,
+                             lines, slpi_fnv1a(SLPI_FNV_INIT, body, (size_t)(q - body)));
+            index = slpi_fnv1a(index, line, (size_t)k);
+            fwrite(line, 1, (size_t)k, m);
+        }
         fwrite(body, 1, (size_t)(q - body), m);
         p = q;
     }
-    fflush(m);
-    fprintf(m, "end %016" PRIx64 "\n", slpi_fnv1a(SLPI_FNV_INIT, out, *len));
+    fprintf(m, "end %016" PRIx64 "\n", index);
     fclose(m);
     return out;
 }
