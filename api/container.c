@@ -36,10 +36,11 @@ long slpi_container_format(char *buf, size_t n, const char *format, int version,
     long size = slpi_container_size(format, version, count, names, texts, lens);
     if (size < 0) {
         free(lens);
-        slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT,
-                                             "container: format '%.40s' has a blank, or a section's name or text is "
-                                             "malformed (names: 1..63 of a-z 0-9 . _ -; texts: whole lines, no NUL)",
-                                             format));
+        slpi_api_record(&err,
+                        slpi_error_set(&err, SLPI_EINPUT,
+                                       "container: format '%.40s' has a blank, or a section's name or text is "
+                                       "malformed (names: 1..63 of a-z 0-9 . _ -; texts: whole lines, no NUL)",
+                                       format));
         return -1;
     }
     if (buf) {
@@ -89,8 +90,8 @@ int slpi_container_section(const slpi_container *c, int i, const char **name, co
 {
     slpi_error err = { 0 };
     if (i < 0 || i >= c->ix.n)
-        return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "container: no section %d (it has %d)", i,
-                                                    c->ix.n));
+        return slpi_api_record(&err,
+                               slpi_error_set(&err, SLPI_EINPUT, "container: no section %d (it has %d)", i, c->ix.n));
     *name = c->ix.s[i].name;
     *text = c->text + c->ix.s[i].body;
     *len = c->ix.s[i].len;
