@@ -1,0 +1,67 @@
+/* system-manakov.c — the Manakov top on so(n) (docs/systems.md#manakov): its descriptor
+ * (core/system.h). State X_ij for i < j, row-major. */
+#include <stdio.h>
+
+#include "core/problem-struct.h"
+#include "core/system.h"
+
+static int state_dim(const slpi_problem *p)
+{
+    return p->sys.mk.n * (p->sys.mk.n - 1) / 2;
+}
+
+static int noise_count(const slpi_problem *p)
+{
+    return p->sys.mk.noise ? p->sys.mk.n * (p->sys.mk.n - 1) / 2 : 0;
+}
+
+static void state_name(const slpi_problem *p, int i, char *buf, size_t n)
+{
+    int row = 0, k = i;
+    while (k >= p->sys.mk.n - 1 - row) {
+        k -= p->sys.mk.n - 1 - row;
+        row++;
+    }
+    snprintf(buf, n, "X_%d_%d", row + 1, row + 2 + k);
+}
+
+static int truncates(const slpi_problem *p)
+{
+    (void)p;
+    return 1;
+}
+
+static int layout_algebra(const slpi_problem *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "so(%d)", p->sys.mk.n);
+    return 1;
+}
+
+static int le_consistent(const slpi_problem *p, const char **why)
+{
+    *why = p->sys.mk.noise ? "H_ij = amp X_ij^2 is a function of one coordinate" : "no noise";
+    return 1;
+}
+
+/* clang-format off */
+const slpi_system_desc slpi_system_manakov = {
+    .name = "manakov",
+    .applicability = {
+        [SLPI_SCHEME_TMK] = { SLPI_EXTENSION, "" },
+        [SLPI_SCHEME_RKMK_LE] = { SLPI_EXTENSION,
+            "Stratonovich-consistent: H_ij = 0.1 X_ij^2 is a function of one coordinate, so the "
+            "missed drift vanishes (docs/schemes.md#rkmk; slpi_problem_le_consistent; claim X4 computes 0)" },
+        [SLPI_SCHEME_RKMK_HEUN] = { SLPI_EXTENSION, "" },
+        [SLPI_SCHEME_IM_DIRECT] = { SLPI_EXTENSION, "" },
+        [SLPI_SCHEME_TRAP_DIRECT] = { SLPI_EXTENSION, "" },
+        [SLPI_SCHEME_ISOMP] = { SLPI_PAPER, "ISO §6.2" },
+        [SLPI_SCHEME_SVI] = { SLPI_EXTENSION, "SVI-LP on SO(n); c = -1/4 is defined only for SO(3) vectors" },
+    },
+    .state_dim = state_dim,
+    .noise_count = noise_count,
+    .state_name = state_name,
+    .truncates = truncates,
+    .layout_algebra = layout_algebra,
+    .le_consistent = le_consistent,
+};
+/* clang-format on */

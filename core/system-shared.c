@@ -1,0 +1,19 @@
+/* system-shared.c — what several system descriptors share (core/system.h): the names of
+ * an su(N) state. A leaf: the descriptors call it, it calls none of them. */
+#include <stdio.h>
+
+#include "core/system.h"
+
+void slpi_system_sun_name(int N, int i, char *buf, size_t n)
+{
+    if (i < N) {
+        snprintf(buf, n, "ImX_%d_%d", i, i);
+        return;
+    }
+    int k = (i - N) / 2, a = 0;
+    while (k >= N - 1 - a) {
+        k -= N - 1 - a;
+        a++;
+    }
+    snprintf(buf, n, "%sX_%d_%d", (i - N) % 2 ? "Im" : "Re", a, a + 1 + k);
+}

@@ -1,0 +1,56 @@
+/* core/system.h — one descriptor per built-in system: everything core knows of a system
+ * in one file, core/system-<name>.c, and the table that indexes them by slpi_system_id,
+ * core/system.c (designated initializers, as fast/fast.c and ref/system.c index their
+ * system files). The generic code (the key parser, the validator, the shape, the initial
+ * state) calls through the descriptor and never switches on a system id. Adding a
+ * system: CONTRIBUTING.md#adding-a-system; tests/core/t-system.c fails naming the system
+ * whose descriptor lacks a slot. */
+#ifndef SLPI_CORE_SYSTEM_H
+#define SLPI_CORE_SYSTEM_H
+
+#include <stddef.h>
+#include "slpi/registry.h"
+#include "slpi/initial.h"
+#include "core/algebra-type.h"
+
+typedef struct slpi_error slpi_error;     /* slpi/errors.h */
+typedef struct slpi_problem slpi_problem; /* core/problem-struct.h */
+
+/* One cell of the applicability matrix (docs/systems.md#applicability): P, E or N/A and
+ * why (a remark where it applies). */
+typedef struct {
+    slpi_applicability a;
+    const char *reason;
+} slpi_system_cell;
+
+struct slpi_system_desc {
+    const char *name; /* the key system's value, `slpi list --system` */
+    /* the system's row of the applicability matrix, one cell a scheme */
+    slpi_system_cell applicability[SLPI_SCHEME_COUNT];
+    /* the shape (slpi/problem-shape.h): state doubles, noises, the names of the state
+     * coordinates, and whether truncation=auto truncates (for h < 1) */
+    int (*state_dim)(const slpi_problem *p);
+    int (*noise_count)(const slpi_problem *p);
+    void (*state_name)(const slpi_problem *p, int i, char *buf, size_t n);
+    int (*truncates)(const slpi_problem *p);
+    /* the algebra whose coordinate names are the state layout, written as the key
+     * algebra's text into buf (so3, so(n), ...): 0 when the layout is no algebra's;
+     * slpi_system_layout_algebra parses it and checks the names */
+    int (*layout_algebra)(const slpi_problem *p, char *buf, size_t n);
+    /* stochastic Lie-Euler's consistency (core/lie-euler.c): 1 and why, or 0 and why not */
+    int (*le_consistent)(const slpi_problem *p, const char **why);
+};
+typedef struct slpi_system_desc slpi_system_desc;
+
+/* The descriptor of system s; NULL for an id outside the enum. */
+const slpi_system_desc *slpi_system_get(slpi_system_id s);
+
+/* The algebra whose coordinate names are p's state layout, one for one (a model's own,
+ * a built-in system's from its descriptor): 1 and *a, or 0 when the layout is no
+ * algebra's (the SVI forms' rotation matrices). */
+int slpi_system_layout_algebra(slpi_algebra *a, const slpi_problem *p);
+
+/* Helpers the descriptors share: the names of an su(N) state (Im X_aa, then Re/Im X_ab). */
+void slpi_system_sun_name(int N, int i, char *buf, size_t n);
+
+#endif
