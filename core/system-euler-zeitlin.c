@@ -1,10 +1,12 @@
 /* system-euler-zeitlin.c — Euler–Zeitlin on su(N) and its family (docs/systems.md#euler-zeitlin,
  * #zeitlin-family): its descriptor (core/system.h). The family's mode lists and fields
  * file are core/zeitlin-family.c's. */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "core/problem-key-table.h"
 #include "core/zeitlin-family.h"
 
 static int state_dim(const slpi_problem *p)
@@ -49,6 +51,28 @@ static int le_consistent(const slpi_problem *p, const char **why)
     return 1;
 }
 
+#define OFF(f) offsetof(slpi_problem, f)
+static const char *const e_ez_noise[] = { "none", "Q", "L", "modes", "fields", NULL };
+/* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
+// clang-format off
+static const slpi_key_def keys[] = {
+    { "N", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(sys.ez.N), 0, NULL, 2, 1024, "su(N)" },
+    { "noise", SLPI_SYS_EULER_ZEITLIN, K_ENUM, OFF(sys.ez.noise), 0, e_ez_noise, 0, 0, "none | Q (default) | L: the built-in noise (43)/(44) | modes: noise_modes | fields: noise_fields" },
+    { "amp", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(sys.ez.amp), 0, NULL, 0, 1e6, "a_l = amp / (l (l+1)) (0.1 long run, 2 strong test)" },
+    { "ic_lmax", SLPI_SYS_EULER_ZEITLIN, K_INT, OFF(sys.ez.ic_lmax), 0, NULL, 0, 1023, "initial condition uses degrees l <= ic_lmax, at most N-1 (0, the default: min(11, N-1), the papers' 11 where N allows)" },
+    { "scale", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE, OFF(sys.ez.scale), 0, NULL, 1e-12, 1e12, "Frobenius norm of the initial condition" },
+    /* the Zeitlin family (docs/systems.md#zeitlin-family) */
+    { "kappa", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE0, OFF(sys.ez.kappa), 0, NULL, 0, 1e6, "quasi-geostrophic: the stream function is psi = (Delta_N - kappa^2)^-1 (X - F), spectral multiplier -l(l+1) - kappa^2 (kappa = 1/deformation radius; 0: Euler)" },
+    { "rotation", SLPI_SYS_EULER_ZEITLIN, K_DOUBLE0, OFF(sys.ez.rotation), 0, NULL, -1e6, 1e6, "Omega of the rotating sphere: F gains the Coriolis term f = 2 Omega cos(theta), 2 Omega sqrt(4 pi/3) on Y_(1,0); X is the potential vorticity. Time runs in the matrix unit: t_sphere = c_N t, c_N = sqrt(16 pi/(N(N^2-1))) (a Rossby-Haurwitz wave of degree l, order m turns at m 2 Omega c_N/(l(l+1)+kappa^2); docs/systems.md#time-unit)" },
+    { "background_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(sys.ez.background_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "fixed background vorticity F += sum amp Y_(l,m), as l:m:amp,... (m > 0 cosine, m < 0 sine, 1 <= l <= N-1); F gives H its linear term" },
+    { "noise_modes", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(sys.ez.noise_modes), SLPI_EZ_MODES_TEXT, NULL, 0, 0, "noise=modes: one noise Hamiltonian H_k = <X, amp Y_(l,m)> per entry l:m:amp,... (transport noise; M = the entries)" },
+    { "multiplier", SLPI_SYS_EULER_ZEITLIN, K_STRING, OFF(sys.ez.multiplier), SLPI_EXPR_MAX_TEXT, NULL, 0, 0, "the Poisson operator L as its spectral multiplier lambda(l), an expression in l (e.g. -l*(l+1)-4, -(l*(l+1))^2): psi = L^-1 (X - F); finite and nonzero at l = 1..N-1, not reading t (L is one operator for the run); in place of kappa (O(N^3) per solve, not kappa's O(N^2))" },
+    { "noise_fields", SLPI_SYS_EULER_ZEITLIN, K_PATH, OFF(sys.ez.noise_fields), SLPI_PATH_MAX, NULL, 0, 0, "noise=fields: a file of fields xi_k, one noise Hamiltonian H_k = <X, xi_k> per line of the N^2-1 coefficients on Y_(l,m), l = 1..N-1, m = 0, 1, -1, ..., l, -l ('#' comments; M = the lines)" },
+    { "noise_fields_digest", SLPI_SYS_EULER_ZEITLIN, K_U64, OFF(sys.ez.noise_fields_digest), 0, NULL, 0, 0, "FNV-1a 64 of the noise_fields file's bytes: recorded in the header by every run; given (verify, resume), the file must have it" },
+};
+// clang-format on
+#undef OFF
+
 /* clang-format off */
 const slpi_system_desc slpi_system_euler_zeitlin = {
     .name = "euler-zeitlin",
@@ -69,5 +93,7 @@ const slpi_system_desc slpi_system_euler_zeitlin = {
     .truncates = truncates,
     .layout_algebra = layout_algebra,
     .le_consistent = le_consistent,
+    .keys = keys,
+    .nkeys = (int)(sizeof keys / sizeof keys[0]),
 };
 /* clang-format on */

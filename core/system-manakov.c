@@ -1,9 +1,11 @@
 /* system-manakov.c — the Manakov top on so(n) (docs/systems.md#manakov): its descriptor
  * (core/system.h). State X_ij for i < j, row-major. */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "core/problem-key-table.h"
 
 static int state_dim(const slpi_problem *p)
 {
@@ -43,6 +45,17 @@ static int le_consistent(const slpi_problem *p, const char **why)
     return 1;
 }
 
+#define OFF(f) offsetof(slpi_problem, f)
+/* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
+// clang-format off
+static const slpi_key_def keys[] = {
+    { "n", SLPI_SYS_MANAKOV, K_INT, OFF(sys.mk.n), 0, NULL, 3, 64, "so(n)" },
+    { "amp", SLPI_SYS_MANAKOV, K_DOUBLE, OFF(sys.mk.amp), 0, NULL, 0, 1e6, "noise amplitude (0.1)" },
+    { "noise", SLPI_SYS_MANAKOV, K_ENUM, OFF(sys.mk.noise), 0, slpi_key_none_quad, 0, 0, "none | quad (eq. (37))" },
+};
+// clang-format on
+#undef OFF
+
 /* clang-format off */
 const slpi_system_desc slpi_system_manakov = {
     .name = "manakov",
@@ -63,5 +76,7 @@ const slpi_system_desc slpi_system_manakov = {
     .truncates = truncates,
     .layout_algebra = layout_algebra,
     .le_consistent = le_consistent,
+    .keys = keys,
+    .nkeys = (int)(sizeof keys / sizeof keys[0]),
 };
 /* clang-format on */

@@ -2,12 +2,14 @@
  * (core/system.h). Its algebra, Hamiltonians and parameters are keys, parsed by
  * core/expr.h; a model's applicability depends on them, and the validator applies the
  * rule for each scheme (docs/models.md#schemes). */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "slpi/errors.h"
 #include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "core/problem-key-table.h"
 #include "core/expr.h"
 
 static int state_dim(const slpi_problem *p)
@@ -82,6 +84,19 @@ static int le_consistent(const slpi_problem *p, const char **why)
     return ok;
 }
 
+#define OFF(f) offsetof(slpi_problem, f)
+/* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
+// clang-format off
+static const slpi_key_def keys[] = {
+    { "algebra", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "so3 | se3 | so(n) | su(n) | so3^k: the model's algebra, state layout and textbook equation (so3: x' = x cross grad H; so(n), su(n): X' = [X, grad H], su(n) H at the traceless part; se3: the heavy top's; so3^k: per block; docs/models.md#equations, `slpi model`)" },
+    { "H", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "the Hamiltonian: an expression in the algebra's coordinates and the parameters" },
+    { "noise_H<k>", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "noise Hamiltonian k = 1..16 (M = the highest k; 1..M all given)" },
+    { "param.<NAME>", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "a named parameter usable in every expression: a decimal number" },
+    { "t0", SLPI_SYS_MODEL, K_SPECIAL, 0, 0, NULL, 0, 0, "the time of step 0 (default 0): the expressions read t = t0 + (n + c) h in step n at the scheme's stage c (docs/models.md#time); a decimal number, given only when an expression reads t" },
+};
+// clang-format on
+#undef OFF
+
 /* clang-format off */
 const slpi_system_desc slpi_system_model = {
     .name = "model",
@@ -100,5 +115,7 @@ const slpi_system_desc slpi_system_model = {
     .truncates = truncates,
     .layout_algebra = layout_algebra,
     .le_consistent = le_consistent,
+    .keys = keys,
+    .nkeys = (int)(sizeof keys / sizeof keys[0]),
 };
 /* clang-format on */

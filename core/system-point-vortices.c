@@ -1,9 +1,11 @@
 /* system-point-vortices.c — point vortices on su(2)^n (docs/systems.md#point-vortices):
  * their descriptor (core/system.h). State x_1..x_n, x_i in R^3. */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "core/problem-key-table.h"
 
 static int state_dim(const slpi_problem *p)
 {
@@ -39,6 +41,19 @@ static int le_consistent(const slpi_problem *p, const char **why)
     return 1;
 }
 
+#define OFF(f) offsetof(slpi_problem, f)
+static const char *const e_vortex[] = { "A", "B", NULL };
+/* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
+// clang-format off
+static const slpi_key_def keys[] = {
+    { "n", SLPI_SYS_POINT_VORTICES, K_INT, OFF(sys.pv.n), 0, NULL, 2, 64, "number of vortices" },
+    { "model", SLPI_SYS_POINT_VORTICES, K_ENUM, OFF(sys.pv.model), 0, e_vortex, 0, 0, "su(2) model A (default) | B" },
+    { "amp", SLPI_SYS_POINT_VORTICES, K_DOUBLE, OFF(sys.pv.amp), 0, NULL, 0, 1e6, "noise amplitude (0.1)" },
+    { "noise", SLPI_SYS_POINT_VORTICES, K_ENUM, OFF(sys.pv.noise), 0, slpi_key_none_quad, 0, 0, "none | quad (three shared Hamiltonians)" },
+};
+// clang-format on
+#undef OFF
+
 /* clang-format off */
 const slpi_system_desc slpi_system_point_vortices = {
     .name = "point-vortices",
@@ -60,5 +75,7 @@ const slpi_system_desc slpi_system_point_vortices = {
     .truncates = truncates,
     .layout_algebra = layout_algebra,
     .le_consistent = le_consistent,
+    .keys = keys,
+    .nkeys = (int)(sizeof keys / sizeof keys[0]),
 };
 /* clang-format on */

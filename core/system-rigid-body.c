@@ -1,9 +1,11 @@
 /* system-rigid-body.c — the rigid body on so(3) (docs/systems.md#rigid-body): its
  * descriptor (core/system.h). ISO form: x, H0 = x.I^-1 x; SVI form: Pi, with track_R R. */
+#include <stddef.h>
 #include <stdio.h>
 
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "core/problem-key-table.h"
 
 static int state_dim(const slpi_problem *p)
 {
@@ -57,6 +59,22 @@ static int le_consistent(const slpi_problem *p, const char **why)
     return 0;
 }
 
+#define OFF(f) offsetof(slpi_problem, f)
+static const char *const e_rb_form[] = { "iso", "svi", NULL };
+static const char *const e_rb_noise[] = { "none", "iso-quad", "iso-quad1", "svi-lin", "svi-lin1", "const-e3", NULL };
+/* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
+// clang-format off
+static const slpi_key_def keys[] = {
+    { "form", SLPI_SYS_RIGID_BODY, K_SPECIAL, 0, 0, e_rb_form, 0, 0, "iso (x, H0 = x.I^-1 x) | svi (Pi, h = Pi.I^-1 Pi / 2): resets the form's defaults" },
+    { "inertia", SLPI_SYS_RIGID_BODY, K_VEC, OFF(sys.rb.inertia), 3, NULL, 1e-12, 1e12, "principal moments of inertia" },
+    { "noise", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(sys.rb.noise), 0, e_rb_noise, 0, 0, "noise model (docs/systems.md#rigid-body)" },
+    { "amp", SLPI_SYS_RIGID_BODY, K_DOUBLE, OFF(sys.rb.amp), 0, NULL, 0, 1e6, "noise amplitude" },
+    { "h0_scale", SLPI_SYS_RIGID_BODY, K_DOUBLE, OFF(sys.rb.h0_scale), 0, NULL, 0, 1e6, "factor on H0 (0: noise only)" },
+    { "track_R", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(sys.rb.track_R), 0, slpi_key_bool, 0, 0, "SVI form: also integrate R (0 | 1)" },
+};
+// clang-format on
+#undef OFF
+
 /* clang-format off */
 const slpi_system_desc slpi_system_rigid_body = {
     .name = "rigid-body",
@@ -78,5 +96,7 @@ const slpi_system_desc slpi_system_rigid_body = {
     .truncates = truncates,
     .layout_algebra = layout_algebra,
     .le_consistent = le_consistent,
+    .keys = keys,
+    .nkeys = (int)(sizeof keys / sizeof keys[0]),
 };
 /* clang-format on */

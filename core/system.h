@@ -12,6 +12,7 @@
 #include "slpi/registry.h"
 #include "slpi/initial.h"
 #include "core/algebra-type.h"
+#include "core/problem-key-table.h"
 
 typedef struct slpi_error slpi_error;     /* slpi/errors.h */
 typedef struct slpi_problem slpi_problem; /* core/problem-struct.h */
@@ -39,6 +40,9 @@ struct slpi_system_desc {
     int (*layout_algebra)(const slpi_problem *p, char *buf, size_t n);
     /* stochastic Lie-Euler's consistency (core/lie-euler.c): 1 and why, or 0 and why not */
     int (*le_consistent)(const slpi_problem *p, const char **why);
+    /* the system's own keys (core/problem-key-table.h), after the keys of every system */
+    const slpi_key_def *keys;
+    int nkeys;
 };
 typedef struct slpi_system_desc slpi_system_desc;
 
