@@ -1,14 +1,13 @@
-/* registry.c — names of systems and schemes, and the applicability matrix of
- * docs/systems.md#applicability: the schemes' names here, each system's name and row in its
- * descriptor (core/system-<name>.c, indexed by core/system.c). Problem-dependent refinements
- * (noise model, size, sign variant) are applied by slpi_problem_validate in
+/* registry.c — the schemes' names and the SVI form in force. The systems' names and the
+ * applicability matrix of docs/systems.md#applicability are the descriptors' (each system's
+ * name and row in core/system-<name>.c, looked up by core/system.c). Problem-dependent
+ * refinements (noise model, size, sign variant) are applied by slpi_problem_validate in
  * core/problem-validate.c. */
 #include <string.h>
 
 #include "core/problem-struct.h"
 #include "slpi/registry.h"
 #include "core/expr.h"
-#include "core/system.h"
 
 static const char *const scheme_names[] = {
     [SLPI_SCHEME_TMK] = "tmk",
@@ -21,24 +20,9 @@ static const char *const scheme_names[] = {
 };
 _Static_assert(sizeof scheme_names / sizeof scheme_names[0] == SLPI_SCHEME_COUNT, "core/registry.c: one name a scheme");
 
-const char *slpi_system_name(slpi_system_id s)
-{
-    return (unsigned)s < SLPI_SYS_COUNT ? slpi_system_get(s)->name : "?";
-}
-
 const char *slpi_scheme_name(slpi_scheme_id k)
 {
     return (unsigned)k < SLPI_SCHEME_COUNT ? scheme_names[k] : "?";
-}
-
-int slpi_system_from_name(const char *name, slpi_system_id *out)
-{
-    for (int i = 0; i < SLPI_SYS_COUNT; i++)
-        if (strcmp(name, slpi_system_get((slpi_system_id)i)->name) == 0) {
-            *out = (slpi_system_id)i;
-            return 0;
-        }
-    return -1;
 }
 
 int slpi_scheme_from_name(const char *name, slpi_scheme_id *out)
@@ -59,15 +43,4 @@ slpi_svi_form slpi_registry_svi_form(const slpi_problem *p)
     if (a && a->kind == SLPI_ALGEBRA_SO3) return SLPI_SVI_FORM_SO3; /* a model on so3: its vector form */
     if (p->sys.system == SLPI_SYS_HEAVY_TOP) return SLPI_SVI_FORM_SD;
     return SLPI_SVI_FORM_LP;
-}
-
-slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const char **reason)
-{
-    if ((unsigned)s >= SLPI_SYS_COUNT || (unsigned)k >= SLPI_SCHEME_COUNT) {
-        if (reason) *reason = "unknown system or scheme";
-        return SLPI_NA;
-    }
-    const slpi_system_cell *c = &slpi_system_get(s)->applicability[k];
-    if (reason) *reason = c->reason;
-    return c->a;
 }

@@ -2,12 +2,22 @@
  * #zeitlin-family): its descriptor (core/system.h). The family's mode lists and fields
  * file are core/zeitlin-family.c's. */
 #include <stddef.h>
+#include <math.h>
+#include <string.h>
 #include <stdio.h>
 
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "slpi/errors.h"
 #include "core/problem-key-table.h"
 #include "core/zeitlin-family.h"
+#include "core/problem.h"
+
+int slpi_problem_ic_lmax(const slpi_problem *p)
+{
+    int top = p->sys.ez.N - 1 < 11 ? p->sys.ez.N - 1 : 11;
+    return p->sys.ez.ic_lmax ? p->sys.ez.ic_lmax : top;
+}
 
 static int state_dim(const slpi_problem *p)
 {
@@ -49,6 +59,61 @@ static int le_consistent(const slpi_problem *p, const char **why)
         : p->sys.ez.noise == SLPI_EZ_NOISE_FIELDS ? "noise=fields: linear H_k"
                                                   : "no noise";
     return 1;
+}
+
+/* ISO §6.4, strong-test size */
+static void defaults(slpi_problem *p)
+{
+    p->sys.ez.N = 12;
+    p->sys.ez.noise = SLPI_EZ_NOISE_Q;
+    p->sys.ez.amp = 2.0;
+    p->sys.ez.ic_lmax = 0;
+    p->sys.ez.scale = 1.0; /* 0: min(11, N-1), slpi_problem_ic_lmax */
+    p->grid.h = 0x1p-8;
+    p->grid.steps = 100;
+}
+
+/* coefficients omega_alpha = cos(1.3 l + 0.7 j + 0.2) for l <= ic_lmax, scaled so that
+ * ||omega|| = scale, in the real basis Y_alpha of the quantized harmonics
+ * (alpha = l^2 - 1 + j): each path maps them with its own basis */
+static int default_state(const slpi_problem *p, double *om, slpi_error *err)
+{
+    (void)err;
+    int N = p->sys.ez.N, dim = N * N - 1;
+    double nrm = 0;
+    memset(om, 0, (size_t)dim * sizeof *om);
+    for (int l = 1; l <= slpi_problem_ic_lmax(p); l++)
+        for (int j = 0; j <= 2 * l; j++) {
+            double v = cos(1.3 * l + 0.7 * j + 0.2);
+            om[l * l - 1 + j] = v;
+            nrm += v * v;
+        }
+    for (int i = 0; i < dim; i++) om[i] *= p->sys.ez.scale / sqrt(nrm);
+    return SLPI_OK;
+}
+
+static int initial_size(const slpi_problem *p)
+{
+    return p->sys.ez.N * p->sys.ez.N - 1;
+}
+
+static int check_state(const slpi_problem *p, const double *x, const char *src, slpi_error *err)
+{
+    return slpi_system_check_traceless(x, p->sys.ez.N, src, err);
+}
+
+static int validate(const slpi_problem *p, slpi_error *err)
+{
+    if (p->sch.scheme == SLPI_SCHEME_TMK && p->sys.ez.N > 32)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "scheme tmk is not applicable to euler-zeitlin with N=%d > 32: the chord matrix is "
+                              "dense of size (N^2-1)^2",
+                              p->sys.ez.N);
+    if (slpi_problem_ic_lmax(p) > p->sys.ez.N - 1)
+        return slpi_error_set(err, SLPI_EINPUT, "ic_lmax=%d: must be at most N-1 = %d", p->sys.ez.ic_lmax,
+                              p->sys.ez.N - 1);
+    if (slpi_zeitlin_family_check(p, err) != SLPI_OK) return SLPI_EINPUT;
+    return SLPI_OK;
 }
 
 #define OFF(f) offsetof(slpi_problem, f)
@@ -93,6 +158,12 @@ const slpi_system_desc slpi_system_euler_zeitlin = {
     .truncates = truncates,
     .layout_algebra = layout_algebra,
     .le_consistent = le_consistent,
+    .defaults = defaults,
+    .initial_kind = SLPI_INITIAL_ZEITLIN,
+    .initial_size = initial_size,
+    .default_state = default_state,
+    .check_state = check_state,
+    .validate = validate,
     .keys = keys,
     .nkeys = (int)(sizeof keys / sizeof keys[0]),
 };

@@ -1,10 +1,14 @@
 /* system-heavy-top.c — the heavy top on se(3) (docs/systems.md#heavy-top): its descriptor
  * (core/system.h). RKMK form (pi, gamma); SVI form (Pi, Gamma, R), scheme svi only. */
 #include <stddef.h>
+#include <math.h>
+#include <string.h>
 #include <stdio.h>
 
+#include "slpi/registry.h"
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "slpi/errors.h"
 #include "core/problem-key-table.h"
 
 static int state_dim(const slpi_problem *p)
@@ -47,11 +51,111 @@ static int le_consistent(const slpi_problem *p, const char **why)
     return 1;
 }
 
+static void form_defaults(slpi_problem *p, int form)
+{
+    p->sys.ht.form = (slpi_ht_form)form;
+    p->sys.ht.potential_printed = 0;
+    p->sys.ht.exp_form = 0;
+    p->sys.ht.alpha[0] = 0.01;
+    p->sys.ht.alpha[1] = 0.02;
+    p->sys.ht.alpha[2] = 0.03;
+    p->sys.ht.k[0] = 0.1;
+    p->sys.ht.k[1] = 0.1;
+    p->sys.ht.mg = 0.98;
+    p->grid.h = 0.01;
+    if (form == SLPI_HT_FORM_RKMK) { /* RKMK §5, eqs. (42)-(45) */
+        p->sys.ht.inertia[0] = 4.0;
+        p->sys.ht.inertia[1] = 2.0;
+        p->sys.ht.inertia[2] = 1.0;
+        p->sys.ht.mga[0] = 0.0;
+        p->sys.ht.mga[1] = 0.0;
+        p->sys.ht.mga[2] = 1.0;
+        p->sys.ht.noise = SLPI_HT_NOISE_SALT;
+        p->sys.ht.theta0 = 0.0;
+        p->sys.ht.pi0[0] = p->sys.ht.pi0[1] = p->sys.ht.pi0[2] = 0.0;
+        p->grid.steps = 10000;
+    } else { /* SVI §8.3, the gyroscope */
+        p->sys.ht.inertia[0] = 0.1;
+        p->sys.ht.inertia[1] = 0.1;
+        p->sys.ht.inertia[2] = 1.0;
+        p->sys.ht.mga[0] = 0.0;
+        p->sys.ht.mga[1] = 0.0;
+        p->sys.ht.mga[2] = 0.98;
+        p->sys.ht.noise = SLPI_HT_NOISE_NONE;
+        p->sys.ht.theta0 = 0.15 * 3.14159265358979323846;
+        p->sys.ht.pi0[0] = 0.0;
+        p->sys.ht.pi0[1] = 0.0;
+        p->sys.ht.pi0[2] = 1.0;
+        p->grid.steps = 2000;
+    }
+}
+
+/* the form follows the scheme: svi brings the SVI form */
+static void defaults(slpi_problem *p)
+{
+    form_defaults(p, p->sch.scheme == SLPI_SCHEME_SVI ? SLPI_HT_FORM_SVI : SLPI_HT_FORM_RKMK);
+}
+
+/* RKMK form pi = gamma = sqrt2/2 (-1, 1, 0) (E-R4); SVI form Pi = pi0, R = rotation by
+ * theta0 about e_1 (rows (1,0,0), (0,c,s), (0,-s,c)), Gamma = R^T e_3 */
+static int default_state(const slpi_problem *p, double *x, slpi_error *err)
+{
+    (void)err;
+    if (p->sys.ht.form == SLPI_HT_FORM_RKMK) {
+        double r = sqrt(2.0) / 2;
+        double v[6] = { -r, r, 0, -r, r, 0 };
+        memcpy(x, v, sizeof v);
+        return SLPI_OK;
+    }
+    double th = p->sys.ht.theta0, ct = cos(th), st = sin(th);
+    double R[9] = { 1, 0, 0, 0, ct, st, 0, -st, ct };
+    memcpy(x, p->sys.ht.pi0, 3 * sizeof *x);
+    x[3] = 0;
+    x[4] = -st;
+    x[5] = ct;
+    memcpy(x + 6, R, sizeof R);
+    return SLPI_OK;
+}
+
+static int check_state(const slpi_problem *p, const double *x, const char *src, slpi_error *err)
+{
+    double d;
+    const double *g = x + 3;
+    double norm = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    if (!(fabs(norm - 1) <= SLPI_MANIFOLD_TOL))
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "%s: |%s| = %.17g: the direction of gravity must be a unit "
+                              "vector (within %g)",
+                              src, p->sys.ht.form == SLPI_HT_FORM_SVI ? "Gamma" : "gamma", norm, SLPI_MANIFOLD_TOL);
+    if (p->sys.ht.form == SLPI_HT_FORM_SVI && !slpi_system_orthogonal(x + 6, &d))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
+                              src, d, SLPI_MANIFOLD_TOL);
+    return SLPI_OK;
+}
+
 #define OFF(f) offsetof(slpi_problem, f)
 static const char *const e_ht_form[] = { "rkmk", "svi", NULL };
 static const char *const e_ht_noise[] = { "none", "salt", "case1", "case2", "case2-pi2", "case3", "case3-pi", NULL };
 static const char *const e_ht_sign[] = { "bracket", "printed", NULL };
 static const char *const e_ht_exp[] = { "stable", "rodrigues", "expm", "rodrigues-up", NULL };
+static int validate(const slpi_problem *p, slpi_error *err)
+{
+    const char *sch = slpi_scheme_name(p->sch.scheme);
+    if (p->sys.ht.form == SLPI_HT_FORM_SVI && p->sch.scheme != SLPI_SCHEME_SVI)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "heavy-top form=svi (the semidirect state (Pi, Gamma, R)) runs only with svi, not %s",
+                              sch);
+    if (p->sys.ht.form == SLPI_HT_FORM_RKMK && p->sch.scheme == SLPI_SCHEME_SVI)
+        return slpi_error_set(err, SLPI_EINPUT, "scheme svi on heavy-top runs only with form=svi");
+    if (p->sys.ht.form == SLPI_HT_FORM_RKMK && p->sys.ht.noise != SLPI_HT_NOISE_NONE &&
+        p->sys.ht.noise != SLPI_HT_NOISE_SALT)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "heavy-top noise=%s: the RKMK form (pi, gamma) takes SALT noise or none; "
+                              "the SVI noise cases need scheme svi",
+                              e_ht_noise[p->sys.ht.noise]);
+    return SLPI_OK;
+}
+
 /* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
 // clang-format off
 static const slpi_key_def keys[] = {
@@ -90,6 +194,13 @@ const slpi_system_desc slpi_system_heavy_top = {
     .truncates = truncates,
     .layout_algebra = layout_algebra,
     .le_consistent = le_consistent,
+    .defaults = defaults,
+    .form_defaults = form_defaults,
+    .initial_kind = SLPI_INITIAL_VALUES,
+    .initial_size = state_dim,
+    .default_state = default_state,
+    .check_state = check_state,
+    .validate = validate,
     .keys = keys,
     .nkeys = (int)(sizeof keys / sizeof keys[0]),
 };

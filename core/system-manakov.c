@@ -1,10 +1,12 @@
 /* system-manakov.c — the Manakov top on so(n) (docs/systems.md#manakov): its descriptor
  * (core/system.h). State X_ij for i < j, row-major. */
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "slpi/errors.h"
 #include "core/problem-key-table.h"
 
 static int state_dim(const slpi_problem *p)
@@ -45,6 +47,44 @@ static int le_consistent(const slpi_problem *p, const char **why)
     return 1;
 }
 
+/* ISO §6.2 */
+static void defaults(slpi_problem *p)
+{
+    p->sys.mk.n = 10;
+    p->sys.mk.amp = 0.1;
+    p->sys.mk.noise = 1;
+    p->grid.h = 0x1p-8;
+    p->grid.steps = 1000;
+}
+
+/* X_ij = sin(1.1 i + 0.7 j + 0.3 i j) (1 <= i < j <= n), scaled to ||X||_F = sqrt 2 */
+static int default_state(const slpi_problem *p, double *x, slpi_error *err)
+{
+    (void)err;
+    int n = p->sys.mk.n, k = 0, d = n * (n - 1) / 2;
+    double ss = 0;
+    for (int i = 1; i <= n; i++)
+        for (int j = i + 1; j <= n; j++, k++) {
+            x[k] = sin(1.1 * i + 0.7 * j + 0.3 * i * j);
+            ss += 2 * x[k] * x[k];
+        }
+    double f = sqrt(2.0 / ss);
+    for (int i = 0; i < d; i++) x[i] *= f;
+    return SLPI_OK;
+}
+
+static int check_state(const slpi_problem *p, const double *x, const char *src, slpi_error *err)
+{
+    (void)p, (void)x, (void)src, (void)err;
+    return SLPI_OK;
+}
+
+static int validate(const slpi_problem *p, slpi_error *err)
+{
+    (void)p, (void)err;
+    return SLPI_OK;
+}
+
 #define OFF(f) offsetof(slpi_problem, f)
 /* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
 // clang-format off
@@ -76,6 +116,12 @@ const slpi_system_desc slpi_system_manakov = {
     .truncates = truncates,
     .layout_algebra = layout_algebra,
     .le_consistent = le_consistent,
+    .defaults = defaults,
+    .initial_kind = SLPI_INITIAL_VALUES,
+    .initial_size = state_dim,
+    .default_state = default_state,
+    .check_state = check_state,
+    .validate = validate,
     .keys = keys,
     .nkeys = (int)(sizeof keys / sizeof keys[0]),
 };

@@ -84,6 +84,33 @@ static int le_consistent(const slpi_problem *p, const char **why)
     return ok;
 }
 
+/* the ISO grid (docs/models.md) */
+static void defaults(slpi_problem *p)
+{
+    p->grid.h = 0x1p-8;
+    p->grid.steps = 1000;
+}
+
+static int default_state(const slpi_problem *p, double *x, slpi_error *err)
+{
+    (void)p, (void)x;
+    return slpi_error_set(err, SLPI_EINPUT, "system=model has no default initial state: give x0= or x0_file=");
+}
+
+/* an su(n) state is traceless; the other algebras' states are any vector */
+static int check_state(const slpi_problem *p, const double *x, const char *src, slpi_error *err)
+{
+    if (!slpi_problem_algebra(p) || slpi_problem_algebra(p)->kind != SLPI_ALGEBRA_SUN) return SLPI_OK;
+    return slpi_system_check_traceless(x, slpi_problem_algebra(p)->n, src, err);
+}
+
+/* the model's rules are its parse's and each scheme's (core/problem-validate.c) */
+static int validate(const slpi_problem *p, slpi_error *err)
+{
+    (void)p, (void)err;
+    return SLPI_OK;
+}
+
 #define OFF(f) offsetof(slpi_problem, f)
 /* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
 // clang-format off
@@ -115,6 +142,12 @@ const slpi_system_desc slpi_system_model = {
     .truncates = truncates,
     .layout_algebra = layout_algebra,
     .le_consistent = le_consistent,
+    .defaults = defaults,
+    .initial_kind = SLPI_INITIAL_VALUES,
+    .initial_size = state_dim,
+    .default_state = default_state,
+    .check_state = check_state,
+    .validate = validate,
     .keys = keys,
     .nkeys = (int)(sizeof keys / sizeof keys[0]),
 };

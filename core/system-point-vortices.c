@@ -1,10 +1,12 @@
 /* system-point-vortices.c — point vortices on su(2)^n (docs/systems.md#point-vortices):
  * their descriptor (core/system.h). State x_1..x_n, x_i in R^3. */
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "slpi/errors.h"
 #include "core/problem-key-table.h"
 
 static int state_dim(const slpi_problem *p)
@@ -41,6 +43,50 @@ static int le_consistent(const slpi_problem *p, const char **why)
     return 1;
 }
 
+/* ISO §6.3 */
+static void defaults(slpi_problem *p)
+{
+    p->sys.pv.n = 4;
+    p->sys.pv.model = SLPI_VORTEX_MODEL_A;
+    p->sys.pv.amp = 0.1;
+    p->sys.pv.noise = 1;
+    p->grid.h = 0x1p-8;
+    p->grid.steps = 1000;
+}
+
+#define PV_PI 3.14159265358979323846
+
+/* 4 unit vectors at the polar/azimuthal angles (theta, phi)/pi of `ang` */
+static int default_state(const slpi_problem *p, double *x, slpi_error *err)
+{
+    static const double ang[4][2] = { { 0.3, 0 }, { 0.45, 0.6 }, { 0.6, 1.3 }, { 0.35, 1.7 } };
+    if (p->sys.pv.n != 4)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "point-vortices: the default initial condition is for 4 vortices "
+                              "(n = %d): give x0",
+                              p->sys.pv.n);
+    for (int i = 0; i < 4; i++) {
+        double th = ang[i][0] * PV_PI, ph = ang[i][1] * PV_PI;
+        x[3 * i] = sin(th) * cos(ph);
+        x[3 * i + 1] = sin(th) * sin(ph);
+        x[3 * i + 2] = cos(th);
+    }
+    return SLPI_OK;
+}
+
+
+static int check_state(const slpi_problem *p, const double *x, const char *src, slpi_error *err)
+{
+    (void)p, (void)x, (void)src, (void)err;
+    return SLPI_OK;
+}
+
+static int validate(const slpi_problem *p, slpi_error *err)
+{
+    (void)p, (void)err;
+    return SLPI_OK;
+}
+
 #define OFF(f) offsetof(slpi_problem, f)
 static const char *const e_vortex[] = { "A", "B", NULL };
 /* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
@@ -75,6 +121,12 @@ const slpi_system_desc slpi_system_point_vortices = {
     .truncates = truncates,
     .layout_algebra = layout_algebra,
     .le_consistent = le_consistent,
+    .defaults = defaults,
+    .initial_kind = SLPI_INITIAL_VALUES,
+    .initial_size = state_dim,
+    .default_state = default_state,
+    .check_state = check_state,
+    .validate = validate,
     .keys = keys,
     .nkeys = (int)(sizeof keys / sizeof keys[0]),
 };

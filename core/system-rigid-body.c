@@ -1,10 +1,12 @@
 /* system-rigid-body.c — the rigid body on so(3) (docs/systems.md#rigid-body): its
  * descriptor (core/system.h). ISO form: x, H0 = x.I^-1 x; SVI form: Pi, with track_R R. */
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "slpi/errors.h"
 #include "core/problem-key-table.h"
 
 static int state_dim(const slpi_problem *p)
@@ -59,6 +61,71 @@ static int le_consistent(const slpi_problem *p, const char **why)
     return 0;
 }
 
+static void form_defaults(slpi_problem *p, int form)
+{
+    p->sys.rb.form = (slpi_rb_form)form;
+    p->sys.rb.h0_scale = 1.0;
+    p->sys.rb.track_R = 0;
+    if (form == SLPI_RB_FORM_ISO) { /* ISO §6.1, eqs. (33)-(35) */
+        p->sys.rb.inertia[0] = 2.0;
+        p->sys.rb.inertia[1] = 1.0;
+        p->sys.rb.inertia[2] = 2.0 / 3.0;
+        p->sys.rb.noise = SLPI_RB_NOISE_ISO_QUAD;
+        p->sys.rb.amp = 0.1;
+        p->grid.h = 0x1p-8;
+        p->grid.steps = 1000;
+    } else { /* SVI §7.1, eq. (53) */
+        p->sys.rb.inertia[0] = 1.0;
+        p->sys.rb.inertia[1] = 2.0;
+        p->sys.rb.inertia[2] = 3.0;
+        p->sys.rb.noise = SLPI_RB_NOISE_SVI_LIN;
+        p->sys.rb.amp = 0.02;
+        p->grid.h = 0.01;
+        p->grid.steps = 5000;
+    }
+}
+
+/* the form follows the scheme: svi brings the SVI form */
+static void defaults(slpi_problem *p)
+{
+    form_defaults(p, p->sch.scheme == SLPI_SCHEME_SVI ? SLPI_RB_FORM_SVI : SLPI_RB_FORM_ISO);
+}
+
+/* ISO form x = (sin 1.1, 0, cos 1.1) (ISO §6.1); SVI form Pi = (-0.5878, 0, 0.8090) as
+ * printed (SVI §7.1); with track_R, R = I */
+static int default_state(const slpi_problem *p, double *x, slpi_error *err)
+{
+    (void)err;
+    if (p->sys.rb.form == SLPI_RB_FORM_ISO) {
+        x[0] = sin(1.1);
+        x[1] = 0;
+        x[2] = cos(1.1);
+    } else {
+        x[0] = -0.5878;
+        x[1] = 0;
+        x[2] = 0.8090;
+    }
+    if (p->sys.rb.track_R && p->sys.rb.form == SLPI_RB_FORM_SVI)
+        for (int i = 0; i < 9; i++) x[3 + i] = (i % 4 == 0);
+    return SLPI_OK;
+}
+
+static int check_state(const slpi_problem *p, const double *x, const char *src, slpi_error *err)
+{
+    double d;
+    if (p->sys.rb.track_R && !slpi_system_orthogonal(x + 3, &d))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: R is not a rotation: max(|R^T R - I|, |det R - 1|) = %.3g > %g",
+                              src, d, SLPI_MANIFOLD_TOL);
+    return SLPI_OK;
+}
+
+static int validate(const slpi_problem *p, slpi_error *err)
+{
+    if (p->sys.rb.track_R && p->sys.rb.form != SLPI_RB_FORM_SVI)
+        return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs form=svi");
+    return SLPI_OK;
+}
+
 #define OFF(f) offsetof(slpi_problem, f)
 static const char *const e_rb_form[] = { "iso", "svi", NULL };
 static const char *const e_rb_noise[] = { "none", "iso-quad", "iso-quad1", "svi-lin", "svi-lin1", "const-e3", NULL };
@@ -96,6 +163,13 @@ const slpi_system_desc slpi_system_rigid_body = {
     .truncates = truncates,
     .layout_algebra = layout_algebra,
     .le_consistent = le_consistent,
+    .defaults = defaults,
+    .form_defaults = form_defaults,
+    .initial_kind = SLPI_INITIAL_VALUES,
+    .initial_size = state_dim,
+    .default_state = default_state,
+    .check_state = check_state,
+    .validate = validate,
     .keys = keys,
     .nkeys = (int)(sizeof keys / sizeof keys[0]),
 };

@@ -1,8 +1,11 @@
 /* system.c — the built-in systems' descriptors (core/system.h), indexed by slpi_system_id
  * with designated initializers: each system's knowledge is its file core/system-<name>.c;
- * here only the index and its look-up (what several descriptors share: core/system-shared.c). */
+ * here only the index and its look-ups: a system's descriptor, its name, its row of the
+ * applicability matrix (what several descriptors share: core/system-shared.c). */
 #include <stddef.h>
+#include <string.h>
 
+#include "slpi/registry.h"
 #include "core/system.h"
 
 extern const slpi_system_desc slpi_system_rigid_body, slpi_system_heavy_top, slpi_system_manakov,
@@ -24,4 +27,30 @@ _Static_assert(sizeof systems / sizeof systems[0] == SLPI_SYS_COUNT, "core/syste
 const slpi_system_desc *slpi_system_get(slpi_system_id s)
 {
     return (unsigned)s < SLPI_SYS_COUNT ? systems[s] : NULL;
+}
+
+const char *slpi_system_name(slpi_system_id s)
+{
+    return (unsigned)s < SLPI_SYS_COUNT ? slpi_system_get(s)->name : "?";
+}
+
+int slpi_system_from_name(const char *name, slpi_system_id *out)
+{
+    for (int i = 0; i < SLPI_SYS_COUNT; i++)
+        if (strcmp(name, slpi_system_get((slpi_system_id)i)->name) == 0) {
+            *out = (slpi_system_id)i;
+            return 0;
+        }
+    return -1;
+}
+
+slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const char **reason)
+{
+    if ((unsigned)s >= SLPI_SYS_COUNT || (unsigned)k >= SLPI_SCHEME_COUNT) {
+        if (reason) *reason = "unknown system or scheme";
+        return SLPI_NA;
+    }
+    const slpi_system_cell *c = &slpi_system_get(s)->applicability[k];
+    if (reason) *reason = c->reason;
+    return c->a;
 }

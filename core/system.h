@@ -40,6 +40,22 @@ struct slpi_system_desc {
     int (*layout_algebra)(const slpi_problem *p, char *buf, size_t n);
     /* stochastic Lie-Euler's consistency (core/lie-euler.c): 1 and why, or 0 and why not */
     int (*le_consistent)(const slpi_problem *p, const char **why);
+    /* the initial state: the kind of the default's description and its doubles
+     * (SLPI_INITIAL_VALUES: the state itself, state_dim), the default itself (rounding to
+     * nearest: its caller sets it) or the reason there is none, and the manifold check of
+     * an explicit state x[state_dim] (src names it in the message) */
+    slpi_initial_kind initial_kind;
+    int (*initial_size)(const slpi_problem *p);
+    int (*default_state)(const slpi_problem *p, double *x, slpi_error *err);
+    int (*check_state)(const slpi_problem *p, const double *x, const char *src, slpi_error *err);
+    /* the system's rules across its keys and the scheme (after the ranges, the
+     * applicability pair and the generic rules of core/problem-validate.c) */
+    int (*validate)(const slpi_problem *p, slpi_error *err);
+    /* the system's defaults (the papers' parameters; they may follow p->sch.scheme: svi
+     * brings the SVI forms), set by the key system; form_defaults (NULL: the system has no
+     * key form) those of a form, set by the key form */
+    void (*defaults)(slpi_problem *p);
+    void (*form_defaults)(slpi_problem *p, int form);
     /* the system's own keys (core/problem-key-table.h), after the keys of every system */
     const slpi_key_def *keys;
     int nkeys;
@@ -54,7 +70,12 @@ const slpi_system_desc *slpi_system_get(slpi_system_id s);
  * algebra's (the SVI forms' rotation matrices). */
 int slpi_system_layout_algebra(slpi_algebra *a, const slpi_problem *p);
 
-/* Helpers the descriptors share: the names of an su(N) state (Im X_aa, then Re/Im X_ab). */
+/* Helpers the descriptors share (core/system-shared.c): the names of an su(N) state (Im
+ * X_aa, then Re/Im X_ab); whether R (3 x 3, row-major) is a rotation within
+ * SLPI_MANIFOLD_TOL (*defect: max(|R^T R - I|, |det R - 1|)); that an su(n) state x is
+ * traceless (SLPI_EINPUT naming src otherwise). */
 void slpi_system_sun_name(int N, int i, char *buf, size_t n);
+int slpi_system_orthogonal(const double *R, double *defect);
+int slpi_system_check_traceless(const double *x, int n, const char *src, slpi_error *err);
 
 #endif
