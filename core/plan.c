@@ -13,6 +13,7 @@
 #include "core/problem-struct.h"
 #include "core/plan.h"
 #include "core/rows.h"
+#include "core/check.h"
 
 struct slpi_plan {
     atomic_int refs;
@@ -36,6 +37,10 @@ static int seal(slpi_plan **out, slpi_plan *pl, int rc, const slpi_problem *p, s
         pl->h = p->grid.h;
         pl->every = p->grid.output_every;
         slpi_rows_close(&r);
+        /* a plan is whole: a state, its noises, its rows, and a parsed model exactly for a model */
+        SLPI_ASSERT(pl->dim > 0 && pl->noises >= 0 && pl->rows >= 1 && pl->rows <= pl->steps + 1);
+        SLPI_ASSERT((p->sys.system == SLPI_SYS_MODEL) == (pl->model.alg.dim > 0));
+        SLPI_ASSERT(p->sys.system != SLPI_SYS_MODEL || pl->model.alg.dim == pl->dim);
     }
     if (rc != SLPI_OK) {
         slpi_model_free(&pl->model);

@@ -118,6 +118,7 @@ static int validate(const slpi_problem *p, slpi_error *err)
 
 #define OFF(f) offsetof(slpi_problem, f)
 static const char *const e_ez_noise[] = { "none", "Q", "L", "modes", "fields", NULL };
+_Static_assert(sizeof e_ez_noise / sizeof e_ez_noise[0] == SLPI_EZ_NOISE_FIELDS + 2, "a name a noise, then NULL");
 /* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
 // clang-format off
 static const slpi_key_def keys[] = {

@@ -19,6 +19,7 @@ static int state_dim(const slpi_problem *p)
 static int noise_count(const slpi_problem *p)
 {
     static const int count[] = { 0, 1, 1, 1, 1, 2, 2 }; /* by slpi_ht_noise */
+    _Static_assert(sizeof count / sizeof count[0] == SLPI_HT_NOISE_CASE3_PI + 1, "one count a noise model");
     return count[p->sys.ht.noise];
 }
 
@@ -27,6 +28,7 @@ static void state_name(const slpi_problem *p, int i, char *buf, size_t n)
     static const char *const rkmk[] = { "pi1", "pi2", "pi3", "gamma1", "gamma2", "gamma3" };
     static const char *const svi[] = { "Pi1", "Pi2", "Pi3", "Gamma1", "Gamma2", "Gamma3", "R11", "R12",
                                        "R13", "R21", "R22", "R23",    "R31",    "R32",    "R33" };
+    _Static_assert(sizeof rkmk / sizeof rkmk[0] == 6 && sizeof svi / sizeof svi[0] == 15, "a name a state double");
     snprintf(buf, n, "%s", p->sys.ht.form == SLPI_HT_FORM_RKMK ? rkmk[i] : svi[i]);
 }
 
@@ -136,6 +138,9 @@ static int check_state(const slpi_problem *p, const double *x, const char *src, 
 #define OFF(f) offsetof(slpi_problem, f)
 static const char *const e_ht_form[] = { "rkmk", "svi", NULL };
 static const char *const e_ht_noise[] = { "none", "salt", "case1", "case2", "case2-pi2", "case3", "case3-pi", NULL };
+_Static_assert(sizeof e_ht_noise / sizeof e_ht_noise[0] == SLPI_HT_NOISE_CASE3_PI + 2,
+               "a name a noise model, then NULL");
+_Static_assert(sizeof e_ht_form / sizeof e_ht_form[0] == SLPI_HT_FORM_SVI + 2, "a name a form, then NULL");
 static const char *const e_ht_sign[] = { "bracket", "printed", NULL };
 static const char *const e_ht_exp[] = { "stable", "rodrigues", "expm", "rodrigues-up", NULL };
 static int validate(const slpi_problem *p, slpi_error *err)

@@ -89,6 +89,7 @@ static int validate(const slpi_problem *p, slpi_error *err)
 
 #define OFF(f) offsetof(slpi_problem, f)
 static const char *const e_vortex[] = { "A", "B", NULL };
+_Static_assert(sizeof e_vortex / sizeof e_vortex[0] == SLPI_VORTEX_MODEL_B + 2, "a name a model, then NULL");
 /* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
 // clang-format off
 static const slpi_key_def keys[] = {

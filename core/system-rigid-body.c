@@ -17,6 +17,7 @@ static int state_dim(const slpi_problem *p)
 static int noise_count(const slpi_problem *p)
 {
     static const int count[] = { 0, 3, 1, 3, 1, 1 }; /* by slpi_rb_noise */
+    _Static_assert(sizeof count / sizeof count[0] == SLPI_RB_NOISE_CONST_E3 + 1, "one count a noise model");
     return count[p->sys.rb.noise];
 }
 
@@ -25,6 +26,7 @@ static void state_name(const slpi_problem *p, int i, char *buf, size_t n)
     static const char *const iso[] = { "x1", "x2", "x3" };
     static const char *const svi[] = { "Pi1", "Pi2", "Pi3", "R11", "R12", "R13",
                                        "R21", "R22", "R23", "R31", "R32", "R33" };
+    _Static_assert(sizeof iso / sizeof iso[0] == 3 && sizeof svi / sizeof svi[0] == 12, "a name a state double");
     snprintf(buf, n, "%s", p->sys.rb.form == SLPI_RB_FORM_ISO ? iso[i] : svi[i]);
 }
 
@@ -129,6 +131,9 @@ static int validate(const slpi_problem *p, slpi_error *err)
 #define OFF(f) offsetof(slpi_problem, f)
 static const char *const e_rb_form[] = { "iso", "svi", NULL };
 static const char *const e_rb_noise[] = { "none", "iso-quad", "iso-quad1", "svi-lin", "svi-lin1", "const-e3", NULL };
+_Static_assert(sizeof e_rb_noise / sizeof e_rb_noise[0] == SLPI_RB_NOISE_CONST_E3 + 2,
+               "a name a noise model, then NULL");
+_Static_assert(sizeof e_rb_form / sizeof e_rb_form[0] == SLPI_RB_FORM_SVI + 2, "a name a form, then NULL");
 /* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
 // clang-format off
 static const slpi_key_def keys[] = {

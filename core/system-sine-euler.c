@@ -131,6 +131,7 @@ static int validate(const slpi_problem *p, slpi_error *err)
 #define OFF(f) offsetof(slpi_problem, f)
 static const char *const e_se_noise[] = { "none", "two-mode", NULL };
 static const char *const e_se_ic[] = { "canonical", "random", "complex", NULL };
+_Static_assert(sizeof e_se_ic / sizeof e_se_ic[0] == SLPI_SE_IC_COMPLEX + 2, "a name an initial condition, then NULL");
 /* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
 // clang-format off
 static const slpi_key_def keys[] = {

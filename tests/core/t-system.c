@@ -62,8 +62,7 @@ static void paths_build(slpi_system_id s)
     slpi_fast *f = NULL;
     slpi_ref *r = NULL;
     TEST_CHECKF(slpi_fast_create(&f, &p, &err) == SLPI_OK, "%s: the double path: %s", slpi_system_name(s), err.msg);
-    TEST_CHECKF(slpi_ref_create(&r, &p, &err) == SLPI_OK, "%s: the certified path: %s", slpi_system_name(s),
-                err.msg);
+    TEST_CHECKF(slpi_ref_create(&r, &p, &err) == SLPI_OK, "%s: the certified path: %s", slpi_system_name(s), err.msg);
     slpi_fast_free(f);
     slpi_ref_free(r);
 }
@@ -89,8 +88,7 @@ int main(void)
     for (int s = 0; s < SLPI_SYS_COUNT; s++) {
         const slpi_system_desc *d = slpi_system_get((slpi_system_id)s);
         empty_slots(slots, sizeof slots, d, (slpi_system_id)s);
-        TEST_CHECKF(slots[0] == '\0', "system %d (%s): its descriptor lacks%s", s, d && d->name ? d->name : "?",
-                    slots);
+        TEST_CHECKF(slots[0] == '\0', "system %d (%s): its descriptor lacks%s", s, d && d->name ? d->name : "?", slots);
         if (slots[0]) continue;
         for (int t = 0; t < s; t++)
             TEST_CHECKF(strcmp(d->name, slpi_system_get((slpi_system_id)t)->name) != 0, "%s: the name of two systems",
