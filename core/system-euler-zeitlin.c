@@ -8,6 +8,7 @@
 
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "core/system-euler-zeitlin.h"
 #include "slpi/errors.h"
 #include "core/problem-key-table.h"
 #include "core/zeitlin-family.h"

@@ -8,6 +8,7 @@
 #include "slpi/registry.h"
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "core/system-heavy-top.h"
 #include "slpi/errors.h"
 #include "core/problem-key-table.h"
 

@@ -9,6 +9,7 @@
 #include "slpi/problem-finish.h"
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "core/system-model.h"
 #include "core/problem-key-table.h"
 #include "core/expr.h"
 

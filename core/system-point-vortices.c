@@ -6,6 +6,7 @@
 
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "core/system-point-vortices.h"
 #include "slpi/errors.h"
 #include "core/problem-key-table.h"
 

@@ -7,6 +7,7 @@
 
 #include "core/problem-struct.h"
 #include "core/system.h"
+#include "core/system-sine-euler.h"
 #include "slpi/errors.h"
 #include "core/problem-key-table.h"
 
