@@ -6,10 +6,10 @@
 #include <string.h>
 #include <stddef.h>
 
+#include "slpi/errors.h"
 #include "core/problem-struct.h"
 #include "core/system.h"
 #include "core/expr.h"
-#include "slpi/errors.h"
 #include "slpi/registry-ids.h"
 #include "slpi/problem-shape.h"
 
@@ -41,13 +41,13 @@ void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
         snprintf(buf, n, "x%d", i + 1);
 }
 
-int slpi_system_layout_algebra(slpi_algebra *a, const slpi_problem *p)
+int slpi_problem_state_algebra(slpi_algebra *a, const slpi_problem *p)
 {
     char text[64];
     slpi_error e;
     const slpi_system_desc *d = slpi_system_get(p->sys.system);
     if (!d || !d->layout_algebra(p, text, sizeof text)) return 0;
-    if (slpi_algebra_parse(a, "phi", text, &e) != SLPI_OK || a->dim != slpi_problem_state_dim(p)) return 0;
+    if (slpi_algebra_parse(a, "algebra", text, &e) != SLPI_OK || a->dim != slpi_problem_state_dim(p)) return 0;
     for (int i = 0; i < a->dim; i++) { /* the names must be the layout's, one for one */
         char x[64], y[64];
         slpi_algebra_coord_name(a, i, x, sizeof x);

@@ -36,7 +36,7 @@ struct slpi_system_desc {
     int (*truncates)(const slpi_problem *p);
     /* the algebra whose coordinate names are the state layout, written as the key
      * algebra's text into buf (so3, so(n), ...): 0 when the layout is no algebra's;
-     * slpi_system_layout_algebra parses it and checks the names */
+     * slpi_problem_state_algebra (core/expr.h) parses it and checks the names */
     int (*layout_algebra)(const slpi_problem *p, char *buf, size_t n);
     /* stochastic Lie-Euler's consistency (core/lie-euler.c): 1 and why, or 0 and why not */
     int (*le_consistent)(const slpi_problem *p, const char **why);
@@ -64,11 +64,6 @@ typedef struct slpi_system_desc slpi_system_desc;
 
 /* The descriptor of system s; NULL for an id outside the enum. */
 const slpi_system_desc *slpi_system_get(slpi_system_id s);
-
-/* The algebra whose coordinate names are p's state layout, one for one (a model's own,
- * a built-in system's from its descriptor): 1 and *a, or 0 when the layout is no
- * algebra's (the SVI forms' rotation matrices). */
-int slpi_system_layout_algebra(slpi_algebra *a, const slpi_problem *p);
 
 /* Helpers the descriptors share (core/system-shared.c): the names of an su(N) state (Im
  * X_aa, then Re/Im X_ab); whether R (3 x 3, row-major) is a rotation within

@@ -94,6 +94,8 @@ int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *er
     *out = NULL;
     const slpi_problem *p = slpi_plan_problem(plan);
     const slpi_fast_scheme *sch = scheme_table[slpi_view_scheme(p)->scheme];
+    if (SLPI_NEVER(sch == NULL)) /* the validator knows every scheme id */
+        return slpi_error_set(err, SLPI_EINPUT, "fast: scheme id %d has no table", (int)slpi_view_scheme(p)->scheme);
     slpi_fast *f = calloc(1, sizeof *f);
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "fast: out of memory");
     f->plan = slpi_plan_ref(plan);

@@ -534,6 +534,11 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     if (a->rules_changed)
         fprintf(f, "RULES CHANGED: the decision digest is not the one docs/claims.md freezes (%s)\n",
                 json_string_value(json_object_get(dg, "frozen_digest")));
+    if (a->outside[0]) {
+        fputs("OUTSIDE THE FREEZE: ", f);
+        html_text(f, a->outside);
+        fputs("\n", f);
+    }
     json_decref(dg);
     fprintf(f, "</pre><p>Machine-readable: <a href='claims.json'>claims.json</a>.</p></body></html>\n");
     int bad = ferror(f);
