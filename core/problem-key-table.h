@@ -24,7 +24,12 @@ typedef struct {
     const char *help;
 } slpi_key_def;
 
-extern const slpi_key_def slpi_problem_keys[];
-extern const int slpi_problem_nkeys;
+/* Row i of the table: the keys of every system, then each system's own rows (its
+ * descriptor's, core/system.h) in system order; NULL past the end. */
+const slpi_key_def *slpi_problem_key_row(int i);
+
+/* The value names two tables share (core/system-shared.c): 0 | 1, none | quad. */
+extern const char *const slpi_key_bool[];
+extern const char *const slpi_key_none_quad[];
 
 #endif

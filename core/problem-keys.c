@@ -64,10 +64,9 @@ static int parse_list(const char *key, const char *s, double lo, double hi, doub
 
 static const slpi_key_def *find_key(const char *name, slpi_system_id s)
 {
-    for (int i = 0; i < slpi_problem_nkeys; i++)
-        if (strcmp(slpi_problem_keys[i].name, name) == 0 &&
-            (slpi_problem_keys[i].system < 0 || slpi_problem_keys[i].system == (int)s))
-            return &slpi_problem_keys[i];
+    const slpi_key_def *k;
+    for (int i = 0; (k = slpi_problem_key_row(i)); i++)
+        if (strcmp(k->name, name) == 0 && (k->system < 0 || k->system == (int)s)) return k;
     return NULL;
 }
 
@@ -155,8 +154,8 @@ static int set_key(slpi_problem *p, const char *key, const char *value, slpi_err
     if (p->sys.system == SLPI_SYS_MODEL && slpi_problem_set_model_key(p, key, value, &rc, err)) return rc;
     const slpi_key_def *k = find_key(key, p->sys.system);
     if (!k) {
-        for (int i = 0; i < slpi_problem_nkeys; i++)
-            if (strcmp(slpi_problem_keys[i].name, key) == 0)
+        for (int i = 0; slpi_problem_key_row(i); i++)
+            if (strcmp(slpi_problem_key_row(i)->name, key) == 0)
                 return slpi_error_set(err, SLPI_EINPUT, "%s: not a parameter of system %s", key,
                                       slpi_system_name(p->sys.system));
         return slpi_error_set(err, SLPI_EINPUT, "%s: unknown key (the keys: `slpi list --keys`, slpi_problem_key)",
@@ -314,8 +313,8 @@ int slpi_problem_preset(slpi_problem *p, const char *name, slpi_error *err)
 /* Every key's range and enum, also for problems filled in by code rather than parsed. */
 int slpi_problem_check_ranges(const slpi_problem *p, slpi_error *err)
 {
-    for (int i = 0; i < slpi_problem_nkeys; i++) {
-        const slpi_key_def *k = &slpi_problem_keys[i];
+    const slpi_key_def *k;
+    for (int i = 0; (k = slpi_problem_key_row(i)); i++) {
         if (k->system >= 0 && k->system != (int)p->sys.system) continue;
         const char *field = (const char *)p + k->offset;
         double v[8];
@@ -414,8 +413,8 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
         fprintf(f, "%sform=%s\n", prefix, find_key("form", p->sys.system)->enums[p->sys.rb.form]);
     if (p->sys.system == SLPI_SYS_HEAVY_TOP)
         fprintf(f, "%sform=%s\n", prefix, find_key("form", p->sys.system)->enums[p->sys.ht.form]);
-    for (int i = 0; i < slpi_problem_nkeys; i++) {
-        const slpi_key_def *k = &slpi_problem_keys[i];
+    const slpi_key_def *k;
+    for (int i = 0; (k = slpi_problem_key_row(i)); i++) {
         if (k->type == K_SPECIAL || (k->system >= 0 && k->system != (int)p->sys.system)) continue;
         if ((k->type == K_STRING || k->type == K_PATH) && ((const char *)p + k->offset)[0] == '\0') continue;
         if (k->type == K_DOUBLE0 && *(const double *)((const char *)p + k->offset) == 0.0) continue;
@@ -444,10 +443,11 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
 
 int slpi_problem_key(int i, const char **name, const char **system, const char **help)
 {
-    if (i < 0 || i >= slpi_problem_nkeys) return 0;
-    *name = slpi_problem_keys[i].name;
-    *system = slpi_problem_keys[i].system < 0 ? "" : slpi_system_name((slpi_system_id)slpi_problem_keys[i].system);
-    *help = slpi_problem_keys[i].help;
+    const slpi_key_def *k = slpi_problem_key_row(i);
+    if (!k) return 0;
+    *name = k->name;
+    *system = k->system < 0 ? "" : slpi_system_name((slpi_system_id)k->system);
+    *help = k->help;
     return 1;
 }
 
@@ -455,29 +455,30 @@ int slpi_problem_key_kind(int i, const char **kind, double *lo, double *hi, cons
 {
     static const char *const kinds[] = { "double", "double", "int",    "long",    "u64",
                                          "enum",   "vec",    "string", "special", "path" };
-    if (i < 0 || i >= slpi_problem_nkeys) return 0;
-    *kind = kinds[slpi_problem_keys[i].type];
-    *lo = slpi_problem_keys[i].lo;
-    *hi = slpi_problem_keys[i].type == K_STRING || slpi_problem_keys[i].type == K_PATH ? slpi_problem_keys[i].count
-                                                                                       : slpi_problem_keys[i].hi;
-    *names = slpi_problem_keys[i].enums;
+    const slpi_key_def *k = slpi_problem_key_row(i);
+    if (!k) return 0;
+    *kind = kinds[k->type];
+    *lo = k->lo;
+    *hi = k->type == K_STRING || k->type == K_PATH ? k->count : k->hi;
+    *names = k->enums;
     return 1;
 }
 
 int slpi_problem_key_is_path(const char *key)
 {
-    for (int i = 0; i < slpi_problem_nkeys; i++)
-        if (slpi_problem_keys[i].type == K_PATH && strcmp(slpi_problem_keys[i].name, key) == 0) return 1;
+    const slpi_key_def *k;
+    for (int i = 0; (k = slpi_problem_key_row(i)); i++)
+        if (k->type == K_PATH && strcmp(k->name, key) == 0) return 1;
     return 0;
 }
 
 void slpi_problem_print_keys(FILE *f)
 {
     int w = 15; /* the name column: as wide as the longest key */
-    for (int i = 0; i < slpi_problem_nkeys; i++)
-        if ((int)strlen(slpi_problem_keys[i].name) > w) w = (int)strlen(slpi_problem_keys[i].name);
-    for (int i = 0; i < slpi_problem_nkeys; i++) {
-        const slpi_key_def *k = &slpi_problem_keys[i];
+    const slpi_key_def *k;
+    for (int i = 0; (k = slpi_problem_key_row(i)); i++)
+        if ((int)strlen(k->name) > w) w = (int)strlen(k->name);
+    for (int i = 0; (k = slpi_problem_key_row(i)); i++) {
         fprintf(f, "  %-*s %-15s %s\n", w, k->name, k->system < 0 ? "" : slpi_system_name((slpi_system_id)k->system),
                 k->help);
     }

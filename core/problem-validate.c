@@ -18,6 +18,7 @@
 #include "core/plan.h"
 #include "core/problem.h"
 #include "core/rows.h"
+#include "core/system.h"
 #include "core/zeitlin-family.h"
 
 /* Refuse a problem set since its last slpi_problem_finish (for the paths' create). */
@@ -148,44 +149,8 @@ int slpi_problem_validate_model(const slpi_problem *p, slpi_model *m, slpi_error
         if (form == SLPI_SVI_FORM_LP && p->sys.system == SLPI_SYS_RIGID_BODY && p->sys.rb.track_R)
             return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs the SO(3) vector form (svi_form=so3)");
     }
-    switch (p->sys.system) {
-    case SLPI_SYS_RIGID_BODY:
-        if (p->sys.rb.track_R && p->sys.rb.form != SLPI_RB_FORM_SVI)
-            return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs form=svi");
-        break;
-    case SLPI_SYS_HEAVY_TOP:
-        if (p->sys.ht.form == SLPI_HT_FORM_SVI && p->sch.scheme != SLPI_SCHEME_SVI)
-            return slpi_error_set(err, SLPI_EINPUT,
-                                  "heavy-top form=svi (the semidirect state (Pi, Gamma, R)) runs only with svi, not %s",
-                                  sch);
-        if (p->sys.ht.form == SLPI_HT_FORM_RKMK && p->sch.scheme == SLPI_SCHEME_SVI)
-            return slpi_error_set(err, SLPI_EINPUT, "scheme svi on heavy-top runs only with form=svi");
-        if (p->sys.ht.form == SLPI_HT_FORM_RKMK && p->sys.ht.noise != SLPI_HT_NOISE_NONE &&
-            p->sys.ht.noise != SLPI_HT_NOISE_SALT)
-            return slpi_error_set(err, SLPI_EINPUT,
-                                  "heavy-top noise=%s: the RKMK form (pi, gamma) takes SALT noise or none; "
-                                  "the SVI noise cases need scheme svi",
-                                  slpi_problem_enum_text("noise", p->sys.system, p->sys.ht.noise));
-        break;
-    case SLPI_SYS_EULER_ZEITLIN:
-        if (p->sch.scheme == SLPI_SCHEME_TMK && p->sys.ez.N > 32)
-            return slpi_error_set(err, SLPI_EINPUT,
-                                  "scheme tmk is not applicable to euler-zeitlin with N=%d > 32: the chord matrix is "
-                                  "dense of size (N^2-1)^2",
-                                  p->sys.ez.N);
-        if (slpi_problem_ic_lmax(p) > p->sys.ez.N - 1)
-            return slpi_error_set(err, SLPI_EINPUT, "ic_lmax=%d: must be at most N-1 = %d", p->sys.ez.ic_lmax,
-                                  p->sys.ez.N - 1);
-        if (slpi_zeitlin_family_check(p, err) != SLPI_OK) return SLPI_EINPUT;
-        break;
-    case SLPI_SYS_SINE_EULER:
-        if (p->sys.se.N % 2 == 0)
-            return slpi_error_set(err, SLPI_EINPUT, "N=%d: sine-Euler needs N odd (docs/systems.md#sine-euler)",
-                                  p->sys.se.N);
-        break;
-    default:
-        break;
-    }
+    const slpi_system_desc *d = slpi_system_get(p->sys.system);
+    if (d->validate(p, err) != SLPI_OK) return SLPI_EINPUT;
     for (int i = 0; i < p->sys.n_x0 && i < SLPI_MAX_X0; i++)
         if (!isfinite(p->sys.x0[i])) return slpi_error_set(err, SLPI_EINPUT, "x0: entry %d is not finite", i + 1);
     if (p->sys.n_x0 > 0 && p->sys.n_x0 != slpi_problem_state_dim(p))

@@ -1,7 +1,8 @@
 /* zeitlin-family.c — the mode lists, the multiplier and the checks of the Zeitlin family
  * (core/zeitlin-family.h, docs/systems.md#zeitlin-family; its noise fields file:
  * core/zeitlin-fields.c): parsing with messages that name the key, the entry and the
- * reason, shared by both paths and by validation. */
+ * reason, shared by both paths and by validation (the multiplier's model problem per l:
+ * core/zeitlin-multiplier.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,6 @@
 
 #include "slpi/errors.h"
 #include "slpi/registry-ids.h"
-#include "slpi/problem-build.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/zeitlin-family.h"
@@ -92,9 +92,7 @@ int slpi_zeitlin_modes_parse(slpi_zeitlin_mode *out, const char *key, const char
     return n;
 }
 
-/* The multiplier parsed with l bound to 1: its syntax, that it reads neither a coordinate
- * nor t (L is one operator for the whole run), and whether it reads l (*uses_l). */
-static int multiplier_parse(const char *text, int *uses_l, slpi_error *err)
+int slpi_zeitlin_multiplier_parse(const char *text, int *uses_l, slpi_error *err)
 {
     slpi_algebra so3 = { SLPI_ALGEBRA_SO3, 3, 3 };
     slpi_expr e;
@@ -114,24 +112,6 @@ static int multiplier_parse(const char *text, int *uses_l, slpi_error *err)
                                 "(L is one operator for the whole run; docs/systems.md#zeitlin-family)",
                                 e.node[i].col, e.node[i].op == SLPI_EXPR_TIME ? "the time t" : "a coordinate");
     slpi_expr_free(&e);
-    return rc;
-}
-
-int slpi_zeitlin_multiplier_model(slpi_model *m, const slpi_problem *p, int l, slpi_error *err)
-{
-    int uses_l;
-    char v[32];
-    memset(m, 0, sizeof *m);
-    if (multiplier_parse(p->sys.ez.multiplier, &uses_l, err) != SLPI_OK) return SLPI_EINPUT;
-    slpi_problem *q = malloc(sizeof *q);
-    if (!q) return slpi_error_set(err, SLPI_EINPUT, "multiplier: out of memory");
-    slpi_problem_init(q, SLPI_SYS_MODEL, SLPI_SCHEME_ISOMP);
-    snprintf(v, sizeof v, "%d", l);
-    int rc = slpi_problem_set(q, "algebra", "so3", err);
-    if (rc == SLPI_OK) rc = slpi_problem_set(q, "H", p->sys.ez.multiplier, err);
-    if (rc == SLPI_OK && uses_l) rc = slpi_problem_set(q, "param.l", v, err);
-    if (rc == SLPI_OK) rc = slpi_model_parse(m, q, err);
-    free(q);
     return rc;
 }
 
@@ -174,7 +154,8 @@ int slpi_zeitlin_family_check(const slpi_problem *p, slpi_error *err)
                               "kappa=%g with multiplier=%.200s: the multiplier is the whole of L "
                               "(write the shift into it, e.g. -l*(l+1)-kappa^2 as a number)",
                               p->sys.ez.kappa, p->sys.ez.multiplier);
-    if (p->sys.ez.multiplier[0] && multiplier_parse(p->sys.ez.multiplier, &uses_l, err) != SLPI_OK) return SLPI_EINPUT;
+    if (p->sys.ez.multiplier[0] && slpi_zeitlin_multiplier_parse(p->sys.ez.multiplier, &uses_l, err) != SLPI_OK)
+        return SLPI_EINPUT;
     if (p->sys.ez.noise_modes[0] &&
         slpi_zeitlin_modes_parse(NULL, "noise_modes", p->sys.ez.noise_modes, p->sys.ez.N, err) < 0)
         return SLPI_EINPUT;

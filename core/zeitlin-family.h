@@ -42,10 +42,14 @@ int slpi_zeitlin_fields_count(slpi_problem *p, slpi_error *err);
 /* Read p's noise_fields (slpi_problem_finish): n_fields and noise_fields_digest set, or
  * SLPI_EINPUT if it fails to read or its digest is not the one the problem records. */
 int slpi_zeitlin_fields_bind(slpi_problem *p, slpi_error *err);
+/* The multiplier (key multiplier) parsed with l bound to 1: its syntax, that it reads
+ * neither a coordinate nor t (L is one operator for the whole run), and whether it reads l
+ * (*uses_l). SLPI_OK or SLPI_EINPUT naming the key. */
+int slpi_zeitlin_multiplier_parse(const char *text, int *uses_l, slpi_error *err);
 /* The multiplier of p at degree l as a model (its evaluators are each path's model tapes),
  * parsed into *m (zeroed first; the caller frees it with slpi_model_free): algebra so3 (no
  * coordinate read), H = the multiplier, param.l = l when it reads l. SLPI_EINPUT naming
- * the key multiplier if it does not parse. */
+ * the key multiplier if it does not parse (core/zeitlin-multiplier.c). */
 int slpi_zeitlin_multiplier_model(slpi_model *m, const slpi_problem *p, int l, slpi_error *err);
 /* The multiplier's refusal at degree l, one text for both paths (each evaluates lambda(l)
  * once with its own model evaluator): why = the evaluator's refusal of the multiplier

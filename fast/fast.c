@@ -6,7 +6,7 @@
 #include <string.h>
 #include <stddef.h>
 #include "slpi/errors.h"
-#include "slpi/registry-ids.h"
+#include "slpi/registry.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/diag.h"
@@ -28,16 +28,27 @@
 typedef int (*sys_ctor)(slpi_fast_system *, const slpi_problem *, slpi_error *);
 
 /* Indexed by slpi_system_id and slpi_scheme_id (a model's system is built from the plan's
- * parsed model: system_create). */
-static const sys_ctor system_ctor[SLPI_SYS_MODEL] = {
-    slpi_fast_sys_rigid_body,     slpi_fast_sys_heavy_top,     slpi_fast_sys_manakov,
-    slpi_fast_sys_point_vortices, slpi_fast_sys_euler_zeitlin, slpi_fast_sys_sine_euler,
+ * parsed model: system_create); a built-in system without its row is refused by name
+ * (tests/core/t-system.c builds every one). */
+static const sys_ctor system_ctor[SLPI_SYS_COUNT] = {
+    [SLPI_SYS_RIGID_BODY] = slpi_fast_sys_rigid_body,
+    [SLPI_SYS_HEAVY_TOP] = slpi_fast_sys_heavy_top,
+    [SLPI_SYS_MANAKOV] = slpi_fast_sys_manakov,
+    [SLPI_SYS_POINT_VORTICES] = slpi_fast_sys_point_vortices,
+    [SLPI_SYS_EULER_ZEITLIN] = slpi_fast_sys_euler_zeitlin,
+    [SLPI_SYS_SINE_EULER] = slpi_fast_sys_sine_euler,
 };
 
-static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
-    &slpi_fast_scheme_tmk,         &slpi_fast_scheme_rkmk_le, &slpi_fast_scheme_rkmk_heun, &slpi_fast_scheme_im_direct,
-    &slpi_fast_scheme_trap_direct, &slpi_fast_scheme_isomp,   &slpi_fast_scheme_svi,
+static const slpi_fast_scheme *const scheme_table[] = {
+    [SLPI_SCHEME_TMK] = &slpi_fast_scheme_tmk,
+    [SLPI_SCHEME_RKMK_LE] = &slpi_fast_scheme_rkmk_le,
+    [SLPI_SCHEME_RKMK_HEUN] = &slpi_fast_scheme_rkmk_heun,
+    [SLPI_SCHEME_IM_DIRECT] = &slpi_fast_scheme_im_direct,
+    [SLPI_SCHEME_TRAP_DIRECT] = &slpi_fast_scheme_trap_direct,
+    [SLPI_SCHEME_ISOMP] = &slpi_fast_scheme_isomp,
+    [SLPI_SCHEME_SVI] = &slpi_fast_scheme_svi,
 };
+_Static_assert(sizeof scheme_table / sizeof scheme_table[0] == SLPI_SCHEME_COUNT, "fast/fast.c: one scheme a row");
 
 void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p)
 {
@@ -53,8 +64,11 @@ static int system_create(slpi_fast_system *s, const slpi_plan *plan, slpi_error 
 {
     const slpi_problem *p = slpi_plan_problem(plan);
     slpi_fpmode r = slpi_round_nearest(); /* its tables round as every caller's: core/fpmode.h */
-    int rc = slpi_view_system(p)->system == SLPI_SYS_MODEL ? slpi_fast_sys_model(s, p, plan, err)
-                                                           : system_ctor[slpi_view_system(p)->system](s, p, err);
+    slpi_system_id id = slpi_view_system(p)->system;
+    int rc = id == SLPI_SYS_MODEL ? slpi_fast_sys_model(s, p, plan, err)
+        : system_ctor[id]
+        ? system_ctor[id](s, p, err)
+        : slpi_error_set(err, SLPI_EINPUT, "fast: system %s has no row in fast/fast.c's table", slpi_system_name(id));
     slpi_round_restore(r);
     return rc;
 }
@@ -80,6 +94,8 @@ int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *er
     *out = NULL;
     const slpi_problem *p = slpi_plan_problem(plan);
     const slpi_fast_scheme *sch = scheme_table[slpi_view_scheme(p)->scheme];
+    if (SLPI_NEVER(sch == NULL)) /* the validator knows every scheme id */
+        return slpi_error_set(err, SLPI_EINPUT, "fast: scheme id %d has no table", (int)slpi_view_scheme(p)->scheme);
     slpi_fast *f = calloc(1, sizeof *f);
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "fast: out of memory");
     f->plan = slpi_plan_ref(plan);

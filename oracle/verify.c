@@ -361,7 +361,10 @@ static void fold_proof(slpi_verify_result *a, const slpi_verify_result *b)
 /* A pooled file's path: a digest of what it is, its initial state and every increment
  * of its steps as the verifier draws them (the canonical generator's (seed, path) or the
  * noise file's content, truncated as the problem says), whatever the file's name, its
- * noise file's name or its header's seed= and path= say. Two 64-bit hashes of the bits. */
+ * noise file's name or its header's seed= and path= say. Two 64-bit hashes of the bits.
+ * Under --max-steps K (max_steps >= 0) the first max(1, K) increments: a header of 2e10
+ * steps was drawn whole before K bounded anything. Two paths equal that far are called
+ * one (refused, never pooled twice); canonical paths differ from their first increment. */
 typedef struct {
     uint64_t h[2];
 } noise_key;
@@ -377,7 +380,7 @@ static void key_add(noise_key *k, const double *v, size_t n)
     }
 }
 
-static int noise_key_of(const slpi_plan *plan, noise_key *k, slpi_error *err)
+static int noise_key_of(const slpi_plan *plan, long max_steps, noise_key *k, slpi_error *err)
 {
     const slpi_problem *p = slpi_plan_problem(plan);
     *k = (noise_key){ { UINT64_C(0xcbf29ce484222325), UINT64_C(0x243f6a8885a308d3) } };
@@ -387,7 +390,9 @@ static int noise_key_of(const slpi_plan *plan, noise_key *k, slpi_error *err)
     int rc = v ? slpi_oracle_initial_state(plan, v, err) : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     if (rc == SLPI_OK) key_add(k, v, (size_t)dim);
     if (rc == SLPI_OK && M > 0) rc = slpi_noise_source_open(&src, p, err);
-    for (long n = 0; rc == SLPI_OK && M > 0 && n < slpi_view_grid(p)->steps; n++) {
+    long steps = slpi_view_grid(p)->steps;
+    if (max_steps >= 0 && steps > (max_steps > 1 ? max_steps : 1)) steps = max_steps > 1 ? max_steps : 1;
+    for (long n = 0; rc == SLPI_OK && M > 0 && n < steps; n++) {
         rc = slpi_noise_source_step(src, n, v, err);
         if (rc == SLPI_OK) key_add(k, v, (size_t)M);
     }
@@ -508,7 +513,7 @@ static int run_files(int n, const char *const *paths, const char *const *names, 
             if (rc == SLPI_OK && w[j].text) fwrite(w[j].text, 1, w[j].len, report);
             if (rc == SLPI_OK && (rc = w[j].rc) != SLPI_OK) *err = w[j].err;
             if (rc == SLPI_OK && i > 0) rc = slpi_verify_same_problem(&first, &w[j].in, err);
-            if (rc == SLPI_OK) rc = noise_key_of(w[j].in.plan, &keys[i], err);
+            if (rc == SLPI_OK) rc = noise_key_of(w[j].in.plan, o->max_steps, &keys[i], err);
             if (rc == SLPI_OK && i > 0) rc = distinct_path(keys, i, names, err);
             if (rc == SLPI_OK && i > 0) fold_proof(res, w[j].res);
             if (i == 0)

@@ -1,6 +1,7 @@
 /* ref/system.c — system dispatch: p->system to the system files' constructors
- * (slpi_ref_sys_<system>), and the table's release. Nothing below it calls back: the
- * helpers the system and scheme files share live in ref/vector-field.c and ref/vec.c. */
+ * (slpi_ref_sys_<system>, a table by slpi_system_id), and the table's release. Nothing
+ * below it calls back: the helpers the system and scheme files share live in
+ * ref/vector-field.c and ref/vec.c. */
 #include <string.h>
 
 #include "slpi/errors.h"
@@ -9,37 +10,34 @@
 #include "core/view-system.h"
 #include "ref/system.h"
 
+typedef int (*sys_ctor)(slpi_ref_system *, const slpi_problem *, slpi_error *);
+
+/* Indexed by slpi_system_id (a model's system is built from its plan); a built-in system
+ * without its row is refused by name (tests/core/t-system.c builds every one). */
+static const sys_ctor system_ctor[SLPI_SYS_COUNT] = {
+    [SLPI_SYS_RIGID_BODY] = slpi_ref_sys_rigid_body,
+    [SLPI_SYS_HEAVY_TOP] = slpi_ref_sys_heavy_top,
+    [SLPI_SYS_MANAKOV] = slpi_ref_sys_manakov,
+    [SLPI_SYS_POINT_VORTICES] = slpi_ref_sys_point_vortices,
+    [SLPI_SYS_EULER_ZEITLIN] = slpi_ref_sys_euler_zeitlin,
+    [SLPI_SYS_SINE_EULER] = slpi_ref_sys_sine_euler,
+};
+
 int slpi_ref_system_init(slpi_ref_system *s, const slpi_problem *p, const slpi_plan *plan, slpi_error *err)
 {
     const slpi_system_view *sys = slpi_view_system(p);
     int rc;
     memset(s, 0, sizeof *s); /* the constructors fill what they have; every other slot reads NULL */
-    switch (sys->system) {
-    case SLPI_SYS_RIGID_BODY:
-        rc = slpi_ref_sys_rigid_body(s, p, err);
-        break;
-    case SLPI_SYS_HEAVY_TOP:
-        rc = slpi_ref_sys_heavy_top(s, p, err);
-        break;
-    case SLPI_SYS_MANAKOV:
-        rc = slpi_ref_sys_manakov(s, p, err);
-        break;
-    case SLPI_SYS_POINT_VORTICES:
-        rc = slpi_ref_sys_point_vortices(s, p, err);
-        break;
-    case SLPI_SYS_EULER_ZEITLIN:
-        rc = slpi_ref_sys_euler_zeitlin(s, p, err);
-        break;
-    case SLPI_SYS_SINE_EULER:
-        rc = slpi_ref_sys_sine_euler(s, p, err);
-        break;
-    case SLPI_SYS_MODEL:
+    if ((unsigned)sys->system >= SLPI_SYS_COUNT)
+        return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)sys->system);
+    if (sys->system == SLPI_SYS_MODEL)
         rc = plan ? slpi_ref_sys_model(s, p, plan, err)
                   : slpi_error_set(err, SLPI_EINPUT, "ref: a model's system needs its plan");
-        break;
-    default:
-        return slpi_error_set(err, SLPI_EINPUT, "ref: unknown system id %d", (int)sys->system);
-    }
+    else if (system_ctor[sys->system])
+        rc = system_ctor[sys->system](s, p, err);
+    else
+        return slpi_error_set(err, SLPI_EINPUT, "ref: system %s has no row in ref/system.c's table",
+                              slpi_system_name(sys->system));
     s->name = slpi_system_name(sys->system);
     return rc;
 }

@@ -206,6 +206,13 @@ for mode in "" --local; do
   [ $rc = 2 ] && grep -qF -- "$pat" "$tmp/out" || note "verify $mode far.tsv: exit $rc, $(tail -c 300 "$tmp/out") (want exit 2 and '$pat')"
 done
 
+# with --max-steps the same file is certified that far, UNABLE beyond, at once: the pooled
+# paths' digest (oracle/verify.c) drew all 2e10 increments of the header first
+n=$((n+1))
+timeout 60 "$slpi" verify -q --max-steps 10 "$tmp/far.tsv" > "$tmp/out" 2>&1; rc=$?
+[ $rc = 3 ] && grep -q "UNABLE (binary64.*global UNABLE, 2 rows: 1 PASS, 0 FAIL, 1 UNABLE" "$tmp/out" ||
+  note "verify --max-steps 10 far.tsv: exit $rc, $(tail -c 300 "$tmp/out") (want exit 3, the last row UNABLE)"
+
 # the route that enclosed each row's products (docs/design.md#blas-route): su(32) ISOMP
 # takes the BLAS route under matmul=auto, Arb's under matmul=arb, said per row and summed
 "$slpi" run --preset iso/zeitlin/long N=32 steps=3 output_every=1 -q -o "$tmp/ez.tsv" || note "su(32) run failed"

@@ -1,0 +1,56 @@
+/* system.c — the built-in systems' descriptors (core/system.h), indexed by slpi_system_id
+ * with designated initializers: each system's knowledge is its file core/system-<name>.c;
+ * here only the index and its look-ups: a system's descriptor, its name, its row of the
+ * applicability matrix (what several descriptors share: core/system-shared.c). */
+#include <stddef.h>
+#include <string.h>
+
+#include "slpi/registry.h"
+#include "core/system.h"
+
+extern const slpi_system_desc slpi_system_rigid_body, slpi_system_heavy_top, slpi_system_manakov,
+    slpi_system_point_vortices, slpi_system_euler_zeitlin, slpi_system_sine_euler, slpi_system_model;
+
+static const slpi_system_desc *const systems[] = {
+    [SLPI_SYS_RIGID_BODY] = &slpi_system_rigid_body,
+    [SLPI_SYS_HEAVY_TOP] = &slpi_system_heavy_top,
+    [SLPI_SYS_MANAKOV] = &slpi_system_manakov,
+    [SLPI_SYS_POINT_VORTICES] = &slpi_system_point_vortices,
+    [SLPI_SYS_EULER_ZEITLIN] = &slpi_system_euler_zeitlin,
+    [SLPI_SYS_SINE_EULER] = &slpi_system_sine_euler,
+    [SLPI_SYS_MODEL] = &slpi_system_model,
+};
+/* one row a system: a last id without its row leaves the table short, a row without its id
+ * makes it long; a hole reads NULL, which tests/core/t-system.c names with every empty slot */
+_Static_assert(sizeof systems / sizeof systems[0] == SLPI_SYS_COUNT, "core/system.c: one descriptor per system id");
+
+const slpi_system_desc *slpi_system_get(slpi_system_id s)
+{
+    return (unsigned)s < SLPI_SYS_COUNT ? systems[s] : NULL;
+}
+
+const char *slpi_system_name(slpi_system_id s)
+{
+    return (unsigned)s < SLPI_SYS_COUNT ? slpi_system_get(s)->name : "?";
+}
+
+int slpi_system_from_name(const char *name, slpi_system_id *out)
+{
+    for (int i = 0; i < SLPI_SYS_COUNT; i++)
+        if (strcmp(name, slpi_system_get((slpi_system_id)i)->name) == 0) {
+            *out = (slpi_system_id)i;
+            return 0;
+        }
+    return -1;
+}
+
+slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const char **reason)
+{
+    if ((unsigned)s >= SLPI_SYS_COUNT || (unsigned)k >= SLPI_SCHEME_COUNT) {
+        if (reason) *reason = "unknown system or scheme";
+        return SLPI_NA;
+    }
+    const slpi_system_cell *c = &slpi_system_get(s)->applicability[k];
+    if (reason) *reason = c->reason;
+    return c->a;
+}
