@@ -167,3 +167,19 @@ void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t com
         }
     }
 }
+
+int slpi_noise_ou_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h, int nup,
+                         const slpi_ou_coef *o, double *eta, uint64_t first, size_t count, double *const *lev,
+                         slpi_error *err)
+{
+    const size_t stride = (size_t)nup + 1;
+    for (size_t q = 0; q < npaths; q++) {
+        double *const *l = lev + q * stride;
+        int rc = slpi_noise_ou_steps(seed, path + q, component, h, 0, o, first, count, eta + q, l[0], NULL, err);
+        if (rc != SLPI_OK) return rc;
+        for (int i = 1; i <= nup; i++) {
+            noise_pair_sums(l[i - 1], count >> i, l[i]);
+        }
+    }
+    return SLPI_OK;
+}

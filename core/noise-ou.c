@@ -77,8 +77,8 @@ int slpi_problem_white_only(const slpi_problem *p, const char *who, slpi_error *
     for (int k = 0; k < n; k++) any |= tau[k] > 0;
     if (any)
         return slpi_error_set(err, SLPI_EINPUT,
-                              "%s: runs on white noise only; noise_tau=%.80s (coloured noise) runs "
-                              "path by path: `slpi run`, `slpi ensemble`, verify (docs/noise.md#ou); drop noise_tau",
+                              "%s is for white noise only; noise_tau=%.80s makes the noise coloured "
+                              "(docs/noise.md#ou): drop noise_tau",
                               who, p->noise.noise_tau);
     return SLPI_OK;
 }
