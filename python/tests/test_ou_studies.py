@@ -61,3 +61,14 @@ def test_ou_refusals(tmp_path):
         slpi.converge("iso/rigid-body/weak", noise_file=str(f), **W)
     with pytest.raises(slpi.SlpiError, match="noise file"):
         slpi.mlmc("iso/rigid-body/weak", rmse=0.1, noise_file=str(f))
+
+
+def test_paths_needed():
+    """The count is the rule of docs/noise.md#path-counts, recomputed from the levels."""
+    s = slpi.converge("iso/rigid-body/weak", kind="weak", levels=(2, 5), ref=7, paths=256, boot=0)
+    R = s.report["paths"]
+    need = sorted(np.inf if e <= 0 else np.ceil(R * (3 * se / e) ** 2) for e, se in zip(s.e, s.se))
+    assert s.paths_needed == need[1] and s.report["slopes"]["self"]["paths_needed_all"] == need[-1]
+    if np.isnan(s.slope):
+        assert "about %d paths" % need[1] in s.why
+    assert slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, boot=0).paths_needed is None
