@@ -72,3 +72,23 @@ def test_paths_needed():
     if np.isnan(s.slope):
         assert "about %d paths" % need[1] in s.why
     assert slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, boot=0).paths_needed is None
+
+
+def test_mlmc_test():
+    """slpi.mlmc_test's levels are slpi.mlmc's: the same paths, the same coupling (its coarse
+    path a plain run at refine 1), so the same means and variances to rounding (the sums'
+    order differs); its check and kurtosis follow docs/noise.md#mlmc-test's formulas."""
+    phi = lambda x: x[0] * x[1] + x[2] * x[2]   # noqa: E731
+    N = 300
+    t = slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 5), paths=N, eps=(0.5,), phi=phi, pilot=N, noise_tau=0.05)
+    e = t.sweep[0]
+    k = min(len(e.level), len(t.level))
+    assert list(e.paths[:k]) == [N] * k
+    assert np.allclose(e.mean[:k], t.mean[:k], rtol=1e-9, atol=0) and np.allclose(e.var[:k], t.var[:k], rtol=1e-9)
+    j = 2
+    want = abs(t.mean[j] - t.mean_p[j] + t.mean_p[j - 1]) / (
+        3 * (np.sqrt(t.var[j]) + np.sqrt(t.var_p[j - 1]) + np.sqrt(t.var_p[j])) / np.sqrt(N))
+    assert t.check[0] == 0 and t.check[j] == pytest.approx(want, rel=1e-12)
+    assert np.all(t.kurtosis[1:] >= 1) and t.flags == [] and t.alpha > 1.5 and t.beta > 3
+    with pytest.raises(slpi.SlpiError, match="L >= l0 \\+ 2"):
+        slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 3))
