@@ -211,3 +211,21 @@ int slpi_noise_ou_steps(uint64_t seed, uint64_t path, uint32_t component, double
     }
     return SLPI_OK;
 }
+
+/* slpi_noise_levels for an OU component (core/noise.h): level 0 by slpi_noise_ou_steps at
+ * refine 0, each level above by pairwise sums, as the white hierarchy. */
+int slpi_noise_ou_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h, int nup,
+                         const slpi_ou_coef *o, double *eta, uint64_t first, size_t count, double *const *lev,
+                         slpi_error *err)
+{
+    const size_t stride = (size_t)nup + 1;
+    for (size_t q = 0; q < npaths; q++) {
+        double *const *l = lev + q * stride;
+        int rc = slpi_noise_ou_steps(seed, path + q, component, h, 0, o, first, count, eta + q, l[0], NULL, err);
+        if (rc != SLPI_OK) return rc;
+        for (int i = 1; i <= nup; i++) {
+            slpi_noise_pair_sums(l[i - 1], count >> i, l[i]);
+        }
+    }
+    return SLPI_OK;
+}

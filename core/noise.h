@@ -41,6 +41,9 @@ void slpi_noise_normals_lanes(int isa, uint64_t seed, uint64_t path, size_t npat
 void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h, int nup,
                        uint64_t first, size_t count, double *const *lev);
 
+/* One level up the hierarchy: out[i] = in[2i] + in[2i+1], i < m (each node is left child
+ * + right child; out == in allowed). */
+void slpi_noise_pair_sums(const double *in, size_t m, double *out);
 /* The dyadic tree sum of fine values into increments (docs/noise.md#refine), a chunk of at
  * most 2^SLPI_NOISE_CHUNK_LOG fine values at a time: pairwise sums level by level inside the
  * chunk (node = left child + right child); when 2^refine exceeds a chunk, the chunks' roots
@@ -95,7 +98,7 @@ int slpi_noise_ou_steps(uint64_t seed, uint64_t path, uint32_t component, double
  * docs/noise.md#ou-studies): level 0 gets the OU increments first..first+count-1 at step h
  * (refine 0, o the coefficients on delta = h), level i the pairwise sums of level i-1, so
  * that level i is bit for bit slpi_noise_ou_steps at (2^i h, refine i) and a run's source
- * at that level and refine. eta[q]: eta of path + q at fine index first, advanced to
+ * at that level and refine (core/noise-ou.c). eta[q]: eta of path + q at fine index first, advanced to
  * first + count. SLPI_OK, or an error (range, interrupt). */
 int slpi_noise_ou_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h, int nup,
                          const slpi_ou_coef *o, double *eta, uint64_t first, size_t count, double *const *lev,
