@@ -55,5 +55,6 @@
 #include "slpi/ref.h"
 #include "slpi/stepper.h"
 #include "slpi/ensemble.h"
+#include "slpi/container.h"
 
 #endif

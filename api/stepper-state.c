@@ -1,6 +1,6 @@
 /* stepper-state.c — checkpoints of a stepper (slpi/stepper.h: slpi_stepper_save,
  * slpi_stepper_load): everything a stepper carries from one step to the next, as the
- * text of a run checkpoint (core/checkpoint.c's format "slpi-checkpoint" 1), so that a
+ * text of a run checkpoint (core/checkpoint.c's format "slpi-checkpoint" 2), so that a
  * stepper loaded at step n and advanced to the end gives the bits of one that never
  * stopped (python/slpi's run(checkpoint=, resume=) is built on it).
  *

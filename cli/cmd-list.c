@@ -81,6 +81,7 @@ int slpi_cli_list(int argc, char **argv)
     for (int k = 0; k < SLPI_SCHEME_COUNT; k++) printf(" %-11s", slpi_scheme_name((slpi_scheme_id)k));
     printf("\n");
     static const char *const mark[] = { "N/A", "P", "E" };
+    _Static_assert(sizeof mark / sizeof *mark == SLPI_EXTENSION + 1, "a mark per slpi_applicability");
     for (int s = 0; s < SLPI_SYS_COUNT; s++) {
         printf("%-15s", slpi_system_name((slpi_system_id)s));
         for (int k = 0; k < SLPI_SCHEME_COUNT; k++)

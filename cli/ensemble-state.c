@@ -8,11 +8,13 @@
  *     A merge refuses a point whose S is not that of what it read before it imports it:
  *     an edited statistic (or first_path=) would be merged into a wrong report (version 1
  *     had no S); an edited paths= is refused by the count the statistics hold;
- *   - checkpoints (--checkpoint, --resume), format "slpi-ensemble-checkpoint" version 1 in
- *     the container of core/checkpoint.c (written atomically; a final "end" line holds
- *     the FNV-1a 64 of every byte before it, so a torn or edited file is refused):
- *       # slpi-ensemble-checkpoint 1
+ *   - checkpoints (--checkpoint, --resume), format "slpi-ensemble-checkpoint" version 2 in
+ *     the container of core/container.c (written atomically; each section's digest and
+ *     an end digest, so a torn or edited file is refused naming the section):
+ *       # slpi-ensemble-checkpoint 2
+ *       section ensemble 1 HEX16
  *       ensemble first_path=F paths=N every=E ref=R points=P     (the run's own line)
+ *       section points K HEX16
  *       point K DIGEST PATHS LEN V_1 ... V_LEN                    (grid points 0, 1, ...:
  *                                   each complete (PATHS = N) but the last; the state
  *                                   of its first PATHS paths, %a, export layout)
@@ -37,7 +39,7 @@
 #include "core/parse.h"
 
 #define ENS_CKPT_FORMAT "slpi-ensemble-checkpoint"
-#define ENS_CKPT_VERSION 1
+#define ENS_CKPT_VERSION 2
 
 /* The digest that a state file records for grid point `point`'s problem p: FNV-1a over
  * the point and the whole of p's text, whatever its length (a digest of a prefix took a
@@ -225,8 +227,8 @@ int slpi_cli_ens_checkpoint(ens_cfg *c, long point, const slpi_problem *p, const
     if (slpi_cli_ens_digest(&digest, p, point, err) != SLPI_OK) return err->code;
     long len = slpi_ensemble_export(e, NULL);
     double *buf = malloc((size_t)len * sizeof *buf);
-    char *line = NULL, *body = NULL, head[256];
-    size_t nline = 0, nbody = 0;
+    char *line = NULL, head[256];
+    size_t nline = 0;
     FILE *f = buf ? open_memstream(&line, &nline) : NULL;
     if (f) {
         slpi_ensemble_export(e, buf);
@@ -240,15 +242,17 @@ int slpi_cli_ens_checkpoint(ens_cfg *c, long point, const slpi_problem *p, const
         return slpi_error_set(err, SLPI_EINPUT, "--checkpoint %s: out of memory", c->checkpoint);
     }
     ck_header(c, head, sizeof head);
-    FILE *g = open_memstream(&body, &nbody);
-    if (g) {
-        fprintf(g, "# %s %d\nensemble %s\n", ENS_CKPT_FORMAT, ENS_CKPT_VERSION, head);
-        if (c->ck_len) fwrite(c->ck_done, 1, c->ck_len, g);
-        fputs(line, g);
+    slpi_checkpoint_writer w;
+    int rc = slpi_checkpoint_begin(&w);
+    if (rc) {
+        slpi_checkpoint_section(&w, "ensemble");
+        fprintf(w.f, "ensemble %s\n", head);
+        slpi_checkpoint_section(&w, "points");
+        if (c->ck_len) fwrite(c->ck_done, 1, c->ck_len, w.f);
+        fputs(line, w.f);
     }
-    int rc = g && fclose(g) == 0 ? slpi_checkpoint_write_text(c->checkpoint, body, nbody, err)
-                                 : slpi_error_set(err, SLPI_EINPUT, "--checkpoint %s: out of memory", c->checkpoint);
-    free(body);
+    rc = rc ? slpi_checkpoint_commit(&w, c->checkpoint, ENS_CKPT_FORMAT, ENS_CKPT_VERSION, err)
+            : slpi_error_set(err, SLPI_EINPUT, "--checkpoint %s: out of memory", c->checkpoint);
     if (rc == SLPI_OK && complete) {
         char *t = realloc(c->ck_done, c->ck_len + nline);
         if (!t)
@@ -312,7 +316,7 @@ int slpi_cli_ens_resume_read(ens_cfg *c, slpi_error *err)
     c->saved_digest = calloc((size_t)c->points, sizeof *c->saved_digest);
     if (rc == SLPI_OK && (!c->saved || !c->saved_len || !c->saved_paths || !c->saved_digest))
         rc = slpi_error_set(err, SLPI_EINPUT, "--resume %s: out of memory", c->resume);
-    while (rc == SLPI_OK && r.pos < r.end)
+    while (rc == SLPI_OK && slpi_checkpoint_more(&r))
         rc = (v = slpi_checkpoint_value(&r, "point")) ? resume_line(c, &r, v) : SLPI_EINPUT;
     slpi_checkpoint_close(&r);
     return rc;

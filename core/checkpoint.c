@@ -1,10 +1,11 @@
-/* checkpoint.c — run checkpoints (docs/design.md#formats; resumable runs): what `slpi run --checkpoint`
+/* checkpoint.c — run checkpoints (docs/design.md#checkpoints; resumable runs): what `slpi run --checkpoint`
  * writes every N steps and `--resume` continues from, so that the resumed trajectory
  * is byte-identical to an uninterrupted run.
  *
- * Format "slpi-checkpoint" version 1: text, one "key value" per line, in this order,
- * every line ending in '\n':
- *   # slpi-checkpoint 1
+ * Format "slpi-checkpoint" version 2, in the container of core/container.c (a header
+ * line, sections each with its line count and digest, an end digest; version 1 had no
+ * sections and is refused naming its version). One "key value" per line, in this order:
+ *   section counts              the position and the solver's tally:
  *   arith NAME                  path that wrote it: fast | ref
  *   hex 0|1                     trajectory rows as %a (1) or %.17g (0)
  *   dim D                       state doubles, 1..2^20
@@ -13,38 +14,40 @@
  *   out_digest HEX16            FNV-1a 64 of those B bytes (checked before appending)
  *   total_iters I               solver iterations over steps 0..S-1
  *   max_iters I   stagnated N   capped N   clipped N   (one per line)
- *   ou_eta E_1 ... E_M          only with coloured noise (key noise_tau, docs/noise.md#ou):
- *                               the OU state eta at step S of each of the M noise
+ *   section noise               empty, or with coloured noise (key noise_tau, docs/noise.md#ou):
+ *   ou_eta E_1 ... E_M          the OU state eta at step S of each of the M noise
  *                               components, %a (0 for white ones)
+ *   section diagnostics
  *   max_radius HEX              ref path: largest output radius so far (%a)
  *   max_prec BITS
  *   ndiag K                     0..SLPI_MAX_DIAG, then K lines
  *   diag FIRST FINAL MAXCHANGE  %a; NaN/Inf allowed (diagnostics of a state)
+ *   section problem             the problem, its noise path and (stepper) its x0:
  *   problem_lines L             1..4096, then L lines
  *   problem KEY=VALUE           slpi_problem_write of the run's problem
+ *   section state
  *   ntokens T                   1..2^21, then T lines
  *   x TOKEN                     the path's exact state tokens (fast: %a doubles,
  *                               counters, then what the scheme carries from step to
  *                               step, %a: ISOMP's warm start, slpi_fast_carry_get;
  *                               ref: arb_dump_str, which holds spaces: the state's
  *                               balls, then in the Lohner form its set, ref/lohner.c)
- *   end HEX16                   FNV-1a 64 of every byte before this line
- * Nothing may follow the end line. The reader checks the version, each key and its
- * range, counts, and the end digest (a torn or edited file is rejected), and names
+ * The container refuses another format or version, a cut file and an edited section by
+ * name; then the reader checks each key and its range and the counts, and names
  * file:line. Files are written atomically (core/output.c: a temporary file in the same
  * folder, fsync, rename over PATH, fsync of the folder), so PATH always holds a whole
  * checkpoint (old or new).
  *
  * Batch checkpoints (resumable ensemble studies: `slpi converge --checkpoint`,
- * reports/converge.c), format "slpi-converge-checkpoint" version 1, the same container:
- *   # slpi-converge-checkpoint 1
+ * reports/converge.c), format "slpi-converge-checkpoint" version 2, the same container:
+ *   section study
  *   study_lines N               then N lines "study KEY=VALUE": the study's parameters
  *                               (the caller's text: for converge its kind, levels, paths,
  *                               batches, row stride, ... and its problem, slpi_problem_write
  *                               with prefix "problem.")
+ *   section batches
  *   done K                      completed batches, then K lines, batch indices increasing
  *   batch B V_1 ... V_S         the batch's row: S = stride %a doubles
- *   end HEX16                   FNV-1a 64 of every byte before this line
  * A resume must find the same study line for line (else "the checkpoint is of another
  * study", naming the first line that differs); rows are stored as %a, so a resumed study
  * computes from exactly the numbers it saved.
@@ -90,21 +93,74 @@ void slpi_checkpoint_free(slpi_checkpoint *c)
 
 /* ------------------------------------------------------------------ writer */
 
-static void write_body(FILE *f, const slpi_checkpoint *c)
+int slpi_checkpoint_begin(slpi_checkpoint_writer *w)
+{
+    memset(w, 0, sizeof *w);
+    w->f = open_memstream(&w->buf, &w->len);
+    return w->f != NULL;
+}
+
+void slpi_checkpoint_section(slpi_checkpoint_writer *w, const char *name)
+{
+    fflush(w->f);
+    w->names[w->n] = name;
+    w->off[w->n++] = w->len;
+}
+
+char *slpi_checkpoint_end(slpi_checkpoint_writer *w, const char *format, int version, size_t *len)
+{
+    char *text = NULL;
+    if (fclose(w->f) == 0) {
+        const char *texts[SLPI_CHECKPOINT_MAX_SECTIONS];
+        size_t lens[SLPI_CHECKPOINT_MAX_SECTIONS];
+        for (int i = 0; i < w->n; i++) {
+            texts[i] = w->buf + w->off[i];
+            lens[i] = (i + 1 < w->n ? w->off[i + 1] : w->len) - w->off[i];
+        }
+        text = slpi_container_text(len, format, version, w->n, w->names, texts, lens);
+    }
+    free(w->buf);
+    memset(w, 0, sizeof *w);
+    return text;
+}
+
+int slpi_checkpoint_commit(slpi_checkpoint_writer *w, const char *path, const char *format, int version,
+                           slpi_error *err)
+{
+    size_t len;
+    char *text = slpi_checkpoint_end(w, format, version, &len);
+    if (!text) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the checkpoint", path);
+    slpi_output *o;
+    int rc = slpi_output_open(&o, path, SLPI_OUTPUT_REPLACE, err);
+    if (rc == SLPI_OK) {
+        fwrite(text, 1, len, slpi_output_file(o));
+        rc = slpi_output_commit(o, err);
+    }
+    free(text);
+    return rc;
+}
+
+/* The sections of c, in the order the reader reads them. */
+static void write_body(slpi_checkpoint_writer *w, const slpi_checkpoint *c)
 {
     const slpi_run_result *r = &c->res;
-    fprintf(f, "# %s %d\narith %s\nhex %d\ndim %d\nstep %ld\nout_bytes %ld\nout_digest %016" PRIx64 "\n",
-            SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION, c->arith, c->hex, c->dim, c->step, c->out_bytes, c->out_digest);
+    FILE *f = w->f;
+    slpi_checkpoint_section(w, "counts");
+    fprintf(f, "arith %s\nhex %d\ndim %d\nstep %ld\nout_bytes %ld\nout_digest %016" PRIx64 "\n", c->arith, c->hex,
+            c->dim, c->step, c->out_bytes, c->out_digest);
     fprintf(f, "total_iters %ld\nmax_iters %d\nstagnated %ld\ncapped %ld\nclipped %ld\n", c->total_iters, r->max_iters,
             r->stagnated, r->capped, r->clipped);
+    slpi_checkpoint_section(w, "noise");
     if (c->nou > 0) {
         fprintf(f, "ou_eta");
         for (int i = 0; i < c->nou; i++) fprintf(f, " %a", c->ou_eta[i]);
         fputc('\n', f);
     }
+    slpi_checkpoint_section(w, "diagnostics");
     fprintf(f, "max_radius %a\nmax_prec %ld\nndiag %d\n", r->max_radius, r->max_prec, r->ndiag);
     for (int i = 0; i < r->ndiag; i++)
         fprintf(f, "diag %a %a %a\n", r->diag_first[i], r->diag_final[i], r->diag_maxchange[i]);
+    slpi_checkpoint_section(w, "problem");
     int nl = 0;
     for (const char *s = c->problem; *s; s++) nl += *s == '\n';
     fprintf(f, "problem_lines %d\n", nl);
@@ -113,49 +169,26 @@ static void write_body(FILE *f, const slpi_checkpoint *c)
         fprintf(f, "problem %.*s\n", (int)(e - s), s);
         s = e + 1;
     }
+    slpi_checkpoint_section(w, "state");
     fprintf(f, "ntokens %d\n", c->ntokens);
     for (int i = 0; i < c->ntokens; i++) fprintf(f, "x %s\n", c->x[i]);
 }
 
 int slpi_checkpoint_write(const char *path, const slpi_checkpoint *c, slpi_error *err)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the checkpoint", path);
-    write_body(m, c);
-    fclose(m);
-    int rc = slpi_checkpoint_write_text(path, buf, len, err);
-    free(buf);
-    return rc;
+    slpi_checkpoint_writer w;
+    if (!slpi_checkpoint_begin(&w))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the checkpoint", path);
+    write_body(&w, c);
+    return slpi_checkpoint_commit(&w, path, SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION, err);
 }
 
 char *slpi_checkpoint_format(const slpi_checkpoint *c, size_t *len)
 {
-    char *buf = NULL;
-    FILE *m = open_memstream(&buf, len);
-    if (!m) return NULL;
-    write_body(m, c);
-    fflush(m);
-    uint64_t d = slpi_fnv1a(SLPI_FNV_INIT, buf, *len);
-    fprintf(m, "end %016" PRIx64 "\n", d);
-    if (fclose(m) != 0) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
-int slpi_checkpoint_write_text(const char *path, const char *buf, size_t len, slpi_error *err)
-{
-    uint64_t d = slpi_fnv1a(SLPI_FNV_INIT, buf, len);
-    slpi_output *o;
-    int rc = slpi_output_open(&o, path, SLPI_OUTPUT_REPLACE, err);
-    if (rc != SLPI_OK) return rc;
-    FILE *f = slpi_output_file(o);
-    fwrite(buf, 1, len, f);
-    fprintf(f, "end %016" PRIx64 "\n", d);
-    return slpi_output_commit(o, err);
+    slpi_checkpoint_writer w;
+    if (!slpi_checkpoint_begin(&w)) return NULL;
+    write_body(&w, c);
+    return slpi_checkpoint_end(&w, SLPI_CKPT_FORMAT, SLPI_CKPT_VERSION, len);
 }
 
 /* ------------------------------------------------------------------ reader */
@@ -167,10 +200,25 @@ int slpi_checkpoint_fail(slpi_checkpoint_reader *r, const char *fmt, const char 
     return slpi_error_set(r->err, SLPI_EINPUT, "%s:%ld: %s", r->name, r->line, what);
 }
 
+/* Past the "section" lines that head the next lines (the container's, core/container.c). */
+static void skip_heads(slpi_checkpoint_reader *r)
+{
+    while (r->isec < r->ix.n && r->line + 1 == r->ix.s[r->isec].line) {
+        r->pos = r->text + r->ix.s[r->isec++].body;
+        r->line++;
+    }
+}
+
 /* The value of the next line "key value"; NULL (err set) if the key differs. */
+int slpi_checkpoint_more(slpi_checkpoint_reader *r)
+{
+    skip_heads(r);
+    return r->pos < r->end;
+}
+
 char *slpi_checkpoint_value(slpi_checkpoint_reader *r, const char *key)
 {
-    if (r->pos >= r->end) {
+    if (!slpi_checkpoint_more(r)) {
         r->line++;
         slpi_checkpoint_fail(r, "truncated checkpoint: missing '%s' line", key);
         return NULL;
@@ -253,7 +301,9 @@ static int read_header(slpi_checkpoint_reader *r, slpi_checkpoint *c)
         slpi_checkpoint_long(r, "capped", 0, c->step, &res->capped) ||
         slpi_checkpoint_long(r, "clipped", 0, LONG_MAX, &res->clipped))
         return SLPI_EINPUT;
-    if (r->end - r->pos > 7 && strncmp(r->pos, "ou_eta ", 7) == 0 && read_ou(r, c) != SLPI_OK) return SLPI_EINPUT;
+    if (slpi_checkpoint_more(r) && r->end - r->pos > 7 && strncmp(r->pos, "ou_eta ", 7) == 0 &&
+        read_ou(r, c) != SLPI_OK)
+        return SLPI_EINPUT;
     if (!(v = slpi_checkpoint_value(r, "max_radius"))) return SLPI_EINPUT;
     if (!parse_double(v, 0, &res->max_radius) || res->max_radius < 0)
         return slpi_checkpoint_fail(r, "max_radius '%s': expected a finite non-negative %%a double", v);
@@ -306,15 +356,12 @@ static int read_problem_and_state(slpi_checkpoint_reader *r, slpi_checkpoint *c)
         c->ntokens = i + 1;
         if (!c->x[i]) return slpi_checkpoint_fail(r, "out of memory for the state%s", "");
     }
-    if (r->pos != r->end) {
+    if (slpi_checkpoint_more(r)) {
         r->line++;
         return slpi_checkpoint_fail(r, "unexpected line before the end line%s", "");
     }
     return SLPI_OK;
 }
-
-static int open_text(slpi_checkpoint_reader *r, const char *path, char *text, size_t len, const char *format,
-                     int version, slpi_error *err);
 
 /* The whole file, NUL-terminated; NULL (err set) if unreadable or too large. */
 static char *slurp(const char *path, size_t *len, slpi_error *err)
@@ -349,6 +396,26 @@ static char *slurp(const char *path, size_t *len, slpi_error *err)
     return buf;
 }
 
+/* As slpi_checkpoint_open on text (len bytes, NUL-terminated, malloc'd: the reader owns it). */
+static int open_text(slpi_checkpoint_reader *r, const char *path, char *text, size_t len, const char *format,
+                     int version, slpi_error *err)
+{
+    memset(r, 0, sizeof *r);
+    r->name = path;
+    r->err = err;
+    r->text = r->pos = r->end = text;
+    int rc = slpi_container_check(&r->ix, path, text, len, format, version, err);
+    if (rc != SLPI_OK) {
+        slpi_checkpoint_close(r);
+        return rc;
+    }
+    r->end = text + len - 1; /* the end line: its start */
+    while (r->end > text && r->end[-1] != '\n') r->end--;
+    r->line = 1;
+    r->pos = r->ix.n ? text : r->end;
+    return SLPI_OK;
+}
+
 int slpi_checkpoint_open(slpi_checkpoint_reader *r, const char *path, const char *format, int version, slpi_error *err)
 {
     size_t len;
@@ -360,61 +427,12 @@ int slpi_checkpoint_open(slpi_checkpoint_reader *r, const char *path, const char
     return open_text(r, path, text, len, format, version, err);
 }
 
-/* As slpi_checkpoint_open on text (len bytes, NUL-terminated, malloc'd: the reader owns it). */
-static int open_text(slpi_checkpoint_reader *r, const char *path, char *text, size_t len, const char *format,
-                     int version, slpi_error *err)
-{
-    memset(r, 0, sizeof *r);
-    r->name = path;
-    r->err = err;
-    r->text = r->pos = r->end = text;
-    char want[64];
-    snprintf(want, sizeof want, "# %s %d", format, version);
-    size_t k = strlen(format) + 3;
-    long lines = 0;
-    for (size_t i = 0; i < len; i++) lines += text[i] == '\n';
-    /* the end line: the last line of the file, covering every byte before it */
-    char *last = NULL;
-    int rc = SLPI_OK;
-    if (len == 0) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: empty file", path);
-    } else if (strncmp(text, want, k) != 0) {
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s:1: not a checkpoint (expected '%s')", path, want);
-    } else if (text[len - 1] != '\n' || memchr(text, '\0', len)) {
-        rc =
-            slpi_error_set(err, SLPI_EINPUT, "%s:%ld: truncated or binary checkpoint (no final newline, or a NUL byte)",
-                           path, lines + 1);
-    } else {
-        text[len - 1] = '\0';
-        last = strrchr(text, '\n');
-        last = last ? last + 1 : text;
-        uint64_t d;
-        char *end;
-        r->line = lines;
-        if (strncmp(last, "end ", 4) != 0 || strlen(last + 4) != 16 || strspn(last + 4, "0123456789abcdef") != 16)
-            rc = slpi_checkpoint_fail(r, "truncated checkpoint: the last line is not 'end DIGEST'%s", "");
-        else if ((d = strtoull(last + 4, &end, 16)) != slpi_fnv1a(SLPI_FNV_INIT, text, (size_t)(last - text)))
-            rc = slpi_checkpoint_fail(r, "digest mismatch: the checkpoint was altered or torn%s", "");
-    }
-    if (rc == SLPI_OK) {
-        r->end = last;
-        char *nl = memchr(text, '\n', (size_t)(last - text));
-        r->line = 1;
-        if (!nl) {
-            rc = slpi_checkpoint_fail(r, "not a checkpoint: no header line before the end line%s", "");
-        } else {
-            *nl = '\0';
-            r->pos = nl + 1;
-            if (strcmp(text, want) != 0) rc = slpi_checkpoint_fail(r, "unsupported checkpoint version '%s'", text + k);
-        }
-    }
-    if (rc != SLPI_OK) slpi_checkpoint_close(r);
-    return rc;
-}
-
 void slpi_checkpoint_close(slpi_checkpoint_reader *r)
 {
     free(r->text);
+    free(r->ix.s);
+    r->ix.s = NULL;
+    r->ix.n = 0;
     r->text = r->pos = r->end = NULL;
 }
 
@@ -476,19 +494,21 @@ static int read_batch(slpi_checkpoint_reader *r, int nb, int stride, int prev, d
 int slpi_checkpoint_batches_write(const char *path, const char *study, const double *rows, const unsigned char *done,
                                   int nb, int stride, slpi_error *err)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    if (!m) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the checkpoint", path);
+    slpi_checkpoint_writer w;
+    if (!slpi_checkpoint_begin(&w))
+        return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the checkpoint", path);
+    FILE *m = w.f;
     int nl = 0, nd = 0;
     for (const char *s = study; *s; s++) nl += *s == '\n';
     for (int b = 0; b < nb; b++) nd += done[b];
-    fprintf(m, "# %s %d\nstudy_lines %d\n", SLPI_BATCH_CKPT_FORMAT, SLPI_BATCH_CKPT_VERSION, nl);
+    slpi_checkpoint_section(&w, "study");
+    fprintf(m, "study_lines %d\n", nl);
     for (const char *s = study; *s;) {
         size_t k = strcspn(s, "\n");
         fprintf(m, "study %.*s\n", (int)k, s);
         s += k + 1;
     }
+    slpi_checkpoint_section(&w, "batches");
     fprintf(m, "done %d\n", nd);
     for (int b = 0; b < nb; b++) {
         if (!done[b]) continue;
@@ -496,10 +516,7 @@ int slpi_checkpoint_batches_write(const char *path, const char *study, const dou
         for (int j = 0; j < stride; j++) fprintf(m, " %a", rows[(size_t)b * (size_t)stride + (size_t)j]);
         fputc('\n', m);
     }
-    fclose(m);
-    int rc = slpi_checkpoint_write_text(path, text, len, err);
-    free(text);
-    return rc;
+    return slpi_checkpoint_commit(&w, path, SLPI_BATCH_CKPT_FORMAT, SLPI_BATCH_CKPT_VERSION, err);
 }
 
 /* The study lines, the done count and the batch lines of an opened batch checkpoint. */
@@ -534,7 +551,7 @@ static int read_batches(slpi_checkpoint_reader *r, const char *study, double *ro
         rc = read_batch(r, nb, stride, prev, rows, row_check, arg, &prev);
         if (rc == SLPI_OK) done[prev] = 1;
     }
-    if (rc == SLPI_OK && r->pos != r->end) {
+    if (rc == SLPI_OK && slpi_checkpoint_more(r)) {
         r->line++;
         rc = slpi_checkpoint_fail(r, "unexpected line before the end line%s", "");
     }

@@ -5,11 +5,13 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "slpi/run.h"
+#include "core/container.h"
 
 #define SLPI_CKPT_FORMAT "slpi-checkpoint"
-#define SLPI_CKPT_VERSION 1
+#define SLPI_CKPT_VERSION 2
 
 typedef struct {
     char *problem;       /* the problem as slpi_problem_write lines (no prefix) */
@@ -47,17 +49,32 @@ void slpi_checkpoint_tokens_free(char **x, int n);
  * batch (row_check, if given, returns NULL or why it refuses a row), and on failure zeroes
  * every row and every done flag, whatever step refused it. Errors read "file:line: problem". */
 #define SLPI_BATCH_CKPT_FORMAT "slpi-converge-checkpoint"
-#define SLPI_BATCH_CKPT_VERSION 1
+#define SLPI_BATCH_CKPT_VERSION 2
 int slpi_checkpoint_batches_write(const char *path, const char *study, const double *rows, const unsigned char *done,
                                   int nb, int stride, slpi_error *err);
 int slpi_checkpoint_batches_read(const char *path, const char *study, double *rows, unsigned char *done, int nb,
                                  int stride, const char *(*row_check)(void *, int, const double *), void *arg,
                                  slpi_error *err);
 
-/* Primitives shared by every checkpoint format (run checkpoints and batch checkpoints): a text file "# FORMAT VERSION", "key value"
- * lines, and a final "end DIGEST" line (FNV-1a 64 of every byte before it). */
-/* Write the len bytes of body, then its end line, atomically (core/output.c). */
-int slpi_checkpoint_write_text(const char *path, const char *body, size_t len, slpi_error *err);
+/* Primitives shared by every checkpoint format, over the container of core/container.c. */
+/* A writer: each section's lines go to w->f after slpi_checkpoint_section names it. */
+#define SLPI_CHECKPOINT_MAX_SECTIONS 8
+typedef struct {
+    FILE *f;
+    char *buf;
+    size_t len;
+    int n;
+    const char *names[SLPI_CHECKPOINT_MAX_SECTIONS];
+    size_t off[SLPI_CHECKPOINT_MAX_SECTIONS];
+} slpi_checkpoint_writer;
+/* 0 when out of memory (nothing to end then). */
+int slpi_checkpoint_begin(slpi_checkpoint_writer *w);
+void slpi_checkpoint_section(slpi_checkpoint_writer *w, const char *name);
+/* The container's text (malloc'd, *len bytes; NULL when out of memory); w is ended. */
+char *slpi_checkpoint_end(slpi_checkpoint_writer *w, const char *format, int version, size_t *len);
+/* The container written atomically to path (core/output.c); w is ended. */
+int slpi_checkpoint_commit(slpi_checkpoint_writer *w, const char *path, const char *format, int version,
+                           slpi_error *err);
 
 typedef struct {
     const char *name;
@@ -65,12 +82,17 @@ typedef struct {
     char *pos, *end; /* next line; end of the covered part (the end line) */
     long line;       /* line number of the last line read */
     slpi_error *err;
+    slpi_container_index ix; /* the sections (core/container.c) */
+    int isec;                /* the next section whose "section" line is still ahead */
 } slpi_checkpoint_reader;
 
-/* Read path, check the end digest and the header line "# format version"; then the
- * reader stands on line 2. Errors read "file:line: problem". Close with slpi_checkpoint_close. */
+/* Read path and check it (slpi_container_check: format, version, cut, every digest);
+ * then the reader stands before the first section's first line. Errors read
+ * "file:line: problem". Close with slpi_checkpoint_close. */
 int slpi_checkpoint_open(slpi_checkpoint_reader *r, const char *path, const char *format, int version, slpi_error *err);
 void slpi_checkpoint_close(slpi_checkpoint_reader *r);
+/* Whether a line is left (the container's "section" lines are skipped). */
+int slpi_checkpoint_more(slpi_checkpoint_reader *r);
 /* The value of the next line "key value" (NULL, error set, if the key differs). */
 char *slpi_checkpoint_value(slpi_checkpoint_reader *r, const char *key);
 /* The next line "key N" with lo <= N <= hi. */

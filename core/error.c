@@ -31,6 +31,7 @@ const char *slpi_step_status_name(slpi_step_status s)
 {
     static const char *const names[] = { "converged", "stagnated", "capped", "not-converged",
                                          "diverged",  "UNABLE",    "invalid" };
+    _Static_assert(sizeof names / sizeof *names == SLPI_STEP_INVALID + 1, "one name per slpi_step_status");
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "unknown";
 }
 

@@ -17,9 +17,10 @@
 #include "core/expr.h"
 #include "core/parse.h"
 
-static const char *const op_names[SLPI_EXPR_OP_COUNT] = { "const", "coord", "pi",   "neg",  "add",  "sub",  "mul",
-                                                          "div",   "powi",  "pow",  "sqrt", "exp",  "log",  "sin",
-                                                          "cos",   "tan",   "atan", "sinh", "cosh", "tanh", "t" };
+static const char *const op_names[] = { "const", "coord", "pi",   "neg",  "add",  "sub",  "mul",
+                                        "div",   "powi",  "pow",  "sqrt", "exp",  "log",  "sin",
+                                        "cos",   "tan",   "atan", "sinh", "cosh", "tanh", "t" };
+_Static_assert(sizeof op_names / sizeof *op_names == SLPI_EXPR_OP_COUNT, "one name per slpi_expr_op");
 
 const char *slpi_expr_op_name(int op)
 {

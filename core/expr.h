@@ -147,6 +147,14 @@ void slpi_algebra_equation(const slpi_algebra *a, const char **equation, const c
  * one call of slpi_algebra_parse on a problem); NULL when p is no system=model or gives
  * no algebra. */
 const slpi_algebra *slpi_problem_algebra(const slpi_problem *p);
+/* The algebra whose coordinate names are p's state layout (slpi_problem_state_name), one
+ * for one, into *a: a model's algebra, or the built-in system's (rigid body so3, heavy top
+ * se3, Manakov so(n), point vortices so3^n, Euler-Zeitlin and sine-Euler su(N)); returns
+ * 1, or 0 when the layout is no algebra's (the SVI forms' rotation matrices, a model with
+ * no algebra). What an expression of the state (the studies' functional phi) reads it
+ * over. core/problem-shape.c, beside the layout it must match; a per-system table of
+ * algebras would absorb its switch. */
+int slpi_problem_state_algebra(slpi_algebra *a, const slpi_problem *p);
 /* Canonical text of a (round-trips through slpi_algebra_parse) into buf. */
 void slpi_algebra_text(const slpi_algebra *a, char *buf, size_t n);
 /* Name of coordinate i (see the table above) into buf. */

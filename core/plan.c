@@ -7,10 +7,12 @@
 #include <stdlib.h>
 
 #include "slpi/errors.h"
+#include "slpi/registry.h"
 #include "slpi/registry-ids.h"
 #include "slpi/plan.h"
 #include "slpi/problem-shape.h"
 #include "core/problem-struct.h"
+#include "core/check.h"
 #include "core/plan.h"
 #include "core/rows.h"
 
@@ -22,6 +24,21 @@ struct slpi_plan {
     long steps, rows;
     double h;
 };
+
+/* 1 if pl is whole: a state, a row for step 0, and for system=model a parse that agrees
+ * with core's layout (its algebra's coordinates, its noises, each H_k given as an
+ * expression over the state's coordinates or as a callback); for a built-in system no
+ * parse. What the paths read from a plan without checking it again. */
+static int complete(const slpi_plan *pl)
+{
+    const slpi_model *m = &pl->model;
+    if (pl->dim < 1 || pl->noises < 0 || pl->rows < 1) return 0;
+    if (pl->p.sys.system != SLPI_SYS_MODEL) return m->alg.dim == 0 && m->H[0].n == 0;
+    if (m->alg.dim != pl->dim || m->M != pl->noises) return 0;
+    for (int k = 0; k <= m->M; k++)
+        if (!m->callback[k] && (m->H[k].n < 1 || m->H[k].ncoord != pl->dim)) return 0;
+    return 1;
+}
 
 /* Seal pl (its model parsed, p finished and valid): the problem and its shape, count 1. */
 static int seal(slpi_plan **out, slpi_plan *pl, int rc, const slpi_problem *p, slpi_error *err)
@@ -36,6 +53,10 @@ static int seal(slpi_plan **out, slpi_plan *pl, int rc, const slpi_problem *p, s
         pl->h = p->grid.h;
         pl->every = p->grid.output_every;
         slpi_rows_close(&r);
+        if (SLPI_NEVER(!complete(pl)))
+            rc = slpi_error_set(err, SLPI_EINPUT,
+                                "plan of %s: its shape or its model's parse disagrees with the problem",
+                                slpi_system_name(p->sys.system));
     }
     if (rc != SLPI_OK) {
         slpi_model_free(&pl->model);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <stddef.h>
 
+#include "slpi/errors.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 #include "core/zeitlin-family.h"
@@ -119,4 +120,44 @@ void slpi_problem_state_name(const slpi_problem *p, int i, char *buf, size_t n)
         return;
     }
     }
+}
+
+int slpi_problem_state_algebra(slpi_algebra *a, const slpi_problem *p)
+{
+    char text[32];
+    slpi_error e;
+    switch (p->sys.system) {
+    case SLPI_SYS_MODEL:
+        if (!slpi_problem_algebra(p)) return 0;
+        *a = *slpi_problem_algebra(p);
+        return 1;
+    case SLPI_SYS_RIGID_BODY:
+        snprintf(text, sizeof text, "so3");
+        break;
+    case SLPI_SYS_HEAVY_TOP:
+        snprintf(text, sizeof text, "se3");
+        break;
+    case SLPI_SYS_MANAKOV:
+        snprintf(text, sizeof text, "so(%d)", p->sys.mk.n);
+        break;
+    case SLPI_SYS_POINT_VORTICES:
+        snprintf(text, sizeof text, "so3^%d", p->sys.pv.n);
+        break;
+    case SLPI_SYS_EULER_ZEITLIN:
+        snprintf(text, sizeof text, "su(%d)", p->sys.ez.N);
+        break;
+    case SLPI_SYS_SINE_EULER:
+        snprintf(text, sizeof text, "su(%d)", p->sys.se.N);
+        break;
+    default:
+        return 0;
+    }
+    if (slpi_algebra_parse(a, "algebra", text, &e) != SLPI_OK || a->dim != slpi_problem_state_dim(p)) return 0;
+    for (int i = 0; i < a->dim; i++) { /* the names must be the layout's, one for one */
+        char x[64], y[64];
+        slpi_algebra_coord_name(a, i, x, sizeof x);
+        slpi_problem_state_name(p, i, y, sizeof y);
+        if (strcmp(x, y)) return 0;
+    }
+    return 1;
 }

@@ -35,8 +35,13 @@ static const sys_ctor system_ctor[SLPI_SYS_MODEL] = {
 };
 
 static const slpi_fast_scheme *const scheme_table[SLPI_SCHEME_COUNT] = {
-    &slpi_fast_scheme_tmk,         &slpi_fast_scheme_rkmk_le, &slpi_fast_scheme_rkmk_heun, &slpi_fast_scheme_im_direct,
-    &slpi_fast_scheme_trap_direct, &slpi_fast_scheme_isomp,   &slpi_fast_scheme_svi,
+    [SLPI_SCHEME_TMK] = &slpi_fast_scheme_tmk,
+    [SLPI_SCHEME_RKMK_LE] = &slpi_fast_scheme_rkmk_le,
+    [SLPI_SCHEME_RKMK_HEUN] = &slpi_fast_scheme_rkmk_heun,
+    [SLPI_SCHEME_IM_DIRECT] = &slpi_fast_scheme_im_direct,
+    [SLPI_SCHEME_TRAP_DIRECT] = &slpi_fast_scheme_trap_direct,
+    [SLPI_SCHEME_ISOMP] = &slpi_fast_scheme_isomp,
+    [SLPI_SCHEME_SVI] = &slpi_fast_scheme_svi,
 };
 
 void slpi_fast_policy_set(slpi_fast_policy *pol, const slpi_problem *p)
@@ -80,6 +85,8 @@ int slpi_fast_create_plan(slpi_fast **out, const slpi_plan *plan, slpi_error *er
     *out = NULL;
     const slpi_problem *p = slpi_plan_problem(plan);
     const slpi_fast_scheme *sch = scheme_table[slpi_view_scheme(p)->scheme];
+    if (SLPI_NEVER(sch == NULL)) /* the validator knows every scheme id */
+        return slpi_error_set(err, SLPI_EINPUT, "fast: scheme id %d has no table", (int)slpi_view_scheme(p)->scheme);
     slpi_fast *f = calloc(1, sizeof *f);
     if (!f) return slpi_error_set(err, SLPI_EINPUT, "fast: out of memory");
     f->plan = slpi_plan_ref(plan);

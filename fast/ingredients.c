@@ -16,12 +16,14 @@
 #include "core/view-solver.h"
 #include "core/view-system.h"
 
-static const char *const noise_name[SLPI_FAST_NOISE_NAMED] = {
+static const char *const noise_name[] = {
     "noise 1", "noise 2", "noise 3", "noise 4", "noise 5", "noise 6", "noise 7", "noise 8", "noise 9",
 };
-static const char *const isomp_term[SLPI_FAST_TERMS] = { "[Psi,Y]/2", "Psi Y Psi/4", "update" };
-static const char *const stop_name[SLPI_FAST_STOPS] = { "solver stop", "solver stop 2", "solver stop 3",
-                                                        "solver stop 4" };
+static const char *const isomp_term[] = { "[Psi,Y]/2", "Psi Y Psi/4", "update" };
+static const char *const stop_name[] = { "solver stop", "solver stop 2", "solver stop 3", "solver stop 4" };
+_Static_assert(sizeof noise_name / sizeof *noise_name == SLPI_FAST_NOISE_NAMED, "a name per named noise");
+_Static_assert(sizeof isomp_term / sizeof *isomp_term == SLPI_FAST_TERMS, "a name per ISOMP term");
+_Static_assert(sizeof stop_name / sizeof *stop_name == SLPI_FAST_STOPS, "a name per solver stop");
 
 /* The noise ingredients of M components: one each (up to SLPI_FAST_NOISE_NAMED), then
  * one for all of them together when there are two or more. */

@@ -7,9 +7,12 @@
  * differences), and the adjoints' tangents give the Hessian-vector product D(dH/dmu)[w]
  * (forward-over-reverse), which is dgen, the TMK chord's and Newton's derivative. Nodes
  * that do not depend on a coordinate are evaluated once when the tape is built and never
- * differentiated. By kind of node: node_value gives every value, unary_derivs the
- * functions' first and second derivatives, the binary operations their own rules in the
- * sweeps (the certified twin, ref/model-tape.c, has one function per kind). */
+ * differentiated. By kind of node: node_at gives every value (op_value an operation's;
+ * the forward pass inlines the common ones), unary_derivs the functions' first and second
+ * derivatives, the binary operations their own rules in the sweeps (the certified twin,
+ * ref/model-tape.c, has one function per kind). A parsed expression evaluated whole
+ * (slpi_fast_expr_value: the studies' functional phi) goes through node_at too: binary64
+ * has one evaluator of the model language, this file. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -163,6 +166,34 @@ static inline double node_value(const slpi_expr_node *n, const double *v)
     return op_value(n, n->a >= 0 ? v[n->a] : 0, n->b >= 0 ? v[n->b] : 0);
 }
 
+/* Value of node n of a parsed expression or of a tape from the values v of the nodes before
+ * it: a leaf's (CONST cval[arg], COORD mu[arg], PI, TIME time) or its operation's. The one
+ * rule of a node's value in binary64 outside the forward pass's hot loop: a tape's
+ * constant nodes and t's nodes, and an expression evaluated whole (slpi_fast_expr_value). */
+static inline double node_at(const slpi_expr_node *n, const double *v, const double *cval, const double *mu,
+                             double time)
+{
+    switch (n->op) {
+    case SLPI_EXPR_CONST:
+        return cval[n->arg];
+    case SLPI_EXPR_COORD:
+        return mu[n->arg];
+    case SLPI_EXPR_PI:
+        return SLPI_FAST_PI;
+    case SLPI_EXPR_TIME:
+        return time;
+    default:
+        return node_value(n, v);
+    }
+}
+
+double slpi_fast_expr_value(const slpi_expr *e, const double *mu, double time)
+{
+    double v[SLPI_EXPR_MAX_NODES];
+    for (int i = 0; i < e->n; i++) v[i] = node_at(&e->node[i], v, e->cval, mu, time);
+    return e->n ? v[e->n - 1] : NAN;
+}
+
 double slpi_fast_tape_value(const slpi_expr_node *n, double x, double y)
 {
     return op_value(n, x, y);
@@ -187,8 +218,7 @@ void slpi_fast_tape_set_time(const slpi_fast_tape *t, double time)
 {
     for (int j = 0; j < t->nt; j++) {
         int i = t->torder[j];
-        const slpi_expr_node *n = &t->node[i];
-        t->v[i] = n->op == SLPI_EXPR_TIME ? time : node_value(n, t->v);
+        t->v[i] = node_at(&t->node[i], t->v, NULL, NULL, time); /* no constant: it reads t */
     }
 }
 
@@ -502,9 +532,7 @@ static int build_tape(slpi_fast_tape *t, const slpi_model *m, const int *ks, int
         if (t->dep[i] || t->tdep[i]) continue; /* t's: slpi_fast_tape_set_time */
         const slpi_expr_node *nd = &t->node[i];
         int k = t->owner[i];
-        t->v[i] = nd->op == SLPI_EXPR_CONST ? m->H[k].cval[nd->arg]
-            : nd->op == SLPI_EXPR_PI        ? SLPI_FAST_PI
-                                            : node_value(nd, t->v);
+        t->v[i] = node_at(nd, t->v, m->H[k].cval, NULL, 0);
         if (!(t->v[i] - t->v[i] == 0)) return slpi_model_constant_refusal(err, k, nd);
     }
     return SLPI_OK;

@@ -53,6 +53,13 @@ int slpi_fast_tape_forward(const slpi_fast_tape *t, const double *mu, const doub
  * roots and, when hv is not NULL (forward ran with tangents), hv += the same of
  * D(dH_k/dmu)[w]. */
 void slpi_fast_tape_reverse(const slpi_fast_tape *t, const double *seed, double *g, double *hv);
+/* The parsed expression e (core/expr.h) evaluated whole at the coordinates mu and the time
+ * `time`, node by node with the arithmetic of the passes above: the value of a tape of e at
+ * (mu, time), bit for bit (slpi_fast_tape_set_time, slpi_fast_tape_forward), but neither
+ * shared nor refused: a node outside its domain or an overflow makes the value NaN or an
+ * infinity, and an empty e is NaN. Its scratch is on the stack, so one e serves any number
+ * of threads: the studies' functional phi (reports/converge-phi.c). */
+double slpi_fast_expr_value(const slpi_expr *e, const double *mu, double time);
 /* One node's operation, for the lock-step lanes of fast/ensemble-model.h, which evaluate
  * the operations other than + - x / and squares path by path: the value of node n from its
  * operands' values x and y (0 for an absent operand), and f'(x) of a unary operation whose

@@ -68,10 +68,11 @@
 /* The drift's components are ingredients of their own up to this many coordinates. */
 #define DRIFT_PARTS 9
 
-static const char *const drift_name[DRIFT_PARTS] = {
+static const char *const drift_name[] = {
     "drift dH/dx1", "drift dH/dx2", "drift dH/dx3", "drift dH/dx4", "drift dH/dx5",
     "drift dH/dx6", "drift dH/dx7", "drift dH/dx8", "drift dH/dx9",
 };
+_Static_assert(sizeof drift_name / sizeof *drift_name == DRIFT_PARTS, "a name per drift part");
 
 /* The drift's components that are ingredients: one a coordinate, or none. */
 static int drift_parts(int dim)

@@ -92,10 +92,11 @@
 /* Rows needed beyond the directions before T^2 means anything. */
 #define MIN_EXTRA_ROWS 10
 
-static const char *const dir_names[SLPI_STAT_DIRS] = {
+static const char *const dir_names[] = {
     "state",   "drift",   "even",    "noise 1", "noise 2", "noise 3",
     "noise 4", "noise 5", "noise 6", "noise 7", "noise 8", "noise 9",
 };
+_Static_assert(sizeof dir_names / sizeof *dir_names == SLPI_STAT_DIRS, "a name per direction");
 
 /* The directions for M noise components: state, drift, even, then the odd part of each
  * component (*split, 2 <= M <= 9) or of all of them together ("odd"). */

@@ -50,7 +50,8 @@ static void write_missing(FILE *f, const slpi_verify_input *in, const slpi_verif
 void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_verify_opts *o,
                                const slpi_verify_result *res)
 {
-    static const char *const matmul_name[] = { "auto", "arb", "blas" }; /* slpi_matmul_route */
+    static const char *const matmul_name[] = { "auto", "arb", "blas" };
+    _Static_assert(sizeof matmul_name / sizeof *matmul_name == SLPI_MATMUL_BLAS + 1, "a name per slpi_matmul_route");
     const slpi_problem *p = in->p;
     fprintf(f, "verify %s: %s on %s, %ld rows, steps %ld..%ld of h = %.17g; noise: %s%s\n", in->name,
             slpi_scheme_name(slpi_view_scheme(p)->scheme), slpi_system_name(slpi_view_system(p)->system), in->nrows,

@@ -109,7 +109,7 @@ int slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props
         add(out, "pi.gamma", dot3(x, x + 3), sqrt(dot3(x, x) * dot3(x + 3, x + 3)), 1);
         break;
     case SLPI_SYS_POINT_VORTICES:
-        for (int i = 0; i < sys->pv.n && i < 8; i++)
+        for (int i = 0; i < sys->pv.n && i < (int)(sizeof vname / sizeof *vname); i++)
             add(out, vname[i], dot3(x + 3 * i, x + 3 * i), dot3(x + 3 * i, x + 3 * i), 1);
         break;
     case SLPI_SYS_MANAKOV: {

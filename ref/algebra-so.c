@@ -61,15 +61,21 @@ static void so_departures(const slpi_ref_system *s, arb_ptr out, arb_srcptr x, a
 
 void slpi_ref_so_casimir_names(slpi_ref_system *s)
 {
-    static const char *const cas[SLPI_REF_SO_MAX_CAS] = { "trX2", "trX4", "trX6", "trX8", "trX10" };
-    static const char *const dcas[SLPI_REF_SO_MAX_CAS] = { "trX2_rel_dev", "trX4_rel_dev", "trX6_rel_dev",
-                                                           "trX8_rel_dev", "trX10_rel_dev" };
-    static const char *const eig[SLPI_REF_SO_MAX_EIG] = { "lambda_1", "lambda_2", "lambda_3", "lambda_4", "lambda_5",
-                                                          "lambda_6", "lambda_7", "lambda_8", "lambda_9", "lambda_10" };
-    static const char *const deig[SLPI_REF_SO_MAX_EIG] = { "lambda_1_dev", "lambda_2_dev", "lambda_3_dev",
-                                                           "lambda_4_dev", "lambda_5_dev", "lambda_6_dev",
-                                                           "lambda_7_dev", "lambda_8_dev", "lambda_9_dev",
-                                                           "lambda_10_dev" };
+    static const char *const cas[] = { "trX2", "trX4", "trX6", "trX8", "trX10" };
+    static const char *const dcas[] = { "trX2_rel_dev", "trX4_rel_dev", "trX6_rel_dev", "trX8_rel_dev",
+                                        "trX10_rel_dev" };
+    static const char *const eig[] = { "lambda_1", "lambda_2", "lambda_3", "lambda_4", "lambda_5",
+                                       "lambda_6", "lambda_7", "lambda_8", "lambda_9", "lambda_10" };
+    static const char *const deig[] = {
+        "lambda_1_dev", "lambda_2_dev", "lambda_3_dev", "lambda_4_dev", "lambda_5_dev",
+        "lambda_6_dev", "lambda_7_dev", "lambda_8_dev", "lambda_9_dev", "lambda_10_dev"
+    };
+    _Static_assert(sizeof cas / sizeof *cas == SLPI_REF_SO_MAX_CAS && sizeof dcas / sizeof *dcas == SLPI_REF_SO_MAX_CAS,
+                   "a name per Casimir");
+    _Static_assert(sizeof eig / sizeof *eig == SLPI_REF_SO_MAX_EIG && sizeof deig / sizeof *deig == SLPI_REF_SO_MAX_EIG,
+                   "a name per eigenvalue");
+    _Static_assert(1 + SLPI_REF_SO_MAX_CAS + SLPI_REF_SO_MAX_EIG <= SLPI_REF_MAX_INV,
+                   "so(n)'s invariants fit the system's table");
     int n = s->N;
     int ncas = n / 2 < SLPI_REF_SO_MAX_CAS ? n / 2 : SLPI_REF_SO_MAX_CAS;
     int neig = n / 2 < SLPI_REF_SO_MAX_EIG ? n / 2 : SLPI_REF_SO_MAX_EIG;

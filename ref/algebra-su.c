@@ -17,6 +17,10 @@ static const char *const lam_delta_name[] = { "lambda_1_dev",  "lambda_2_dev",  
                                               "lambda_9_dev",  "lambda_10_dev", "lambda_11_dev", "lambda_12_dev",
                                               "lambda_13_dev", "lambda_14_dev", "lambda_15_dev", "lambda_16_dev" };
 #define EZ_ALL_EIGS_MAX 12 /* 4 scalar invariants + N eigenvalues <= SLPI_REF_MAX_INV */
+_Static_assert(4 + EZ_ALL_EIGS_MAX <= SLPI_REF_MAX_INV, "su(N)'s invariants fit the system's table");
+_Static_assert(sizeof lam_name / sizeof *lam_name >= EZ_ALL_EIGS_MAX &&
+                   sizeof lam_delta_name / sizeof *lam_delta_name == sizeof lam_name / sizeof *lam_name,
+               "a name per eigenvalue");
 /* Above this N no eigenvalues: acb_mat_eig_simple at the diagnostics' precision costs
  * 1 s per row at N = 16 and 5 s at N = 32 (growing like N^3 or worse); the Casimirs
  * Tr X^k (k <= 6) are certified instead, a few matrix products. */

@@ -85,9 +85,10 @@ int slpi_ref_create_plan(slpi_ref **out, const slpi_plan *plan, slpi_error *err)
         rc = slpi_error_set(err, SLPI_EINPUT, "ref: scheme id %d has no table", (int)slpi_view_scheme(p)->scheme);
     else
         rc = s->scheme->check(&s->sys, s->p, err);
-    if (rc == SLPI_OK && SLPI_NEVER(s->sys.state_dim != slpi_problem_state_dim(p)))
-        rc = slpi_error_set(err, SLPI_EINPUT, "ref: state layout mismatch (%d vs %d)", s->sys.state_dim,
-                            slpi_problem_state_dim(p));
+    if (rc == SLPI_OK &&
+        SLPI_NEVER(s->sys.state_dim != slpi_problem_state_dim(p) || s->sys.M != slpi_problem_noise_count(p)))
+        rc = slpi_error_set(err, SLPI_EINPUT, "ref: %d state doubles and %d noises; core's layout says %d and %d",
+                            s->sys.state_dim, s->sys.M, slpi_problem_state_dim(p), slpi_problem_noise_count(p));
     if (rc != SLPI_OK) {
         slpi_ref_system_clear(&s->sys);
         free(s);

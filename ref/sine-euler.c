@@ -246,12 +246,14 @@ int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_erro
     s->m_dgen = se_m_dgen;
     slpi_ref_matrix_attach(s);
     s->invariants = se_invariants;
-    static const char *const eig[SE_MAX_EIG] = { "lambda_1", "lambda_2",  "lambda_3",  "lambda_4",
-                                                 "lambda_5", "lambda_6",  "lambda_7",  "lambda_8",
-                                                 "lambda_9", "lambda_10", "lambda_11", "lambda_12" };
-    static const char *const deig[SE_MAX_EIG] = { "lambda_1_dev", "lambda_2_dev",  "lambda_3_dev",  "lambda_4_dev",
-                                                  "lambda_5_dev", "lambda_6_dev",  "lambda_7_dev",  "lambda_8_dev",
-                                                  "lambda_9_dev", "lambda_10_dev", "lambda_11_dev", "lambda_12_dev" };
+    static const char *const eig[] = { "lambda_1", "lambda_2", "lambda_3", "lambda_4",  "lambda_5",  "lambda_6",
+                                       "lambda_7", "lambda_8", "lambda_9", "lambda_10", "lambda_11", "lambda_12" };
+    static const char *const deig[] = { "lambda_1_dev", "lambda_2_dev",  "lambda_3_dev",  "lambda_4_dev",
+                                        "lambda_5_dev", "lambda_6_dev",  "lambda_7_dev",  "lambda_8_dev",
+                                        "lambda_9_dev", "lambda_10_dev", "lambda_11_dev", "lambda_12_dev" };
+    _Static_assert(sizeof eig / sizeof *eig == SE_MAX_EIG && sizeof deig / sizeof *deig == SE_MAX_EIG,
+                   "a name per eigenvalue");
+    _Static_assert(3 + SE_MAX_EIG <= SLPI_REF_MAX_INV, "sine-Euler's invariants fit the system's table");
     s->n_inv = 3 + (N <= SE_MAX_EIG ? N : 0);
     for (int j = 3; j < s->n_inv; j++) {
         s->inv_name[j] = eig[j - 3];

@@ -394,6 +394,19 @@ static void archive_paragraph(FILE *f, const slpi_audit *a, json_t *arch)
     }
 }
 
+/* The report's flags of the freeze (reports/audit-freeze.c): a changed decision path, a
+ * run outside the freeze. */
+static void freeze_lines(FILE *f, const slpi_audit *a, const char *frozen)
+{
+    if (a->rules_changed)
+        fprintf(f, "RULES CHANGED: the decision digest is not the one docs/claims.md freezes (%s)\n", frozen);
+    if (a->outside[0]) {
+        fputs("OUTSIDE THE FREEZE: ", f);
+        html_text(f, a->outside);
+        fputs("\n", f);
+    }
+}
+
 static int write_html(const slpi_audit *a, double seconds, const char *path, slpi_error *err)
 {
     FILE *f = fopen(path, "w");
@@ -531,9 +544,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
             json_string_value(json_object_get(dg, "registry_digest")),
             json_string_value(json_object_get(dg, "build_digest")),
             json_string_value(json_object_get(dg, "rules_digest")));
-    if (a->rules_changed)
-        fprintf(f, "RULES CHANGED: the decision digest is not the one docs/claims.md freezes (%s)\n",
-                json_string_value(json_object_get(dg, "frozen_digest")));
+    freeze_lines(f, a, json_string_value(json_object_get(dg, "frozen_digest")));
     json_decref(dg);
     fprintf(f, "</pre><p>Machine-readable: <a href='claims.json'>claims.json</a>.</p></body></html>\n");
     int bad = ferror(f);

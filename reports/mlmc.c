@@ -26,8 +26,12 @@
  *
  * Checkpoints: after every level's sampling the whole state (every level's drawn and
  * surviving paths, sums as %a, counts, and the paths still to draw in this round) is
- * written atomically after the estimate's parameters; resume reloads it after checking the
- * parameters line by line. The state decides every later step, so a resumed estimate
+ * written atomically after the estimate's parameters, format "slpi-mlmc-checkpoint" 2 in
+ * the container of core/container.c (docs/design.md#checkpoints): a section "estimate",
+ * lines "estimate KEY=VALUE", and a section "state", lines "levels L", "rounds R" and L
+ * lines "level J DRAWN N S1 S2 P1 P2 FAILED CLIPPED PENDING"; version 1 ("slpi mlmc
+ * checkpoint 1", no digest) is refused. Resume reloads it after checking the parameters
+ * line by line. The state decides every later step, so a resumed estimate
  * prints the same bytes as an uninterrupted one. */
 #include <math.h>
 #include <stdlib.h>
@@ -52,15 +56,18 @@
 #include "slpi/problem-shape.h"
 #include "slpi/noise.h"
 #include "slpi/fast.h"
-#include "slpi/output.h"
 #include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-noise.h"
 #include "core/noise.h"
+#include "core/checkpoint.h"
 #include "core/clock.h"
 #include "core/threads.h"
 #include "reports/converge.h"
 #include "reports/mlmc.h"
+
+#define MLMC_CKPT_FORMAT "slpi-mlmc-checkpoint"
+#define MLMC_CKPT_VERSION 2
 
 void slpi_mlmc_init(slpi_mlmc_cfg *c, const slpi_problem *base)
 {
@@ -315,50 +322,71 @@ static char *identity(const slpi_mlmc_cfg *c)
 
 static int ckpt_write(const slpi_mlmc_cfg *c, const char *id, const slpi_mlmc_result *r, slpi_error *err)
 {
-    slpi_output *o = NULL;
-    int rc = slpi_output_open(&o, c->checkpoint, SLPI_OUTPUT_REPLACE, err);
-    if (rc != SLPI_OK) return rc;
-    FILE *f = slpi_output_file(o);
-    fprintf(f, "slpi mlmc checkpoint 1\n%sstate\nnlev=%d rounds=%d\n", id, r->nlev, r->rounds);
+    slpi_checkpoint_writer w;
+    if (!slpi_checkpoint_begin(&w))
+        return slpi_error_set(err, SLPI_EINPUT, "mlmc: --checkpoint %s: out of memory", c->checkpoint);
+    slpi_checkpoint_section(&w, "estimate");
+    for (const char *s = id; *s;) {
+        size_t k = strcspn(s, "\n");
+        fprintf(w.f, "estimate %.*s\n", (int)k, s);
+        s += k + (s[k] == '\n');
+    }
+    slpi_checkpoint_section(&w, "state");
+    fprintf(w.f, "levels %d\nrounds %d\n", r->nlev, r->rounds);
     for (int j = 0; j < r->nlev; j++)
-        fprintf(f, "%d %ld %ld %a %a %a %a %ld %ld %ld\n", j, r->drawn[j], r->n[j], r->s1[j], r->s2[j], r->p1[j],
-                r->p2[j], r->failed[j], r->clipped[j], r->pending[j]);
-    return slpi_output_commit(o, err);
+        fprintf(w.f, "level %d %ld %ld %a %a %a %a %ld %ld %ld\n", j, r->drawn[j], r->n[j], r->s1[j], r->s2[j],
+                r->p1[j], r->p2[j], r->failed[j], r->clipped[j], r->pending[j]);
+    return slpi_checkpoint_commit(&w, c->checkpoint, MLMC_CKPT_FORMAT, MLMC_CKPT_VERSION, err);
+}
+
+/* The estimate lines of an opened checkpoint against this estimate's id, line by line. */
+static int ckpt_same(slpi_checkpoint_reader *rd, const char *id)
+{
+    const char *want = id;
+    while (*want) {
+        size_t k = strcspn(want, "\n");
+        char *v = slpi_checkpoint_value(rd, "estimate"), msg[600];
+        if (!v) return SLPI_EINPUT;
+        if (strlen(v) != k || strncmp(v, want, k) != 0) {
+            snprintf(msg, sizeof msg, "another estimate (it has %.250s, this one %.*s)", v, (int)(k < 250 ? k : 250),
+                     want);
+            return slpi_checkpoint_fail(rd, "%s", msg);
+        }
+        want += k + (want[k] == '\n');
+    }
+    return SLPI_OK;
 }
 
 static int ckpt_read(const slpi_mlmc_cfg *c, const char *id, slpi_mlmc_result *r, slpi_error *err)
 {
-    FILE *f = fopen(c->resume, "r");
-    if (!f) return slpi_error_set(err, SLPI_EINPUT, "mlmc: --resume %s: cannot open it", c->resume);
-    char line[4096];
-    const char *want = id;
-    int rc = SLPI_OK;
-    if (!fgets(line, sizeof line, f) || strcmp(line, "slpi mlmc checkpoint 1\n"))
-        rc = slpi_error_set(err, SLPI_EINPUT, "mlmc: --resume %s: not an slpi mlmc checkpoint", c->resume);
-    while (rc == SLPI_OK && fgets(line, sizeof line, f) && strcmp(line, "state\n")) {
-        size_t k = strcspn(want, "\n");
-        if (strlen(line) != k + 1 || strncmp(line, want, k)) {
-            line[strcspn(line, "\n")] = 0;
-            rc = slpi_error_set(err, SLPI_EINPUT, "mlmc: --resume %s: another estimate (it has %s, this one %.*s)",
-                                c->resume, line, (int)k, want);
-        }
-        want += k + (want[k] == '\n');
-    }
+    slpi_checkpoint_reader rd;
+    int rc = slpi_checkpoint_open(&rd, c->resume, MLMC_CKPT_FORMAT, MLMC_CKPT_VERSION, err);
+    if (rc != SLPI_OK) return rc;
+    long nlev = 0, rounds = 0;
+    rc = ckpt_same(&rd, id);
     if (rc == SLPI_OK &&
-        (*want || !fgets(line, sizeof line, f) || sscanf(line, "nlev=%d rounds=%d", &r->nlev, &r->rounds) != 2 ||
-         r->nlev < 1 || r->nlev > c->lmax - c->l0 + 1))
-        rc = slpi_error_set(err, SLPI_EINPUT, "mlmc: --resume %s: another estimate or a damaged state", c->resume);
+        (slpi_checkpoint_long(&rd, "levels", 1, c->lmax - c->l0 + 1, &nlev) != SLPI_OK ||
+         slpi_checkpoint_long(&rd, "rounds", 0, 1L << 30, &rounds) != SLPI_OK))
+        rc = SLPI_EINPUT;
+    r->nlev = (int)nlev;
+    r->rounds = (int)rounds;
     for (int j = 0; rc == SLPI_OK && j < r->nlev; j++) {
-        int jj;
-        if (!fgets(line, sizeof line, f) ||
-            sscanf(line, "%d %ld %ld %la %la %la %la %ld %ld %ld", &jj, &r->drawn[j], &r->n[j], &r->s1[j], &r->s2[j],
-                   &r->p1[j], &r->p2[j], &r->failed[j], &r->clipped[j], &r->pending[j]) != 10 ||
-            jj != j)
-            rc = slpi_error_set(err, SLPI_EINPUT, "mlmc: --resume %s: level %d's line is damaged", c->resume, j);
+        char *v = slpi_checkpoint_value(&rd, "level");
+        int jj, used = -1;
+        if (!v)
+            rc = SLPI_EINPUT;
+        else if (sscanf(v, "%d %ld %ld %la %la %la %la %ld %ld %ld%n", &jj, &r->drawn[j], &r->n[j], &r->s1[j],
+                        &r->s2[j], &r->p1[j], &r->p2[j], &r->failed[j], &r->clipped[j], &r->pending[j], &used) != 10 ||
+                 jj != j || v[used] != '\0')
+            rc = slpi_checkpoint_fail(&rd, "level %s: expected its index, 2 counts, 4 %%a sums and 3 counts", v);
         else
             r->resumed += r->drawn[j];
     }
-    fclose(f);
+    if (rc == SLPI_OK && slpi_checkpoint_more(&rd)) {
+        rd.line++;
+        rc = slpi_checkpoint_fail(&rd, "unexpected line before the end line%s", "");
+    }
+    slpi_checkpoint_close(&rd);
     return rc;
 }
 

@@ -291,6 +291,8 @@ typedef struct {
     const char *source_files;     /* command (mk/rules-digest.sh; NULL: not the command) */
     int rules_changed;            /* 1: run although the decision digest is not the frozen one
                                    (SLPI_AUDIT_RULES_CHANGED=1; the report flags it) */
+    char outside[640];            /* why the run is outside the freeze ("": it is not): another
+                                   registry than the frozen one, or no frozen lines found */
     int nchecks, nclaims;
     slpi_audit_check *checks;
     slpi_audit_claim *claims;

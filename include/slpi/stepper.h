@@ -84,8 +84,8 @@ typedef int (*slpi_observer)(void *ctx, long step, double t, const double *x, in
  * "called from the stepper's own observer"): return nonzero to stop instead.
  * NULL: fn (no observer), ctx (passed as given). */
 void slpi_stepper_set_observer(slpi_stepper *s, slpi_observer fn, void *ctx);
-/* A checkpoint of the stepper: the text of a run checkpoint (docs/design.md#formats,
- * format slpi-checkpoint 1) holding its step, state, solver counters, warm start, OU
+/* A checkpoint of the stepper: the text of a run checkpoint (docs/design.md#checkpoints,
+ * format slpi-checkpoint 2) holding its step, state, solver counters, warm start, OU
  * state and counts (slpi_stepper_counts), and its problem, noise path and initial state,
  * written into buf (at most n bytes, NUL-terminated, as snprintf); returns its length (the
  * whole text's, as snprintf), -1 on error (recorded). Save after an advance or inside the

@@ -15,8 +15,6 @@ import re
 import signal
 import threading
 
-import numpy as np
-
 
 class Held:
     """Within it, SIGINT and SIGTERM are held where Python can hold them (the main
@@ -89,11 +87,11 @@ def write(path, fill):
                 os.unlink(tmp)
 
 
-def atomic_savez(path, **arrays):
-    """np.savez of arrays into path, atomically (write), synced before the rename."""
+def atomic_bytes(path, data):
+    """The bytes data into path, atomically (write), synced before the rename."""
     def fill(tmp):
         with open(tmp, "wb") as f:
-            np.savez(f, **arrays)
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
     write(path, fill)

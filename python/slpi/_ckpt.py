@@ -1,40 +1,38 @@
-"""slpi._ckpt — the one container of the Python checkpoints, ``slpi.run``'s
-(slpi/_run_state.py) and ``slpi.ensemble``'s (slpi/_ens_state.py), as core/checkpoint.c
-is for the C ones.
+"""slpi._ckpt — the Python checkpoints, ``slpi.run``'s (slpi/_run_state.py) and
+``slpi.ensemble``'s (slpi/_ens_state.py), in the one container of every checkpoint slpi
+writes (core/container.c through slpi/container.h; docs/design.md#checkpoints): a text
+file naming its format and version, with sections that each carry their own digest.
 
-A checkpoint is a ``.npz`` file (numpy's zip of ``.npy`` arrays, read with
-``allow_pickle=False``), written atomically (a temporary file beside it, fsync, rename),
-holding the arrays of its format and ``meta``, a JSON text with
+A checkpoint holds
 
-- ``format`` and ``version``: a file of another format or version is refused, naming both;
-- the call it belongs to (the problem's text, with its seed and noise path, ``ref``, the
-  digests of x0 and of the increments, ...) and its counts (the step reached, the rows
-  or paths done, clipped increments, capped steps): a resume by a call that differs in
-  one of them is refused, naming it;
-- ``digests``: for every array, the SHA-256 of its dtype, shape and bytes;
-- ``digest``: the SHA-256 of the canonical JSON text (sorted keys) of the rest of meta.
+- the section ``meta``: one line of JSON (sorted keys), the call it belongs to (the
+  problem's text, with its seed and noise path, ``ref``, the digests of x0 and of the
+  increments, ...) and its counts (the step reached, the rows or paths done, clipped
+  increments, capped steps): a resume by a call that differs in one of them is refused,
+  naming it;
+- one section ``array.NAME`` per array: ``dtype`` (numpy's, with its byte order),
+  ``shape``, and ``data``, the hex of the array's bytes, so it is read back exactly.
 
-A resume checks every digest before it uses any value: an edited value (a row, a NaN, a
-count), an array of another dtype (float32 for float64) or shape, an array added or
-removed, or a cut file (which numpy's zip reader cannot open) is refused with SlpiError
-(code 2, argument ``resume``) naming the part that differs.
-
-[choice] SHA-256 (Python's hashlib), not the FNV-1a 64 of the C checkpoints
-(core/digest.h): libslpi exports that function to libslpi-tools only (the SLPI_PRIVATE
-version node), and FNV-1a computed byte by byte in Python would take about a second per
-megabyte. Like the C digest, it detects edits and cuts, not forgeries (there is no key).
+The file is written atomically (slpi/_atomic.py). A resume reads it with the C reader
+that reads every C checkpoint, which checks every digest before any value is used: a
+file of another format or version, a cut file (and the section it ends in), or an edited
+section (a row, a NaN, a count, an array of another dtype or shape) is refused with
+SlpiError (code 2, argument ``resume``) naming what differs; so is an ``.npz``
+checkpoint of an earlier slpi (format version 2), naming its version.
 """
-import hashlib
 import json
 
 import numpy as np
 
 import slpi as _slpi
-from slpi._atomic import atomic_savez
+from slpi._atomic import atomic_bytes
+from slpi._native import ffi as _ffi, lib as _lib
 
 
 def digest(a):
-    """The SHA-256 (hex) of an array's dtype, shape and bytes."""
+    """The SHA-256 (hex) of an array's dtype, shape and bytes: how a call's x0 and dW
+    are named in meta."""
+    import hashlib
     a = np.ascontiguousarray(a)
     h = hashlib.sha256(("%s %s\n" % (a.dtype.str, a.shape)).encode())
     if a.size:
@@ -42,49 +40,99 @@ def digest(a):
     return h.hexdigest()
 
 
-def _meta_digest(meta):
-    return hashlib.sha256(json.dumps({k: v for k, v in meta.items() if k != "digest"},
-                                     sort_keys=True).encode()).hexdigest()
+def _array_text(a):
+    a = np.asarray(a)   # not ascontiguousarray: it makes a 0-d array 1-d
+    if a.dtype.hasobject:
+        raise TypeError("a checkpoint holds no object arrays")
+    return "dtype %s\nshape%s\ndata %s\n" % (a.dtype.str, "".join(" %d" % n for n in a.shape), a.tobytes().hex())
 
 
 def write(path, form, meta, arrays):
     """Write the checkpoint of format form = (name, version): meta (a dict of JSON
-    values) and arrays (name -> array), with their digests, atomically into path."""
-    meta = dict(meta, format=form[0], version=form[1], digests={k: digest(a) for k, a in arrays.items()})
-    meta["digest"] = _meta_digest(meta)
-    atomic_savez(path, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+    values) and arrays (name -> array), atomically into path."""
+    names = ["meta"] + ["array." + k for k in sorted(arrays)]
+    texts = [json.dumps(meta, sort_keys=True) + "\n"] + [_array_text(arrays[k]) for k in sorted(arrays)]
+    cn = [_ffi.new("char[]", n.encode()) for n in names]
+    ct = [_ffi.new("char[]", t.encode()) for t in texts]
+    args = (form[0].encode(), form[1], len(names), _ffi.new("char *[]", cn), _ffi.new("char *[]", ct))
+    n = _lib.slpi_container_format(_ffi.NULL, 0, *args)
+    buf = _ffi.new("char[]", max(n, 0) + 1)
+    if n < 0 or _lib.slpi_container_format(buf, n + 1, *args) != n:
+        raise _slpi.SlpiError(2, "checkpoint: %s" % _ffi.string(_lib.slpi_api_last_error()).decode(),
+                              "checkpoint", path)
+    atomic_bytes(path, _ffi.buffer(buf, n))
+
+
+def _old_npz(raw, form):
+    """Why an .npz checkpoint of an earlier slpi is refused, naming its format version."""
+    import io
+    try:
+        with np.load(io.BytesIO(raw), allow_pickle=False) as z:
+            m = json.loads(str(z["meta"]))
+        got = "%s version %s" % (m.get("format"), m.get("version"))
+    except Exception:
+        got = "an .npz file"
+    return ("a checkpoint of an earlier slpi (%s, an .npz file): this slpi reads %s version %d only; "
+            "start again without resume, or resume with the slpi that wrote it" % (got, form[0], form[1]))
+
+
+def _array(name, text):
+    """The array of a section's text; ValueError naming what is out of shape."""
+    lines = text.split("\n")
+    if len(lines) != 4 or not lines[0].startswith("dtype ") or not lines[1].startswith("shape") \
+            or not lines[2].startswith("data "):
+        raise ValueError("its lines are not dtype, shape and data")
+    dt = np.dtype(lines[0][6:])
+    shape = tuple(int(s) for s in lines[1][5:].split())
+    raw = bytes.fromhex(lines[2][5:])
+    if dt.hasobject or any(s < 0 for s in shape) or len(raw) != dt.itemsize * int(np.prod(shape)):
+        raise ValueError("%d bytes of data for dtype %s and shape %s" % (len(raw), dt, shape))
+    return np.frombuffer(raw, dtype=dt).reshape(shape).copy()
+
+
+def sections(path, form):
+    """The sections (name -> text) of the checkpoint path of format form, every digest
+    checked by the C reader; SlpiError (argument resume) naming what differs otherwise."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise _slpi._bad("resume", path, "cannot read it: %s" % e.strerror) from None
+    if raw[:4] == b"PK\x03\x04":
+        raise _slpi._bad("resume", path, _old_npz(raw, form))
+    c = _ffi.new("slpi_container **")
+    if _lib.slpi_container_parse(c, path.encode(), raw, len(raw), form[0].encode(), form[1]) != 0:
+        raise _slpi._bad("resume", path, _ffi.string(_lib.slpi_api_last_error()).decode())
+    try:
+        out = {}
+        name, text, n = _ffi.new("char **"), _ffi.new("char **"), _ffi.new("size_t *")
+        for i in range(_lib.slpi_container_count(c[0])):
+            _lib.slpi_container_section(c[0], i, name, text, n)
+            out[_ffi.string(name[0]).decode()] = bytes(_ffi.buffer(text[0], n[0])).decode("utf-8", "replace")
+        return out
+    finally:
+        _lib.slpi_container_free(c[0])
 
 
 def read(path, form, what):
-    """(meta, arrays) of the checkpoint path of format form, every digest checked;
-    SlpiError naming what differs otherwise (what: "run" or "ensemble")."""
-    def refuse(why):
-        return _slpi._bad("resume", path, why)
+    """(meta, arrays) of the checkpoint path of format form; SlpiError naming what
+    differs otherwise (what: "run" or "ensemble")."""
+    secs = sections(path, form)
     try:
-        with np.load(path, allow_pickle=False) as z:
-            data = {k: z[k] for k in z.files}
-    except Exception as e:   # a cut zip: BadZipFile, EOFError, zlib.error; not a zip: ValueError, ...
-        raise refuse("not a checkpoint of slpi.%s, or a cut one (%s: %s)" % (what, type(e).__name__, e)) from None
-    try:
-        meta = json.loads(str(data.pop("meta")))
+        meta = json.loads(secs.pop("meta"))
         if not isinstance(meta, dict):
             raise ValueError("not a JSON object")
     except (KeyError, ValueError) as e:
-        raise refuse("not a checkpoint of slpi.%s: its meta is missing or not JSON (%s)" % (what, e)) from None
-    got = (meta.get("format"), meta.get("version"))
-    if got != form:
-        raise refuse("format %s %s: need %s %d" % (got + form))
-    if meta.get("digest") != _meta_digest(meta):
-        raise refuse("its meta (the call, the counts and the arrays' digests) differs from its digest: an edited file")
-    digests = meta.get("digests")
-    for k in sorted(set(digests) | set(data)):
-        if k not in data:
-            raise refuse("its array %s is missing: a cut or edited file" % k)
-        if k not in digests:
-            raise refuse("it holds an array %s that no checkpoint writes: an edited file" % k)
-        if digest(data[k]) != digests[k]:
-            raise refuse("its %s (%s %s) differ from their digest: an edited or cut file" % (
-                k, data[k].dtype, data[k].shape))
+        raise _slpi._bad("resume", path, "not a checkpoint of slpi.%s: its meta section is missing or not JSON (%s)" % (
+            what, e)) from None
+    data = {}
+    for k, t in secs.items():
+        if not k.startswith("array."):
+            raise _slpi._bad("resume", path, "its section %s is none that slpi.%s writes" % (k, what))
+        try:
+            data[k[6:]] = _array(k, t)
+        except (ValueError, TypeError) as e:
+            raise _slpi._bad("resume", path, "its section %s: %s" % (k, e)) from None
     return meta, data
 
 

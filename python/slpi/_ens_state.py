@@ -1,14 +1,16 @@
 """slpi._ens_state — what of a Python ensemble outlives one call, as cli/ensemble-state.c
 is for ``slpi ensemble``: checkpoints (``ensemble(checkpoint=..., resume=...)``).
 
-A checkpoint is a ``.npz`` file (slpi/_ckpt.py: the container, its digests and what a
-resume refuses) written after every ``checkpoint_every`` completed paths. It holds
+A checkpoint is a file in the one container of every slpi checkpoint (slpi/_ckpt.py:
+its sections, their digests and what a resume refuses), format
+``slpi-python-ensemble-checkpoint`` 3, written after every ``checkpoint_every`` completed
+paths. It holds
 
-- ``meta``: the format ``slpi-python-ensemble-checkpoint`` 2, the problem's text (every
+- ``meta``: the problem's text (every
   key, ``slpi run``'s header), first_path, paths, save_every, ref, what the call keeps
   (states, diagnostics), the paths done, the clipped and capped counts over them, the
   SHA-256 of the inputs of the paths done (``inputs``: their x0 and dW in path order,
-  slpi/_ens_inputs.py; None where the call gives none), and the digests;
+  slpi/_ens_inputs.py; None where the call gives none);
 - ``state``: the statistics' exact state of the paths done (slpi_ensemble_export), which
   a resume imports: the C ensemble then runs path ``done + i`` next, and its statistics
   are one run's bits (api/ensemble.c: their tree depends on the number of paths alone);
@@ -35,7 +37,7 @@ import slpi as _slpi
 from slpi import _ckpt
 from slpi._ens_inputs import Digest
 
-FORMAT, VERSION = "slpi-python-ensemble-checkpoint", 2
+FORMAT, VERSION = "slpi-python-ensemble-checkpoint", 3
 _ARRAYS = ("states", "radii", "diagnostics", "diagnostic_radii")
 
 

@@ -453,7 +453,7 @@ def ensemble(problem=None, paths=100, first_path=0, *, save_every=None, save_at=
         ``params``, ``merge[i]`` holds point i's Ensembles in every part's order.
     checkpoint, checkpoint_every, resume : optional
         Write the rows and statistics of the paths done (and the histograms of streamed
-        quantiles) to the file ``checkpoint`` (a ``.npz``, atomically) every
+        quantiles) to the file ``checkpoint`` (atomically; docs/design.md#checkpoints) every
         ``checkpoint_every`` paths (default: every batch; honoured exactly, the C calls end
         at its multiples, though fewer paths than 256 x threads per call leave threads
         idle), at the end, and when Ctrl-C or SIGTERM stops the call (the paths completed,

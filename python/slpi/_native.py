@@ -54,6 +54,14 @@ int slpi_ensemble_run(slpi_ensemble *e, long count, const double *x0, const doub
 long slpi_ensemble_stats(slpi_ensemble *e, double *mean, double *var, double *min, double *max, double *rad);
 long slpi_ensemble_export(const slpi_ensemble *e, double *buf);
 int slpi_ensemble_import(slpi_ensemble *e, const double *buf, long n);
+typedef struct slpi_container slpi_container;
+long slpi_container_format(char *buf, size_t n, const char *format, int version, int count, const char *const *names,
+                           const char *const *texts);
+int slpi_container_parse(slpi_container **out, const char *name, const char *text, size_t len, const char *format,
+                         int version);
+int slpi_container_count(const slpi_container *c);
+int slpi_container_section(const slpi_container *c, int i, const char **name, const char **text, size_t *len);
+void slpi_container_free(slpi_container *c);
 void slpi_stepper_set_observer(slpi_stepper *s, int (*fn)(void *, long, double, const double *, int), void *ctx);
 typedef struct { int code; char msg[512]; } slpi_error;
 int slpi_noise_increments(uint64_t seed, uint64_t path, uint32_t component, double h,

@@ -230,8 +230,8 @@ def run(problem=None, *, dW=None, x0=None, ref=False, output_every=None, save_at
     max_memory : int, optional
         Bytes the result may take; default: the memory available now.
     checkpoint, checkpoint_every, resume : optional
-        Write the stepper's state and the rows so far to the file ``checkpoint`` (a
-        ``.npz``, atomically) every ``checkpoint_every`` steps (default: only at the end),
+        Write the stepper's state and the rows so far to the file ``checkpoint``
+        (atomically; docs/design.md#checkpoints) every ``checkpoint_every`` steps (default: only at the end),
         at the end, and when Ctrl-C, SIGTERM or the observer stops the call; ``resume``: continue
         from such a file (it may be ``checkpoint``), given the same problem, ``ref``, ``x0``
         and ``dW``: the Result is the uninterrupted call's, bit for bit

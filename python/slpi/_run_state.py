@@ -2,15 +2,15 @@
 (``run(checkpoint=..., checkpoint_every=..., resume=...)``), as slpi/_ens_state.py is for
 ``slpi.ensemble``.
 
-A checkpoint is a ``.npz`` file (slpi/_ckpt.py: the container, its digests and what a
-resume refuses) written every ``checkpoint_every`` steps, at the end, and when the call
+A checkpoint is a file in the one container of every slpi checkpoint (slpi/_ckpt.py:
+its sections, their digests and what a resume refuses), format
+``slpi-python-run-checkpoint`` 3, written every ``checkpoint_every`` steps, at the end, and when the call
 is stopped by Ctrl-C or by an exception of its observer (at the last step taken: the
 stepper stands between two steps there). A step that fails (SlpiError, code 3) leaves
 the last one. It holds
 
-- ``meta``: the format ``slpi-python-run-checkpoint`` 2, the problem's text (every key,
-  ``slpi run``'s header), ref, the SHA-256 of x0 and of dW as given (or None), the step
-  reached and the number of rows kept, and the digests;
+- ``meta``: the problem's text (every key, ``slpi run``'s header), ref, the SHA-256 of
+  x0 and of dW as given (or None), the step reached and the number of rows kept;
 - ``stepper``: the C stepper's checkpoint (slpi_stepper_save: its state, solver
   counters, warm start, OU state and counts; api/stepper-state.c), which a resume loads
   into a fresh stepper (slpi_stepper_load refuses one of another problem, noise path or
@@ -27,7 +27,7 @@ import slpi as _slpi
 from slpi import _ckpt
 from slpi._native import ffi as _ffi, lib as _lib
 
-FORMAT, VERSION = "slpi-python-run-checkpoint", 2
+FORMAT, VERSION = "slpi-python-run-checkpoint", 3
 _ROWS = ("x", "xrad", "diag", "drad", "iters", "resid")
 
 

@@ -1,5 +1,5 @@
 """Files written whole or not at all (slpi/_atomic.py): a SIGTERM that lands
-while a checkpoint is written (sent from inside numpy's writer, so the moment is exact)
+while a checkpoint is written (sent from inside its writer, so the moment is exact)
 ends the process once the file is renamed, leaving the checkpoint whole and no
 ``.part-PID`` behind; an error in the writer leaves neither; and a later write of the
 same file removes the temporaries of processes that are gone, keeping those of live
@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 
 import slpi
@@ -20,12 +19,14 @@ KW = dict(steps=300, output_every=7, trunc_ell=0.05)
 
 def test_sigterm_while_writing_leaves_no_part(tmp_path):
     ck = str(tmp_path / "c.npz")
-    code = ("import os, signal, numpy as np, slpi\n"
-            "real = np.savez\n"
-            "def savez(f, **a):\n"
-            "    real(f, **a)\n"
-            "    os.kill(os.getpid(), signal.SIGTERM)   # the temporary written, not yet renamed\n"
-            "np.savez = savez\n"
+    code = ("import os, signal, slpi\n"
+            "from slpi import _atomic, _ckpt\n"
+            "def atomic_bytes(path, data):\n"
+            "    def fill(tmp):\n"
+            "        open(tmp, 'wb').write(data)\n"
+            "        os.kill(os.getpid(), signal.SIGTERM)   # the temporary written, not yet renamed\n"
+            "    _atomic.write(path, fill)\n"
+            "_ckpt.atomic_bytes = atomic_bytes\n"
             "slpi.run(None, checkpoint=%r, checkpoint_every=100, **%r)\n" % (ck, KW))
     p = subprocess.run([sys.executable, "-c", code], env=dict(os.environ), capture_output=True)
     assert p.returncode == -signal.SIGTERM, p.stderr
@@ -37,10 +38,9 @@ def test_sigterm_while_writing_leaves_no_part(tmp_path):
 def test_error_while_writing_leaves_no_part(tmp_path, monkeypatch):
     ck = str(tmp_path / "c.npz")
 
-    def broken(f, **a):
-        f.write(b"PK")
+    def broken(fd):   # the temporary written, not synced
         raise OSError("disk full")
-    monkeypatch.setattr(np, "savez", broken)
+    monkeypatch.setattr(_atomic.os, "fsync", broken)
     with pytest.raises(OSError, match="disk full"):
         slpi.run(None, checkpoint=ck, **KW)
     assert os.listdir(str(tmp_path)) == []

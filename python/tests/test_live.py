@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 import slpi
+from slpi import _ckpt, _ens_state, _run_state
 
 netCDF4 = pytest.importorskip("netCDF4")
 KW = dict(steps=3000, output_every=3, trunc_ell=0.05)
@@ -154,8 +155,7 @@ def test_sigterm_in_a_run_keeps_a_checkpoint(tmp_path, whole, moment):
     assert b"SIGTERM" in p.stderr and not p.stdout
     assert not [f for f in os.listdir(tmp_path) if ".part-" in f]
     if moment == "between pieces":   # a long run: its own uninterrupted rows, a prefix of them
-        with np.load(ck) as z:
-            rows = z["x"].shape[0]
+        rows = _ckpt.read(ck, (_run_state.FORMAT, _run_state.VERSION), "run")[1]["x"].shape[0]
         with netCDF4.Dataset(s) as ds:
             assert len(ds.dimensions["time"]) == rows > 1
             x = np.asarray(ds["state"][:])
@@ -203,8 +203,7 @@ def test_sigterm_in_an_ensemble_keeps_a_checkpoint(tmp_path, moment, steps):
     p = subprocess.run([sys.executable, "-c", ENS % steps, moment, ck], env=dict(os.environ), capture_output=True,
                        timeout=300)
     assert p.returncode == 130, (p.returncode, p.stdout, p.stderr)
-    with np.load(ck) as z:
-        done = z["states"].shape[0]
+    done = _ckpt.read(ck, (_ens_state.FORMAT, _ens_state.VERSION), "ensemble")[1]["states"].shape[0]
     if moment == "between batches":
         assert done == 300
     else:   # the paths completed in the stopped batch are kept too (whole waves of blocks)
@@ -230,8 +229,7 @@ def test_ensemble_cadence_is_honoured(tmp_path):
     with pytest.raises(Stop):
         slpi.ensemble("iso/rigid-body/trajectories", x0=x0_stopping_at(300), checkpoint=ck, checkpoint_every=100,
                       threads=2, steps=12, **EKW)
-    with np.load(ck) as z:
-        assert z["states"].shape[0] == 300
+    assert _ckpt.read(ck, (_ens_state.FORMAT, _ens_state.VERSION), "ensemble")[1]["states"].shape[0] == 300
     whole = slpi.ensemble("iso/rigid-body/trajectories", x0=x0_all, steps=12, **EKW)
     same_ens(whole, slpi.ensemble("iso/rigid-body/trajectories", x0=x0_all, steps=12, resume=ck, threads=2, **EKW))
 

@@ -11,12 +11,18 @@ import numpy as np
 import pytest
 
 import slpi
+from slpi import _ckpt, _ens_state, _run_state
 
 KW = dict(steps=300, output_every=7, trunc_ell=0.05)
 
 
 class Stop(Exception):
     pass
+
+
+def load(ck):
+    """(meta, arrays) of the run checkpoint ck, as the C container reader reads it."""
+    return _ckpt.read(ck, (_run_state.FORMAT, _run_state.VERSION), "run")
 
 
 def stop_at(step):
@@ -62,8 +68,7 @@ def test_resume_is_the_uninterrupted_run(tmp_path, case):
     n = kw["steps"]
     with pytest.raises(Stop):
         slpi.run(None, observer=stop_at(n // 2 + 3), checkpoint=ck, checkpoint_every=n // 5, **kw)
-    with np.load(ck) as z:
-        meta = json.loads(str(z["meta"]))
+    meta = load(ck)[0]
     assert meta["step"] == n // 2 + 3   # saved where the observer stopped it, not at the last cadence
     again = slpi.run(None, resume=ck, **kw)
     same(whole, again)
@@ -72,20 +77,8 @@ def test_resume_is_the_uninterrupted_run(tmp_path, case):
         slpi.run(None, observer=stop_at(2 * (n // 5)), checkpoint=ck, checkpoint_every=n // 5, **kw)
     again = slpi.run(None, resume=ck, checkpoint=ck, checkpoint_every=n // 5, **kw)
     same(whole, again)
-    with np.load(ck) as z:
-        assert json.loads(str(z["meta"]))["step"] == n
+    assert load(ck)[0]["step"] == n
     same(whole, slpi.run(None, resume=ck, **kw))   # a finished checkpoint: nothing left to step
-
-
-def forge(path):
-    """Rewrite the checkpoint path with its digests recomputed over what it holds now."""
-    from slpi import _ckpt
-    with np.load(path) as z:
-        data = {k: z[k] for k in z.files}
-    meta = json.loads(str(data.pop("meta")))
-    form = (meta.pop("format"), meta.pop("version"))
-    meta.pop("digest"), meta.pop("digests")
-    _ckpt.write(path, form, meta, data)
 
 
 def test_resume_refuses_another_run(tmp_path):
@@ -97,28 +90,31 @@ def test_resume_refuses_another_run(tmp_path):
         slpi.run(None, resume=ck, x0=[0.0, 0.6, 0.8], **KW)
     with pytest.raises(slpi.SlpiError, match="its ref is False"):
         slpi.run(None, resume=ck, ref=True, **KW)
-    # an edited stepper text: the file's digest refuses it; forged (the file's digests
-    # recomputed: slpi/_ckpt.py detects edits, not forgeries), the C loader's digest
-    with np.load(ck) as z:
-        data = {k: z[k] for k in z.files}
+    # an edited stepper text: its section's digest refuses it; forged (the file's digests
+    # recomputed: the container detects edits, not forgeries), the C loader's digest
+    meta, data = load(ck)
     text = str(data["stepper"])
-    data["stepper"] = np.array(text.replace("\nstep 300\n", "\nstep 299\n"))
+    raw = open(ck).read()
+    hexed = np.array(text).tobytes().hex()
+    edited = np.array(text.replace("\nstep 300\n", "\nstep 299\n")).tobytes().hex()
     bad = str(tmp_path / "bad.npz")
-    np.savez(bad, **data)
-    with pytest.raises(slpi.SlpiError, match="its stepper .* differ from their digest"):
+    open(bad, "w").write(raw.replace(hexed, edited))
+    with pytest.raises(slpi.SlpiError, match=r"bad.npz:[0-9]+: section array.stepper \(lines [0-9-]+\) differs from "
+                                             r"its digest: an edited file"):
         slpi.run(None, resume=bad, **KW)
-    forge(bad)
-    with pytest.raises(slpi.SlpiError, match="digest mismatch"):
+    data["stepper"] = np.array(text.replace("\nstep 300\n", "\nstep 299\n"))
+    _ckpt.write(bad, (_run_state.FORMAT, _run_state.VERSION), meta, data)
+    with pytest.raises(slpi.SlpiError, match="checkpoint:2: section counts .* differs from its digest"):
         slpi.run(None, resume=bad, **KW)
     # text after a NUL that follows the whole text: C would read only up to the NUL and
     # accept the rest unread (a NUL at the very end numpy drops: the file holds the text)
     data["stepper"] = np.array(text + "\0step 299\n")
-    np.savez(bad, **data)
-    forge(bad)
+    _ckpt.write(bad, (_run_state.FORMAT, _run_state.VERSION), meta, data)
     with pytest.raises(slpi.SlpiError, match="holds a NUL character"):
         slpi.run(None, resume=bad, **KW)
     open(bad, "w").write("not a checkpoint")
-    with pytest.raises(slpi.SlpiError, match="not a checkpoint of slpi.run"):
+    with pytest.raises(slpi.SlpiError, match="bad.npz:1: not a checkpoint: its first line is 'not a checkpoint', "
+                                             "expected '# slpi-python-run-checkpoint 3'"):
         slpi.run(None, resume=bad, **KW)
     with pytest.raises(slpi.SlpiError, match="checkpoint_every=5: needs checkpoint"):
         slpi.run(None, checkpoint_every=5, **KW)
@@ -144,31 +140,48 @@ def test_ctrl_c_keeps_the_steps_taken(tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         slpi.run(None, checkpoint=ck, checkpoint_every=40, **KW)
     monkeypatch.setattr(run_module, "_advance", real)
-    with np.load(ck) as z:
-        meta = json.loads(str(z["meta"]))
-        assert meta["step"] == 80 and meta["rows"] == 1 + 80 // 7 == len(z["x"])
+    meta, z = load(ck)
+    assert meta["step"] == 80 and meta["rows"] == 1 + 80 // 7 == len(z["x"])
     same(whole, slpi.run(None, resume=ck, **KW))
 
 
 def _other_version(ck):
-    """ck's meta with another format version, written back whole"""
-    from slpi._atomic import atomic_savez
-    z = dict(np.load(ck))
-    meta = json.loads(str(z["meta"]))
-    meta["version"] += 1
-    z["meta"] = np.array(json.dumps(meta))
-    atomic_savez(ck, **z)
+    """ck with the next version of its format in its first line (the digests renewed)."""
+    raw = open(ck).read().split("\n", 1)
+    head = raw[0].rsplit(" ", 1)
+    open(ck, "w").write("%s %d\n%s" % (head[0], int(head[1]) + 1, raw[1]))
+
+
+def _old_npz(ck, form):
+    """An .npz checkpoint as slpi wrote before the container (format version 2)."""
+    np.savez(ck, meta=np.array(json.dumps(dict(format=form, version=2))), x=np.zeros(3))
+    os.replace(ck + ".npz", ck)
 
 
 def test_resume_refuses_another_format_version(tmp_path):
-    ck, eck = str(tmp_path / "r.npz"), str(tmp_path / "e.npz")
+    """Another version of a format, the other Python format, and an .npz checkpoint of an
+    earlier slpi (version 2) are refused naming the version and how to go on."""
+    ck, eck = str(tmp_path / "r.ck"), str(tmp_path / "e.ck")
     slpi.run(None, checkpoint=ck, checkpoint_every=100, **KW)
     slpi.ensemble("iso/rigid-body/trajectories", paths=8, steps=4, checkpoint=eck, checkpoint_every=4)
+    with pytest.raises(slpi.SlpiError, match="e.ck:1: not a checkpoint of format slpi-python-run-checkpoint: its "
+                                             "first line names slpi-python-ensemble-checkpoint"):
+        slpi.run(None, resume=eck, **KW)
     _other_version(ck)
     _other_version(eck)
-    with pytest.raises(slpi.SlpiError, match="format slpi-python-run-checkpoint 3: need slpi-python-run-checkpoint 2"):
+    with pytest.raises(slpi.SlpiError, match="r.ck:1: slpi-python-run-checkpoint version 4: this slpi reads version 3 "
+                                             "only; start again without resuming"):
         slpi.run(None, resume=ck, **KW)
-    with pytest.raises(slpi.SlpiError, match="format slpi-python-ensemble-checkpoint 3: need .* 2"):
+    with pytest.raises(slpi.SlpiError, match="slpi-python-ensemble-checkpoint version 4: this slpi reads version 3"):
+        slpi.ensemble("iso/rigid-body/trajectories", paths=8, steps=4, resume=eck)
+    _old_npz(ck, _run_state.FORMAT)
+    with pytest.raises(slpi.SlpiError, match=r"a checkpoint of an earlier slpi \(slpi-python-run-checkpoint version 2, "
+                                             r"an .npz file\): this slpi reads slpi-python-run-checkpoint version 3 "
+                                             r"only; start again without resume") as e:
+        slpi.run(None, resume=ck, **KW)
+    assert e.value.code == 2 and e.value.argument == "resume"
+    _old_npz(eck, _ens_state.FORMAT)
+    with pytest.raises(slpi.SlpiError, match="earlier slpi .slpi-python-ensemble-checkpoint version 2"):
         slpi.ensemble("iso/rigid-body/trajectories", paths=8, steps=4, resume=eck)
 
 

@@ -27,6 +27,9 @@ from=${1:?usage: archive-full.sh FROM TO}; to=${2:?usage: archive-full.sh FROM T
 # SLPI_AUDIT_RULES_CHANGED=1; docs/claims.md#decision-digest) is never archived
 grep -q '"rules_changed": *true' "$from/claims.json" &&
   { echo "archive-full: $from was run under a changed decision path (rules_changed): enter the change in docs/claims.md's changelog, freeze its digest and run again" >&2; exit 2; }
+# nor is a run outside the freeze (another registry than the frozen one, or no frozen lines)
+grep -q '"outside_freeze": *"' "$from/claims.json" &&
+  { echo "archive-full: $from was run outside the freeze (outside_freeze in its claims.json): run it from the checkout with its reports/claims.txt" >&2; exit 2; }
 mkdir -p "$to/figures" "$to/data" || exit 2
 if [ $add = 1 ]; then
   command -v jq >/dev/null || { echo "archive-full: --add needs jq (make deps installs it)" >&2; exit 2; }

@@ -283,7 +283,7 @@ static void converge_json(void)
     TEST_CHECK(jb && ja && !strcmp(ja, jb));
     free(jb);
     char *cp = slurp(ck);
-    TEST_CHECKF(cp && strstr(cp, "# slpi-converge-checkpoint 1"), "%s", cp ? cp : "(no checkpoint)");
+    TEST_CHECKF(cp && strstr(cp, "# slpi-converge-checkpoint 2"), "%s", cp ? cp : "(no checkpoint)");
     free(cp);
     TEST_CHECK(slpi_api_converge_json(p, NULL, 2, 3, 5, 8, 0, 0, 10, NULL, NULL, 0, NULL, 0, NULL, 0, ck, 1, b) ==
                SLPI_OK);

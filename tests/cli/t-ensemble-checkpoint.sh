@@ -99,8 +99,8 @@ refused() { # refused NAME PATTERN CMD...
 refused "another --paths" "the checkpoint is of another ensemble" \
   "$slpi" ensemble $(echo "$E" | sed "s/--paths $paths/--paths $((paths + 1))/") --resume "$tmp/run.ck"
 refused "another problem" "grid point 0 was run on another problem" "$slpi" ensemble $E seed=7 --resume "$tmp/run.ck"
-sed '3s/ 0x1/ 0x2/' "$tmp/run.ck" > "$tmp/altered.ck"
-refused "an altered checkpoint" "altered.ck" "$slpi" ensemble $E --resume "$tmp/altered.ck"
+sed '5s/ 0x1/ 0x2/' "$tmp/run.ck" > "$tmp/altered.ck"
+refused "an altered checkpoint" "altered.ck:4: section points (lines 5-[0-9]*) differs from its digest" "$slpi" ensemble $E --resume "$tmp/altered.ck"
 "$slpi" ensemble $E --paths 64 --state "$tmp/s.st" -o /dev/null 2>/dev/null
 refused "--checkpoint with --merge" "--checkpoint: not with --merge" \
   "$slpi" ensemble $E --paths 64 --merge "$tmp/s.st" --checkpoint "$tmp/m.ck"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t-converge-ckpt.sh — checkpoint/resume of `slpi converge` (reports/converge.c; the batch
-# checkpoint format "slpi-converge-checkpoint 1" of core/checkpoint.c):
+# checkpoint format "slpi-converge-checkpoint 2" of core/checkpoint.c):
 #  1. a checkpointed study (every batch, 2 threads) prints the bytes of a plain one;
 #  2. a study killed by SIGKILL mid-way (1 thread, then 2 threads) leaves a checkpoint
 #     holding some of its batches, and --resume (with the other thread count, and under
@@ -80,16 +80,16 @@ refuse() {
   fi
 }
 ck="$tmp/every.ck"
-refuse "another path count" "every.ck:8: the checkpoint is of another study: it has paths=3000, this study paths=3001" \
+refuse "another path count" "every.ck:9: the checkpoint is of another study: it has paths=3000, this study paths=3001" \
   $study --paths 3001 --resume "$ck"
-refuse "another level range" "every.ck:6: .*it has kmax=6, this study kmax=5" $study --levels 2..5 --resume "$ck"
+refuse "another level range" "every.ck:7: .*it has kmax=6, this study kmax=5" $study --levels 2..5 --resume "$ck"
 refuse "another seed" "every.ck:[0-9]*: .*it has problem.seed=1, this study problem.seed=2" $study seed=2 --resume "$ck"
 head -c 5000 "$ck" > "$tmp/torn.ck"
-refuse "a torn checkpoint" "torn.ck:[0-9]*: truncated" $study --resume "$tmp/torn.ck"
+refuse "a torn checkpoint" "torn.ck:[0-9]*: a cut file: section batches holds [0-9]* of its" $study --resume "$tmp/torn.ck"
 sed '60s/0x1/0x3/' "$ck" > "$tmp/edited.ck"
-refuse "an edited row" "edited.ck:[0-9]*: digest mismatch" $study --resume "$tmp/edited.ck"
-printf '# slpi-checkpoint 1\narith fast\n' > "$tmp/run.ck"
-refuse "a run checkpoint" "run.ck:1: not a checkpoint" $study --resume "$tmp/run.ck"
+refuse "an edited row" "edited.ck:[0-9]*: section batches (lines [0-9-]*) differs from its digest" $study --resume "$tmp/edited.ck"
+printf '# slpi-checkpoint 2\narith fast\n' > "$tmp/run.ck"
+refuse "a run checkpoint" "run.ck:1: not a checkpoint of format slpi-converge-checkpoint: its first line names slpi-checkpoint" $study --resume "$tmp/run.ck"
 refuse "a missing checkpoint" "nothere.ck: cannot open" $study --resume "$tmp/nothere.ck"
 refuse "checkpoint-every 0" "--checkpoint-every 0: out of range" $study --checkpoint "$tmp/x.ck" --checkpoint-every 0
 refuse "an unwritable checkpoint" "nodir/x.ck: cannot write" $study --checkpoint "$tmp/nodir/x.ck"

@@ -11,12 +11,21 @@
  *    the message naming the functional and its value;
  *  - bad input: a name the state does not have, and a state with no names (the SVI form),
  *    are refused (SLPI_EINPUT) naming phi.
+ *  - phi and a model's Hamiltonian, one evaluator: random expressions (every operation, t,
+ *    pi, a parameter) over so3, se3, so(4), su(3) and so3^2 read as phi (slpi_conv_phi_eval,
+ *    t = t0 + T) and as the H of a model with those keys (its binary64 tape at the same
+ *    state and time), bit for bit, a value that is not finite both ways alike;
+ *  - each built-in system's coordinate names, as slpi run prints them, read as phi: the
+ *    coordinate itself, for every coordinate.
  * Tolerance: none, the values are compared bit for bit (the same operations in the same
- * order). The seed (SLPI_TEST_SEED) is the problem's noise seed. */
+ * order). The seed (SLPI_TEST_SEED) is the problem's noise seed and the expressions'. */
 #include <math.h>
 
 #include "convutil.h"
 #include "reports/reports.h"
+#include "reports/converge.h"
+#include "core/expr.h"
+#include "fast/model-tape.h"
 
 static slpi_conv_cfg weak_cfg(slpi_problem *p, uint64_t seed, long paths, const char *phi)
 {
@@ -59,6 +68,120 @@ static int phi_fn(double *v, const double *x, int dim, void *data)
     if (dim != 3) return 1;
     *v = phi_c(x);
     return 0;
+}
+
+/* ---------------------------------------------------------------- one evaluator */
+
+/* A random expression of depth <= depth over the names nm[0..n), the parameter a, t, pi,
+ * constants, every function and powers of every kind, into out. */
+static void gen(char *out, size_t len, int depth, char nm[][16], int n)
+{
+    static const char *const fn[] = { "sqrt", "exp", "log", "sin", "cos", "tan", "atan", "sinh", "cosh", "tanh" };
+    static const char *const pw[] = { "2", "3", "-1", "(-2)", "0", "0.5", "a", "(1/3)", "5" };
+    char x[1024], y[1024];
+    int k = depth <= 0 ? (int)test_rand_int(4) : 4 + (int)test_rand_int(4);
+    if (k >= 4) gen(x, sizeof x, depth - 1 - (int)test_rand_int(2), nm, n);
+    if (k <= 5 && k >= 4) gen(y, sizeof y, depth - 1 - (int)test_rand_int(2), nm, n);
+    if (k == 0) snprintf(out, len, "%s", nm[test_rand_int(n)]);
+    if (k == 1) snprintf(out, len, "%g", (double)(1 + test_rand_int(40)) / 8);
+    if (k == 2) snprintf(out, len, "%s", test_rand_int(2) ? "t" : "pi");
+    if (k == 3) snprintf(out, len, "a");
+    if (k == 4 || k == 5) snprintf(out, len, "(%s %c %s)", x, "+-*/"[test_rand_int(4)], y);
+    if (k == 6) snprintf(out, len, "%s(%s)", fn[test_rand_int(10)], x);
+    if (k == 7) snprintf(out, len, "%s(%s)^%s", test_rand_int(2) ? "-" : "", x, pw[test_rand_int(9)]);
+}
+
+/* Equal bits, or both NaN. */
+static int same(double u, double v)
+{
+    return (isnan(u) && isnan(v)) || !memcmp(&u, &v, sizeof u);
+}
+
+/* iters expressions per algebra: phi's value and the model tape's, at a random state. */
+static void one_evaluator(long iters)
+{
+    static const char *const alg[] = { "so3", "se3", "so(4)", "su(3)", "so3^2" };
+    long compared = 0, refused = 0, nonfinite = 0;
+    for (int g = 0; g < 5; g++)
+        for (long it = 0; it < iters; it++) {
+            slpi_problem p;
+            slpi_error err = { 0, "" };
+            char nm[16][16], H[4096], N1[64], t0[32];
+            slpi_problem_init(&p, SLPI_SYS_MODEL, SLPI_SCHEME_TMK);
+            int rc = slpi_problem_set(&p, "algebra", alg[g], &err);
+            int dim = rc ? 0 : slpi_problem_state_dim(&p);
+            for (int i = 0; i < dim && i < 16; i++) slpi_problem_state_name(&p, i, nm[i], sizeof nm[i]);
+            gen(H, sizeof H, 4, nm, dim < 16 ? dim : 16);
+            snprintf(N1, sizeof N1, "a*cos(t)*%s", nm[0]); /* a and t are read whatever H reads */
+            snprintf(t0, sizeof t0, "%.17g", test_rand_uniform(-2, 2));
+            if (!rc) rc = slpi_problem_set(&p, "H", H, &err);
+            if (!rc) rc = slpi_problem_set(&p, "noise_H1", N1, &err);
+            if (!rc) rc = slpi_problem_set(&p, "param.a", "0.7", &err);
+            if (!rc) rc = slpi_problem_set(&p, "t0", t0, &err);
+            if (!rc) rc = slpi_problem_set(&p, "T", "0.75", &err);
+            TEST_CHECKF(rc == SLPI_OK, "%s, H=%s: %s", alg[g], H, err.msg);
+            slpi_model m;
+            slpi_fast_tapes T;
+            memset(&m, 0, sizeof m);
+            memset(&T, 0, sizeof T);
+            if (!rc) rc = slpi_model_parse(&m, &p, &err);
+            TEST_CHECKF(rc == SLPI_OK, "%s, H=%s: %s", alg[g], H, err.msg);
+            if (!rc && slpi_fast_tapes_build(&T, &m, &err) != SLPI_OK) {
+                refused++; /* a constant outside its domain: the model's input error, phi's failed paths */
+                rc = -1;
+            }
+            slpi_conv_cfg c;
+            slpi_conv_init(&c, &p);
+            slpi_conv_phi_set(&c, H);
+            slpi_expr e;
+            if (!rc) rc = slpi_conv_phi_parse(&e, &p, H, &err);
+            TEST_CHECKF(rc <= 0, "phi=%s over %s: %s", H, alg[g], err.msg);
+            if (rc == SLPI_OK) {
+                double mu[16];
+                for (int i = 0; i < dim; i++) mu[i] = test_rand_uniform(-1.5, 1.5);
+                slpi_fast_tape_set_time(&T.t[0], strtod(t0, NULL) + 0.75);
+                slpi_fast_tape_forward(&T.t[0], mu, NULL);
+                double vm = T.t[0].v[T.t[0].root[0]], vp = slpi_conv_phi_eval(&c, &e, mu, dim);
+                TEST_CHECKF(same(vm, vp), "%s, t0 = %s, H = phi = %s: the model's %a, phi's %a", alg[g], t0, H, vm, vp);
+                compared++;
+                nonfinite += !isfinite(vm);
+            }
+            if (rc == SLPI_OK) slpi_expr_free(&e);
+            slpi_fast_tapes_clear(&T);
+            slpi_model_free(&m);
+        }
+    printf("one evaluator: %ld expressions compared (%ld not finite), %ld with a constant refused\n", compared,
+           nonfinite, refused);
+    TEST_CHECKF(compared > 5 * iters / 2, "only %ld of %ld expressions compared", compared, 5 * iters);
+}
+
+/* Every coordinate name of each built-in system's default form, read as phi, is that
+ * coordinate. */
+static void builtin_names(void)
+{
+    static const slpi_system_id sys[] = { SLPI_SYS_RIGID_BODY,     SLPI_SYS_HEAVY_TOP,     SLPI_SYS_MANAKOV,
+                                          SLPI_SYS_POINT_VORTICES, SLPI_SYS_EULER_ZEITLIN, SLPI_SYS_SINE_EULER };
+    for (int s = 0; s < 6; s++) {
+        slpi_problem p;
+        slpi_error err = { 0, "" };
+        slpi_problem_init(&p, sys[s], SLPI_SCHEME_ISOMP);
+        int dim = slpi_problem_state_dim(&p);
+        slpi_conv_cfg c;
+        slpi_conv_init(&c, &p);
+        double x[64];
+        for (int i = 0; i < dim && i < 64; i++) x[i] = test_rand_uniform(-1, 1);
+        for (int i = 0; i < dim && i < 64; i++) {
+            char name[32];
+            slpi_expr e;
+            slpi_problem_state_name(&p, i, name, sizeof name);
+            slpi_conv_phi_set(&c, name);
+            int rc = slpi_conv_phi_parse(&e, &p, name, &err);
+            double v = rc == SLPI_OK ? slpi_conv_phi_eval(&c, &e, x, dim) : NAN;
+            TEST_CHECKF(rc == SLPI_OK && v == x[i], "%s: phi=%s: rc %d (%s), %g for x[%d] = %g",
+                        slpi_system_name(sys[s]), name, rc, err.msg, v, i, x[i]);
+            slpi_expr_free(&e);
+        }
+    }
 }
 
 int main(void)
@@ -168,5 +291,7 @@ int main(void)
     rc = slpi_conv_run(&cv, NULL, NULL, &r, &err);
     TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, "phi=Pi1") && strstr(err.msg, "no names"), "svi: rc %d: %s", rc,
                 err.msg);
+    one_evaluator(40 * test_iters(1));
+    builtin_names();
     TEST_END();
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/checkpoint.h"
+#include "ckptutil.h"
 #include "convutil.h"
 #include "reports/reports.h"
 
@@ -60,7 +61,7 @@ static char *study_text(slpi_conv_cfg *c, slpi_conv_combine comb, int *rc)
     return text;
 }
 
-/* Rewrite checkpoint file path with its first `from` replaced by `to`, digest renewed. */
+/* Rewrite checkpoint file path with its first `from` replaced by `to`, digests renewed. */
 static int craft(const char *path, const char *out, const char *from, const char *to)
 {
     FILE *f = fopen(path, "rb");
@@ -74,8 +75,8 @@ static int craft(const char *path, const char *out, const char *from, const char
     end[1] = '\0';
     char body[1 << 16];
     snprintf(body, sizeof body, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
-    slpi_error err;
-    return slpi_checkpoint_write_text(out, body, strlen(body), &err);
+    ckpt_put_resealed(out, body, strlen(body));
+    return SLPI_OK;
 }
 
 static slpi_conv_cfg preset_cfg(slpi_problem *p, const char *preset)
