@@ -11,34 +11,19 @@ Each figure is written as fig-ou-NAME.png into the folder given (default
 build/python-examples/); docs/figures/ holds the reviewed copies.
 Usage: python3 ou-studies.py [OUT-FOLDER-or-FILE]"""
 import os
-import sys
 
 import numpy as np
 
 import slpi
-from _common import pyplot
+from _common import WIDTH, print_folder as folder, print_write as write, pyplot
 
 FIGURES = ("fig-ou-bands.png", "fig-ou-weak.png", "fig-ou-mlmc.png")
-WIDTH, DPI = 6.5, 150
 TAU = 0.05
 
 
 def phi(x):
     """The weak functional, a Python callable of the state."""
     return x[0] * x[1] + x[2] * x[2]
-
-
-def folder():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join("build", "python-examples")
-    if out.endswith(".png"):
-        out = os.path.dirname(out) or "."
-    os.makedirs(out, exist_ok=True)
-    return out
-
-
-def write(fig, path):
-    """A figure at print resolution, cropped to what it draws."""
-    fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.03)
 
 
 def main():
