@@ -285,7 +285,6 @@ static int run_study_on(slpi_problem *p, int argc, char **argv, int rank, int nr
     int rc = parse_args(&a, &cfg, argc, argv, rank);
     if (rc != SLPI_OK || a.help) return rc;
     rc = slpi_problem_build(p, a.preset, a.config, a.nk, a.keys, a.vals, NULL, &err);
-    if (rc == SLPI_OK) rc = slpi_problem_white_only(p, "converge", &err);
     if (rc == SLPI_OK) rc = slpi_problem_many_paths(p, 0, "converge", "--path0", &err);
     if (rc == SLPI_OK && a.indep) {
         slpi_scheme_id k;

@@ -48,9 +48,7 @@ static void noise_scale(double *x, size_t n, double sigma)
     }
 }
 
-/* One level up the hierarchy: out[i] = in[2i] + in[2i+1], i < m (each node is left child
- * + right child; out == in allowed). */
-static void noise_pair_sums(const double *in, size_t m, double *out)
+void slpi_noise_pair_sums(const double *in, size_t m, double *out)
 {
     for (size_t i = 0; i < m; i++) {
         out[i] = in[2 * i] + in[2 * i + 1];
@@ -69,7 +67,7 @@ size_t slpi_noise_tree_add(double *out, slpi_noise_tree *t, double *w, size_t le
     size_t m = len;
     for (int level = 0; level < t->inner; level++) {
         m /= 2;
-        noise_pair_sums(w, m, w);
+        slpi_noise_pair_sums(w, m, w);
     }
     if (t->outer == 0) { /* w[0..m): whole increments */
         memcpy(out, w, m * sizeof *w);
@@ -163,7 +161,7 @@ void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t com
         double *const *l = lev + q * stride;
         noise_scale(l[0], count, sigma);
         for (int i = 1; i <= nup; i++) {
-            noise_pair_sums(l[i - 1], count >> i, l[i]);
+            slpi_noise_pair_sums(l[i - 1], count >> i, l[i]);
         }
     }
 }

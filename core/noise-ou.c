@@ -77,8 +77,8 @@ int slpi_problem_white_only(const slpi_problem *p, const char *who, slpi_error *
     for (int k = 0; k < n; k++) any |= tau[k] > 0;
     if (any)
         return slpi_error_set(err, SLPI_EINPUT,
-                              "%s: runs on white noise only; noise_tau=%.80s (coloured noise) runs "
-                              "path by path: `slpi run`, `slpi ensemble`, verify (docs/noise.md#ou); drop noise_tau",
+                              "%s is for white noise only; noise_tau=%.80s makes the noise coloured "
+                              "(docs/noise.md#ou): drop noise_tau",
                               who, p->noise.noise_tau);
     return SLPI_OK;
 }
@@ -208,6 +208,24 @@ int slpi_noise_ou_steps(uint64_t seed, uint64_t path, uint32_t component, double
         const size_t k = slpi_noise_tree_add(out + n, &tree, w, len);
         n += k;
         if (eta_at && tree.outer > 0 && k > 0 && n < count) eta_at[n] = *eta;
+    }
+    return SLPI_OK;
+}
+
+/* slpi_noise_levels for an OU component (core/noise.h): level 0 by slpi_noise_ou_steps at
+ * refine 0, each level above by pairwise sums, as the white hierarchy. */
+int slpi_noise_ou_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h, int nup,
+                         const slpi_ou_coef *o, double *eta, uint64_t first, size_t count, double *const *lev,
+                         slpi_error *err)
+{
+    const size_t stride = (size_t)nup + 1;
+    for (size_t q = 0; q < npaths; q++) {
+        double *const *l = lev + q * stride;
+        int rc = slpi_noise_ou_steps(seed, path + q, component, h, 0, o, first, count, eta + q, l[0], NULL, err);
+        if (rc != SLPI_OK) return rc;
+        for (int i = 1; i <= nup; i++) {
+            slpi_noise_pair_sums(l[i - 1], count >> i, l[i]);
+        }
     }
     return SLPI_OK;
 }

@@ -41,6 +41,9 @@ void slpi_noise_normals_lanes(int isa, uint64_t seed, uint64_t path, size_t npat
 void slpi_noise_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h, int nup,
                        uint64_t first, size_t count, double *const *lev);
 
+/* One level up the hierarchy: out[i] = in[2i] + in[2i+1], i < m (each node is left child
+ * + right child; out == in allowed). */
+void slpi_noise_pair_sums(const double *in, size_t m, double *out);
 /* The dyadic tree sum of fine values into increments (docs/noise.md#refine), a chunk of at
  * most 2^SLPI_NOISE_CHUNK_LOG fine values at a time: pairwise sums level by level inside the
  * chunk (node = left child + right child); when 2^refine exceeds a chunk, the chunks' roots
@@ -71,8 +74,9 @@ int slpi_noise_tau_parse(const char *text, double *tau, int max, slpi_error *err
 /* tau[0..M) of the problem's M noise Hamiltonians (0: white): 1 if any is coloured, 0 if
  * none, -1 (err set) when noise_tau is bad or has neither 1 nor M entries. */
 int slpi_problem_noise_tau(const slpi_problem *p, double *tau, slpi_error *err);
-/* SLPI_OK, or SLPI_EINPUT naming `who` when the problem has coloured noise: the studies
- * that draw white hierarchies themselves (converge, mlmc) refuse it. */
+/* SLPI_OK, or SLPI_EINPUT naming `who` when the problem has coloured noise: what holds
+ * for white noise only (an ensemble's lanes, a study's exact white-noise reference)
+ * refuses it. */
 int slpi_problem_white_only(const slpi_problem *p, const char *who, slpi_error *err);
 /* SLPI_OK, or SLPI_EINPUT naming `who` when the problem names a noise path (path= other
  * than 0, or `given`: the key was given at all): the commands that run many paths number
@@ -90,6 +94,15 @@ double slpi_noise_ou_start(uint64_t seed, uint64_t path, uint32_t component, con
  * on delta = h 2^-refine. */
 int slpi_noise_ou_steps(uint64_t seed, uint64_t path, uint32_t component, double h, int refine, const slpi_ou_coef *o,
                         uint64_t first, size_t count, double *eta, double *out, double *eta_at, slpi_error *err);
+/* slpi_noise_levels for OU component `component` (the coupled studies under noise_tau,
+ * docs/noise.md#ou-studies): level 0 gets the OU increments first..first+count-1 at step h
+ * (refine 0, o the coefficients on delta = h), level i the pairwise sums of level i-1, so
+ * that level i is bit for bit slpi_noise_ou_steps at (2^i h, refine i) and a run's source
+ * at that level and refine (core/noise-ou.c). eta[q]: eta of path + q at fine index first, advanced to
+ * first + count. SLPI_OK, or an error (range, interrupt). */
+int slpi_noise_ou_levels(uint64_t seed, uint64_t path, size_t npaths, uint32_t component, double h, int nup,
+                         const slpi_ou_coef *o, double *eta, uint64_t first, size_t count, double *const *lev,
+                         slpi_error *err);
 
 /* A run's source with OU components: eta[0..M) at the start of step n (0 for white
  * components) when the source holds it (n in its current block, or where eta stands): M;

@@ -26,8 +26,7 @@ static int api_conv_cfg(slpi_conv_cfg *c, slpi_problem *q, const slpi_problem *p
                         const char *resume, int threads, slpi_error *err)
 {
     slpi_conv_init(c, q); /* q: a copy of p, the study's problem with its own level (below), outlives it */
-    int rc = slpi_problem_white_only(p, "converge", err);
-    if (rc == SLPI_OK) rc = slpi_problem_many_paths(p, 0, "converge", "path0", err);
+    int rc = slpi_problem_many_paths(p, 0, "converge", "path0", err);
     if (rc != SLPI_OK) return rc;
     if (!kind || !strcmp(kind, "strong"))
         c->kind = SLPI_CONV_STRONG;

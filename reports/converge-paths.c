@@ -104,6 +104,32 @@ void slpi_conv_worker_free(slpi_conv_worker *w)
     free(w->lane_out);
     free(w->dead);
     free(w->carry);
+    free(w->ou);
+    free(w->eta);
+}
+
+/* The coloured components' coefficients on the study's fine step T 2^-L and their eta
+ * buffers (docs/noise.md#ou-studies); nothing when the noise is white. */
+static int ou_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, slpi_error *err)
+{
+    size_t M = (size_t)(ly->M > 0 ? ly->M : 1);
+    double *tau = malloc(M * sizeof *tau);
+    int any =
+        tau ? slpi_problem_noise_tau(c->base, tau, err) : slpi_error_set(err, SLPI_EINPUT, "converge: out of memory");
+    if (any <= 0) {
+        free(tau);
+        return any < 0 ? SLPI_EINPUT : SLPI_OK;
+    }
+    w->ou = calloc(M, sizeof *w->ou);
+    w->eta = malloc(M * (size_t)w->B * sizeof *w->eta);
+    int rc = w->ou && w->eta ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "converge: out of memory");
+    const double delta = ldexp(slpi_view_grid(c->base)->T, -c->L);
+    for (int k = 0; k < ly->M && rc == SLPI_OK; k++)
+        if (tau[k] > 0 && slpi_noise_ou_coef(&w->ou[k], tau[k], delta) != 0)
+            rc = slpi_error_set(err, SLPI_EINPUT, "converge: noise_tau=%g on the fine step %g: no OU coefficients",
+                                tau[k], delta);
+    free(tau);
+    return rc;
 }
 
 int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, slpi_error *err)
@@ -166,7 +192,8 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
     w->traj = w->x + nf * d * (size_t)w->B;
     w->sup = w->traj + (ly->sup ? 2 * grid * d * (size_t)w->B : 0);
     w->val = w->sup + (ly->sup ? 2 * (size_t)ly->nlev * (size_t)w->B : 0);
-    int given = slpi_problem_explicit_x0(c->base, w->x0, err);
+    rc = ou_init(w, c, ly, err);
+    int given = rc == SLPI_OK ? slpi_problem_explicit_x0(c->base, w->x0, err) : 1;
     if (given < 0)
         rc = SLPI_EINPUT;
     else if (!given)
@@ -176,20 +203,32 @@ int slpi_conv_worker_init(slpi_conv_worker *w, const slpi_conv_cfg *c, const slp
 }
 
 /* One segment's increments of the n paths from path0: every level's, truncated per level
- * after summation (docs/noise.md#coupling item 3). The paths are drawn a tile at a time
+ * after summation (docs/noise.md#coupling item 3); a coloured component's hierarchy is
+ * its OU increments' on the fine step, eta carried from segment to segment
+ * (slpi_noise_ou_levels, docs/noise.md#ou-studies). The paths are drawn a tile at a time
  * (each path's hierarchy contiguous, truncated there) and written to the block's
  * step-major slpi_conv_layout a tile row (one cache line of lanes) at a time. */
-static void block_noise(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, uint64_t path0, int n,
-                        long seg)
+static int block_noise(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_conv_layout *ly, uint64_t path0, int n,
+                       long seg, slpi_error *err)
 {
 #define LEV(q, l) w->lev[(q) * (nup + 1) + c->L - (l)] /* path r0 + q's level l */
     int M = ly->M, nup = c->L - c->kmin;
+    const uint64_t seed = slpi_view_noise(c->base)->seed;
+    const double h = ldexp(slpi_view_grid(c->base)->T, -c->L);
     for (int r0 = 0; r0 < n; r0 += w->tile) {
         int nt = n - r0 < w->tile ? n - r0 : w->tile;
         for (int k = 0; k < M; k++) {
-            slpi_noise_levels(slpi_view_noise(c->base)->seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k,
-                              ldexp(slpi_view_grid(c->base)->T, -c->L), nup, (uint64_t)seg * (uint64_t)w->S,
-                              (size_t)w->S, w->lev);
+            const slpi_ou_coef *o = w->ou && w->ou[k].tau > 0 ? &w->ou[k] : NULL;
+            double *eta = o ? w->eta + (size_t)k * (size_t)w->B + (size_t)r0 : NULL;
+            for (int q = 0; o && seg == 0 && q < nt; q++) /* the stationary start of each path */
+                eta[q] = slpi_noise_ou_start(seed, path0 + (uint64_t)(r0 + q), (uint32_t)k, o);
+            int rc = !o ? SLPI_OK
+                        : slpi_noise_ou_levels(seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k, h, nup, o, eta,
+                                               (uint64_t)seg * (uint64_t)w->S, (size_t)w->S, w->lev, err);
+            if (rc != SLPI_OK) return rc;
+            if (!o)
+                slpi_noise_levels(seed, path0 + (uint64_t)r0, (size_t)nt, (uint32_t)k, h, nup,
+                                  (uint64_t)seg * (uint64_t)w->S, (size_t)w->S, w->lev);
             for (int i = 0; i <= ly->nlev; i++) {
                 int l = level_of(c, ly, i);
                 double *dst = noise_at(w, c, ly, i, n) + (size_t)k * (size_t)n + (size_t)r0;
@@ -203,6 +242,7 @@ static void block_noise(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
         size_t cnt = ((size_t)1 << (level_of(c, ly, i) - c->kmin)) * (size_t)M * (size_t)n;
         w->clipped += slpi_noise_clip(noise_at(w, c, ly, i, n), cnt, w->D[i]);
     }
+    return SLPI_OK;
 }
 
 /* A failed step of lane r on object i (docs/noise.md#failed-paths): its path's first on
@@ -297,7 +337,8 @@ int slpi_conv_run_block(slpi_conv_worker *w, const slpi_conv_cfg *c, const slpi_
     if (ly->sup) memset(supv, 0, 2 * (size_t)nl * (size_t)n * sizeof *supv);
     int rc = SLPI_OK;
     for (long seg = 0; seg < 1L << c->kmin && rc == SLPI_OK; seg++) {
-        block_noise(w, c, ly, path0, n, seg);
+        rc = block_noise(w, c, ly, path0, n, seg, err);
+        if (rc != SLPI_OK) break;
         /* the references first (their kmax-grid states for the sup estimator), then the
          * coarse levels */
         for (int o = 0; o < w->nf && rc == SLPI_OK; o++) {

@@ -24,6 +24,31 @@
 #include "slpi/step.h"
 #include "slpi/version.h"
 
+/* A weak study's column col: the paths a slope would need (docs/noise.md#path-counts).
+ * Level i (not left out by drop_coarse) enters the fit when e_i > 3 SE_i; with the
+ * measured e_i and SE_i held fixed and SE scaling as 1/sqrt(paths), it needs
+ * R_i = ceil(R (3 SE_i / e_i)^2) of them (R: the paths that survived; infinity when e_i = 0).
+ * *two: the second smallest R_i (a slope needs two levels), *all: the largest (every
+ * level); infinity when there are fewer than two levels. */
+static void paths_needed(const slpi_conv_cfg *c, const slpi_conv_result *r, int col, double *two, double *all)
+{
+    double lo1 = INFINITY, lo2 = INFINITY, hi = 0;
+    int n = 0;
+    for (int i = c->drop_coarse; i < r->nlev; i++, n++) {
+        const slpi_conv_cell *cl = &r->cell[col][i];
+        double q = cl->e > 0 ? 3 * cl->se / cl->e : INFINITY, need = ceil((double)r->paths * q * q);
+        if (need < lo1) {
+            lo2 = lo1;
+            lo1 = need;
+        } else if (need < lo2) {
+            lo2 = need;
+        }
+        if (need > hi) hi = need;
+    }
+    *two = n >= 2 ? lo2 : INFINITY;
+    *all = n >= 2 ? hi : INFINITY;
+}
+
 void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
 {
     const slpi_problem *p = c->base;
@@ -84,6 +109,15 @@ void slpi_conv_print(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
         fprintf(f, "slope %-5s %8.4f  95%% CI [%.4f, %.4f]  (%d levels fitted%s)\n", slpi_conv_col_name(col), ft->slope,
                 ft->lo, ft->hi, ft->nfit, c->kind == SLPI_CONV_WEAK ? ", e > 3 SE" : "");
     }
+    for (int col = 0; col < SLPI_CONV_NCOL && c->kind == SLPI_CONV_WEAK; col++) {
+        if (!r->have[col] || col == SLPI_CONV_PHI) continue;
+        double two, all;
+        paths_needed(c, r, col, &two, &all);
+        fprintf(f,
+                "paths for a slope %-5s %.0f for two levels with e > 3 SE, %.0f for every level (now %ld; "
+                "docs/noise.md#path-counts)\n",
+                slpi_conv_col_name(col), two, all, r->paths);
+    }
     if (c->indep)
         fprintf(f, "reference gap (self vs %s at level %d): %.6e +- %.3e\n", slpi_scheme_name(c->indep_scheme), c->L,
                 r->refgap, r->refgap_se);
@@ -120,6 +154,11 @@ static json_t *object_of(const slpi_problem *p)
     return o;
 }
 
+static json_t *real_or_null(double x)
+{
+    return isfinite(x) ? json_real(x) : json_null();
+}
+
 int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE *f)
 {
     json_t *levels = json_array(), *slopes = json_object();
@@ -138,9 +177,17 @@ int slpi_conv_write_json(const slpi_conv_cfg *c, const slpi_conv_result *r, FILE
     for (int col = 0; col < SLPI_CONV_NCOL; col++) {
         if (!r->have[col] || col == SLPI_CONV_PHI) continue;
         const slpi_conv_fit *ft = &r->fit[col];
-        json_object_set_new(slopes, slpi_conv_col_name(col),
-                            json_pack("{s:f, s:f, s:f, s:i}", "slope", ft->slope, "ci_lo", ft->lo, "ci_hi", ft->hi,
-                                      "levels_fitted", ft->nfit));
+        /* null where a value is not finite (JSON has no NaN or infinity): the column is
+         * there even when its slope cannot be fitted, with the paths it would need */
+        json_t *o = json_pack("{s:o, s:o, s:o, s:i}", "slope", real_or_null(ft->slope), "ci_lo", real_or_null(ft->lo),
+                              "ci_hi", real_or_null(ft->hi), "levels_fitted", ft->nfit);
+        if (c->kind == SLPI_CONV_WEAK) {
+            double two, all;
+            paths_needed(c, r, col, &two, &all);
+            json_object_set_new(o, "paths_needed", real_or_null(two));
+            json_object_set_new(o, "paths_needed_all", real_or_null(all));
+        }
+        json_object_set_new(slopes, slpi_conv_col_name(col), o);
     }
     json_t *study =
         json_pack("{s:s, s:i, s:i, s:i, s:I, s:I, s:i, s:I, s:s}", "kind", slpi_conv_kind_name(c->kind), "level_min",

@@ -6,7 +6,8 @@
  * them by dyadic pairwise binary64 sums: slpi_noise_levels (core/noise-levels.c), equal to
  * slpi_noise_increments at (h_l, refine L-l) bit for bit. Truncation is applied per level
  * AFTER summation, with that level's threshold D(h_l, ell) (docs/noise.md#coupling item 3), when the
- * problem truncates; "clipped increments" counts each level's clipped increments once (the
+ * problem truncates. Under noise_tau a coloured component's fine increments are its OU
+ * increments on the fine step, summed alike (docs/noise.md#ou-studies). "clipped increments" counts each level's clipped increments once (the
  * independent reference shares the reference level's). The reference is the same scheme
  * at level L (column "self") and, when asked, an independent scheme at level L on the same
  * path (column "indep") or an exact value (weak-exact oracles).
@@ -129,6 +130,9 @@ static int check_cfg(const slpi_conv_cfg *c, slpi_error *err)
         return slpi_error_set(err, SLPI_EINPUT,
                               "converge: runs on the canonical noise, not a "
                               "noise file");
+    if (c->exact &&
+        slpi_problem_white_only(c->base, "converge: the exact reference E x_1(T) = exp(-amp^2 T/2)", err) != SLPI_OK)
+        return SLPI_EINPUT;
     if (c->exact && c->kind != SLPI_CONV_WEAK)
         return slpi_error_set(err, SLPI_EINPUT, "converge: an exact reference needs a weak study");
     const double *x0 = slpi_view_system(c->base)->x0;

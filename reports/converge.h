@@ -11,6 +11,7 @@ typedef struct slpi_fast slpi_fast;
 #include "fast/ensemble.h"
 #include "reports/reports.h"
 #include "core/expr.h"
+#include "core/noise.h"
 
 /* The extra doubles of a batch's row after its sums: solver iterations, clipped
  * increments, surviving paths, failed paths (docs/noise.md#failed-paths), the batch's first
@@ -89,6 +90,11 @@ typedef struct {
     long nfail[SLPI_CONV_MAXLEV + 1]; /* the batch's failed paths per object */
     slpi_conv_failure first;          /* the batch's first failure (path -1: none) */
     long iters, clipped;
+    /* noise_tau (docs/noise.md#ou-studies): component k's coefficients on the fine step
+     * T 2^-L (ou[k].tau = 0: white), and eta of component k, lane r at eta[k B + r];
+     * NULL when every component is white */
+    slpi_ou_coef *ou;
+    double *eta;
 } slpi_conv_worker;
 
 /* A worker's fast objects and buffers (one per thread); SLPI_OK or an error. */

@@ -105,8 +105,10 @@ int slpi_mlmc_write_json(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE
     return bad ? SLPI_EINPUT : SLPI_OK;
 }
 
-int slpi_api_mlmc_json(const slpi_problem *p, const char *phi, double rmse, int l0, int lmax, long n0, double alpha,
-                       int plain, const char *checkpoint, const char *resume, int threads, const char *json)
+/* The estimate of slpi_api_mlmc_json, the functional phi_fn when it is not NULL. */
+static int mlmc_json(const slpi_problem *p, const char *phi, double rmse, int l0, int lmax, long n0, double alpha,
+                     int plain, const char *checkpoint, const char *resume, int threads, slpi_conv_phi_fn phi_fn,
+                     void *phi_data, const char *json)
 {
     slpi_error err = { 0, "" };
     slpi_mlmc_cfg c;
@@ -116,6 +118,11 @@ int slpi_api_mlmc_json(const slpi_problem *p, const char *phi, double rmse, int 
     slpi_view_grid_edit(q)->level = -1;
     slpi_mlmc_init(&c, q);
     if (phi) slpi_conv_phi_set(&c.conv, phi);
+    if (phi_fn) {
+        c.conv.phi = SLPI_PHI_FN;
+        c.conv.phi_fn = phi_fn;
+        c.conv.phi_data = phi_data;
+    }
     c.conv.threads = threads;
     c.rmse = rmse;
     c.l0 = l0;
@@ -136,4 +143,22 @@ int slpi_api_mlmc_json(const slpi_problem *p, const char *phi, double rmse, int 
     }
     slpi_problem_free(q);
     return slpi_api_record(&err, rc);
+}
+
+int slpi_api_mlmc_json(const slpi_problem *p, const char *phi, double rmse, int l0, int lmax, long n0, double alpha,
+                       int plain, const char *checkpoint, const char *resume, int threads, const char *json)
+{
+    return mlmc_json(p, phi, rmse, l0, lmax, n0, alpha, plain, checkpoint, resume, threads, NULL, NULL, json);
+}
+
+int slpi_api_mlmc_json_fn(const slpi_problem *p,
+                          int (*phi_fn)(double *value, const double *x, int dim, void *user_data), void *phi_data,
+                          double rmse, int l0, int lmax, long n0, double alpha, int plain, int threads,
+                          const char *json)
+{
+    if (!phi_fn) {
+        slpi_error err = { 0, "" };
+        return slpi_api_record(&err, slpi_error_set(&err, SLPI_EINPUT, "mlmc: phi_fn: NULL (give a function)"));
+    }
+    return mlmc_json(p, NULL, rmse, l0, lmax, n0, alpha, plain, NULL, NULL, threads, phi_fn, phi_data, json);
 }

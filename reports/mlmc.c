@@ -8,7 +8,9 @@
  * coupling of `slpi converge`, which computes it: kmin = kmax = l - 1, ref = l). Level j's
  * paths are the canonical paths j 2^27, j 2^27 + 1, ..., so the levels are independent.
  * Level 0 is sampled here path by path (slpi_fast_step on the canonical increments of
- * h = T 2^-l0), at its own cost only.
+ * h = T 2^-l0), at its own cost only. Under noise_tau a coloured component's increments
+ * are its OU increments (docs/noise.md#ou-studies): at level 0 a plain run's at (h, refine
+ * 0), above it the coupled levels' of reports/converge.c.
  *
  * The algorithm: start with levels 0..2 (plain: level 0 only), n0 pilot paths each; then
  * repeat: draw the paths each level still needs, N_j = ceil(2 eps^-2 sqrt(V_j/C_j)
@@ -89,16 +91,26 @@ static double step_cost(const slpi_mlmc_cfg *c, int j)
     return j == 0 ? fine : 1.5 * fine;
 }
 
-/* One path of level 0: phi of the state after 2^l steps of f, NaN when a step fails. */
+/* One path of level 0: phi of the state after 2^l steps of f, NaN when a step fails. ou:
+ * the components' OU coefficients on h (tau 0: white), NULL when all are white: a
+ * coloured component's increments are a plain run's at (h, refine 0). */
 static double bottom_path(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_fast *f, const slpi_problem *p,
-                          uint64_t path, const double *x0, double *buf, long *clipped)
+                          const slpi_ou_coef *ou, uint64_t path, const double *x0, double *buf, long *clipped)
 {
     int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p);
     size_t S = (size_t)1 << level_of(c, 0);
     double *x = buf + (size_t)M * S, *dW = x + dim, *carry = dW + M;
+    const uint64_t seed = slpi_view_noise(p)->seed;
     for (int k = 0; k < M; k++) {
         double *lev[1] = { buf + (size_t)k * S };
-        slpi_noise_levels(slpi_view_noise(p)->seed, path, 1, (uint32_t)k, slpi_view_grid(p)->h, 0, 0, S, lev);
+        double eta = ou && ou[k].tau > 0 ? slpi_noise_ou_start(seed, path, (uint32_t)k, &ou[k]) : 0;
+        if (ou && ou[k].tau > 0) {
+            if (slpi_noise_ou_levels(seed, path, 1, (uint32_t)k, slpi_view_grid(p)->h, 0, &ou[k], &eta, 0, S, lev,
+                                     NULL) != SLPI_OK)
+                return NAN;
+        } else {
+            slpi_noise_levels(seed, path, 1, (uint32_t)k, slpi_view_grid(p)->h, 0, 0, S, lev);
+        }
     }
     if (slpi_problem_truncates(p))
         *clipped += slpi_noise_clip(buf, (size_t)M * S,
@@ -118,6 +130,23 @@ static double bottom_path(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_fas
     return slpi_conv_phi_eval(&c->conv, phi, x, dim);
 }
 
+/* *ou: the coloured components' coefficients on level 0's step (docs/noise.md#ou-studies),
+ * or NULL when the noise is white. */
+static int bottom_ou(const slpi_problem *p, slpi_ou_coef **ou, slpi_error *err)
+{
+    int M = slpi_problem_noise_count(p), rc = SLPI_OK;
+    double *tau = malloc((size_t)(M > 0 ? M : 1) * sizeof *tau);
+    int any = tau ? slpi_problem_noise_tau(p, tau, err) : slpi_error_set(err, SLPI_EINPUT, "mlmc: out of memory");
+    if (any > 0 && !(*ou = calloc((size_t)M, sizeof **ou)))
+        rc = slpi_error_set(err, SLPI_EINPUT, "mlmc: out of memory");
+    for (int k = 0; any > 0 && rc == SLPI_OK && k < M; k++)
+        if (tau[k] > 0 && slpi_noise_ou_coef(&(*ou)[k], tau[k], slpi_view_grid(p)->h) != 0)
+            rc = slpi_error_set(err, SLPI_EINPUT, "mlmc: noise_tau=%g on the step %g: no OU coefficients", tau[k],
+                                slpi_view_grid(p)->h);
+    free(tau);
+    return any < 0 ? SLPI_EINPUT : rc;
+}
+
 /* n paths of level 0 from path0: their phi into v (NaN: failed), OpenMP over paths. */
 static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t path0, long n, double *v, long *clipped,
                          slpi_error *err)
@@ -135,6 +164,11 @@ static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t 
     }
     int dim = slpi_problem_state_dim(p), M = slpi_problem_noise_count(p), bad = SLPI_OK;
     size_t S = (size_t)1 << slpi_view_grid(p)->level;
+    slpi_ou_coef *ou = NULL;
+    if ((bad = bottom_ou(p, &ou, err)) != SLPI_OK) {
+        slpi_problem_free(p);
+        return bad;
+    }
     long clip = 0;
     slpi_error first = { 0, "" };
     OMP(omp parallel num_threads(nt) reduction(+ : clip))
@@ -160,7 +194,7 @@ static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t 
             if (wrc == SLPI_OK && slpi_interrupt_pending())
                 wrc = slpi_error_set(&e, SLPI_EINTR, "mlmc: interrupted at level %d", slpi_view_grid(p)->level);
             if (wrc != SLPI_OK) continue;
-            v[i] = bottom_path(c, phi, f, p, path0 + (uint64_t)i, x0, buf, &clip);
+            v[i] = bottom_path(c, phi, f, p, ou, path0 + (uint64_t)i, x0, buf, &clip);
         }
         OMP(omp critical)
         if (wrc != SLPI_OK && bad == SLPI_OK) {
@@ -171,6 +205,7 @@ static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t 
         slpi_fast_free(f);
     }
     slpi_problem_free(p);
+    free(ou);
     *clipped += clip;
     if (bad != SLPI_OK) *err = first;
     return bad;
@@ -433,8 +468,7 @@ static int run(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_mlmc_result *r
 int slpi_mlmc_run(const slpi_mlmc_cfg *c, slpi_mlmc_result *r, slpi_error *err)
 {
     memset(r, 0, sizeof *r);
-    int rc = slpi_problem_white_only(c->conv.base, "mlmc", err);
-    if (rc == SLPI_OK) rc = slpi_problem_many_paths(c->conv.base, 0, "mlmc", NULL, err);
+    int rc = slpi_problem_many_paths(c->conv.base, 0, "mlmc", NULL, err);
     if (rc == SLPI_OK) rc = check_cfg(c, err);
     if (rc != SLPI_OK) return rc;
     double t0 = slpi_clock_seconds(CLOCK_MONOTONIC);

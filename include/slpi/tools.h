@@ -440,6 +440,13 @@ int slpi_api_converge_json_fn(const slpi_problem *p, const char *kind, int kmin,
  * NULL: phi ("sin2pi"), checkpoint, resume. */
 int slpi_api_mlmc_json(const slpi_problem *p, const char *phi, double rmse, int l0, int lmax, long n0, double alpha,
                        int plain, const char *checkpoint, const char *resume, int threads, const char *json);
+/* The same estimate with the functional a function of the caller's, as
+ * slpi_api_converge_json_fn takes it (thread-safe; nonzero or not finite: a failed path). No
+ * checkpoint: code has no text a checkpoint could name. */
+int slpi_api_mlmc_json_fn(const slpi_problem *p,
+                          int (*phi_fn)(double *value, const double *x, int dim, void *user_data), void *phi_data,
+                          double rmse, int l0, int lmax, long n0, double alpha, int plain, int threads,
+                          const char *json);
 
 #ifdef __cplusplus
 }

@@ -28,3 +28,21 @@ def save(fig, name):
     out = figure_path(name + ".png")
     fig.savefig(out, dpi=120)
     print("%s: wrote %s" % (name, out))
+
+
+# the print figures (print-figures.py, ou-studies.py): a 6.5-inch column at 150 dpi
+WIDTH, DPI = 6.5, 150
+
+
+def print_folder():
+    """argv[1] (its folder when it names a .png), else build/python-examples: made if absent"""
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join("build", "python-examples")
+    if out.endswith(".png"):
+        out = os.path.dirname(out) or "."
+    os.makedirs(out, exist_ok=True)
+    return out
+
+
+def print_write(fig, path):
+    """A figure at print resolution, cropped to what it draws."""
+    fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.03)

@@ -7,27 +7,12 @@ convergence study and an MLMC estimate, and the run as an animated .gif. Each is
 path given (default build/python-examples/); docs/figures/ holds the reviewed copies.
 Usage: python3 print-figures.py [OUT-FOLDER-or-FILE]"""
 import os
-import sys
 
 import slpi
-from _common import pyplot
+from _common import WIDTH, print_folder as folder, print_write as write, pyplot
 
 FIGURES = ("fig-vorticity-mollweide.png", "fig-vorticity-orthographic.png", "fig-drift.png", "fig-band.png",
            "fig-convergence.png", "fig-mlmc.png", "fig-vorticity.gif")
-WIDTH, DPI = 6.5, 150
-
-
-def folder():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join("build", "python-examples")
-    if out.endswith(".png"):
-        out = os.path.dirname(out) or "."
-    os.makedirs(out, exist_ok=True)
-    return out
-
-
-def write(fig, path):
-    """A figure at print resolution, cropped to what it draws."""
-    fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.03)
 
 
 def main():

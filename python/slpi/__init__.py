@@ -41,7 +41,7 @@ from slpi._callback import _keep_lost, _native_callback
 from slpi import _stop
 from slpi._stop import Terminated
 
-__all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "mlmc", "noise", "increments", "write_noise", "verify", "golden", "presets", "keys",
+__all__ = ["Problem", "Model", "Callback", "run", "ensemble", "converge", "mlmc", "mlmc_test", "noise", "increments", "write_noise", "verify", "golden", "presets", "keys",
            "read_trajectory", "read_converge", "pack_su", "unpack_su", "pack_so", "unpack_so",
            "write_trajectory", "SlpiError", "Terminated", "Result", "Quantiles", "to_xarray", "save", "load", "provenance",
            "zeitlin_coefficients", "vorticity", "spherical_harmonic", "time_unit", "TimeUnit", "plot", "Ensemble", "Statistics", "Stat", "Trajectory", "Study", "Estimate", "Verification", "GoldenReport", "__version__"]
@@ -584,6 +584,7 @@ from slpi._tools import (noise, increments, write_noise, verify, Verification, g
                          write_trajectory)
 from slpi._converge import Study, converge  # noqa: E402
 from slpi._mlmc import Estimate, mlmc  # noqa: E402
+from slpi._mlmc_test import MlmcTest, mlmc_test  # noqa: E402
 from slpi._ensemble import ensemble, Ensemble, Statistics, Stat  # noqa: E402 (uses the helpers above)
 from slpi._reduce import Quantiles  # noqa: E402
 from slpi.store import to_xarray, save, load, provenance  # noqa: E402

@@ -38,6 +38,11 @@ class Study:
     clipped : int
         Brownian increments the problem's truncation clipped (docs/noise.md#truncation),
         every level's counted once.
+    paths_needed : int or None
+        A weak study's estimate of the paths its slope needs: two levels with e > 3 SE, with
+        the measured e and SE held fixed and SE scaling as 1/sqrt(paths)
+        (docs/noise.md#path-counts); None for strong and sup studies, or when no count is
+        finite. ``report["slopes"][col]["paths_needed_all"]``: every level's.
     report : dict
         Everything ``slpi converge --json`` writes: provenance, problem, the study, every
         level's columns (``self``, ``indep``, ``mlmc``, ``phi``: e, se, mean, var; ``giles``,
@@ -53,6 +58,7 @@ class Study:
     failed: int = 0
     report: dict = None
     clipped: int = 0
+    paths_needed: int = None
 
 
 def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path0=0, boot=1000, indep=None,
@@ -209,11 +215,14 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
     slope = fit.get("slope", float("nan"))
     slope = float("nan") if slope is None else slope
     why = ""
+    need = fit.get("paths_needed")
+    need = None if need is None else int(need)
     n = len(lv)
     if np.isnan(slope):   # the rule of `slpi converge`: weak studies fit the levels with e > 3 SE
         usable = int(np.sum(e > 3 * se)) if kind == "weak" else int(np.sum(e > 0))
-        why = ("%d of %d levels %s: a slope needs 2 (more paths resolve the error)"
-               % (usable, n, "have e > 3 SE" if kind == "weak" else "have a positive error")
+        why = ("%d of %d levels %s: a slope needs 2 (more paths resolve the error%s)"
+               % (usable, n, "have e > 3 SE" if kind == "weak" else "have a positive error",
+                  "" if need is None else "; about %d paths from the measured SE, docs/noise.md#path-counts" % need)
                if usable < 2 else "the errors do not determine a slope")
     nan = lambda v: float("nan") if v is None else v   # noqa: E731 (JSON writes NaN as null)
     failed = int(doc.get("failed_paths", 0))
@@ -227,7 +236,8 @@ def converge(problem=None, kind="strong", levels=(3, 8), ref=12, paths=100, path
             raise SlpiError(3, msg + " (on_failure='raise')")
         warnings.warn(msg + " (on_failure='raise' stops instead)", RuntimeWarning, stacklevel=2)
     return Study(h=h, e=e, se=se, slope=slope, ci=(nan(fit.get("ci_lo")), nan(fit.get("ci_hi"))), why=why,
-                 uncertified=pr.uncertified, failed=failed, report=doc, clipped=int(doc.get("clipped_increments", 0)))
+                 uncertified=pr.uncertified, failed=failed, report=doc, clipped=int(doc.get("clipped_increments", 0)),
+                 paths_needed=need)
 
 
 def _phi_callback(fn, error):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from slpi._native import ffi as _ffi, lib as _lib, tools as _tools
-from slpi import SlpiError, _bad, _flag, _integer, _interruptible, _path, _problem, _text
+from slpi import SlpiError, _bad, _flag, _integer, _interruptible, _path, _problem, _raise_callback_error, _text
 
 
 @dataclass
@@ -58,7 +58,8 @@ def mlmc(problem=None, rmse=None, *, phi=None, levels=(3, 16), pilot=200, alpha=
     "Multilevel Monte Carlo path simulation", Oper. Res. 2008).
 
     problem and settings as ``run``; rmse the requested root-mean-square error; phi as
-    ``converge``'s (a name or an expression string; no callable here); levels (l0, lmax):
+    ``converge``'s: a name, an expression string, or a callable ``phi(x) -> float`` of the
+    state array, called from the estimate's threads (no checkpoint then); levels (l0, lmax):
     the coarsest level and the finest allowed; pilot: the paths a new level is first
     sampled with; alpha: the weak order in the bias estimate; plain: plain Monte Carlo at
     level l0 alone; checkpoint/resume: files as ``slpi mlmc --checkpoint/--resume``.
@@ -76,8 +77,10 @@ def mlmc(problem=None, rmse=None, *, phi=None, levels=(3, 16), pilot=200, alpha=
         raise _bad("rmse", rmse, "give the requested RMSE, a positive number")
     if isinstance(rmse, bool) or not isinstance(rmse, (int, float)) or not rmse > 0:
         raise _bad("rmse", rmse, "must be a positive number")
-    if callable(phi):
-        raise _bad("phi", phi, "mlmc takes phi as a name or an expression string (converge takes callables)")
+    fn = phi if callable(phi) else None
+    if fn is not None and (checkpoint is not None or resume is not None):
+        raise _bad("phi", phi, "a callable functional has no text a checkpoint can name: give an expression string "
+                   "to checkpoint or resume")
     if not (isinstance(levels, (tuple, list)) and len(levels) == 2):
         raise _bad("levels", levels, "must be (l0, lmax)")
     l0, l1 = _integer("levels[0]", levels[0], 0, 24), _integer("levels[1]", levels[1], 0, 24)
@@ -88,17 +91,29 @@ def mlmc(problem=None, rmse=None, *, phi=None, levels=(3, 16), pilot=200, alpha=
         raise _bad("on_failure", on_failure, "must be 'warn', 'raise' or 'ignore'")
     ck = _path("checkpoint", checkpoint) if checkpoint is not None else _ffi.NULL
     rs = _path("resume", resume) if resume is not None else _ffi.NULL
-    cphi = _text("phi", phi) if phi is not None else _ffi.NULL
+    cphi = _text("phi", phi) if phi is not None and fn is None else _ffi.NULL
     pr = _problem(problem, settings)
     t = _tools()
+    from slpi._converge import _phi_callback
+    cb_error = [None]
+    cfn = _phi_callback(fn, cb_error) if fn is not None else None
     with tempfile.TemporaryDirectory() as d:
         j = os.path.join(d, "mlmc.json")
         _lib.slpi_progress_set_mode(_lib.SLPI_PROGRESS_ON if progress else _lib.SLPI_PROGRESS_OFF)
         try:
-            _, error = _interruptible(t, lambda: t.slpi_api_mlmc_json(
-                pr._p, cphi, float(rmse), l0, l1, pilot, float(alpha), int(plain), ck, rs, threads, _path("json", j)))
+            if cfn is None:
+                _, error = _interruptible(t, lambda: t.slpi_api_mlmc_json(
+                    pr._p, cphi, float(rmse), l0, l1, pilot, float(alpha), int(plain), ck, rs, threads,
+                    _path("json", j)))
+            else:
+                _, error = _interruptible(t, lambda: t.slpi_api_mlmc_json_fn(
+                    pr._p, cfn, _ffi.NULL, float(rmse), l0, l1, pilot, float(alpha), int(plain), threads,
+                    _path("json", j)))
         finally:
             _lib.slpi_progress_set_mode(_lib.SLPI_PROGRESS_AUTO)
+        _raise_callback_error(pr)
+        if cb_error[0] is not None:   # the callable's exception: the estimate stopped using it
+            raise cb_error[0]
         if error:
             raise error
         with open(j) as f:

@@ -11,12 +11,13 @@ a figure made here is laid out by matplotlib's constrained layout (no label over
 - ``mlmc``: an MLMC estimate's per-level means and variances against the level;
 - ``vorticity``: the vorticity field of an su(N) state on the sphere (slpi.sphere: the
   inverse of the Zeitlin map), as a longitude-latitude, Mollweide or orthographic map;
+- ``mlmc_test``: Giles' mlmc_test figure of ``slpi.mlmc_test`` (four panels);
 - ``panels``: several states' vorticity with one colour scale;
 - ``animate``: the vorticity of a run's states as a .gif (or .mp4 with ffmpeg).
 docs/figures.md shows each at print size (python/examples/print-figures.py makes them)."""
 import numpy as np
 
-__all__ = ["sphere", "drift", "band", "convergence", "mlmc", "vorticity", "vorticity_grid", "centre", "panels",
+__all__ = ["sphere", "drift", "band", "convergence", "mlmc", "mlmc_test", "vorticity", "vorticity_grid", "centre", "panels",
            "animate"]
 
 
@@ -244,6 +245,56 @@ def mlmc(estimate, axes=None):
         a.xaxis.get_major_locator().set_params(integer=True)
     am.slpi_var, am.slpi_rates = av, tuple(rates)
     return am
+
+
+def mlmc_test(test, fig=None):
+    """Giles' mlmc_test figure of ``slpi.mlmc_test``: four panels. The variance and the
+    |mean| of P_l and of Y_l against the level, with the fitted beta and alpha; the
+    consistency check (the line at 1 flags) and the kurtosis against the level; the
+    cost of MLMC and of plain Monte Carlo, times eps^2, against the requested eps. fig: a
+    figure, or None (a new one). Returns the figure; its axes are ``fig.axes``: the four
+    panels, then the kurtosis's twin of the check's.
+
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> t = slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 5), paths=200, eps=(0.05, 0.02))
+    >>> len(slpi.plot.mlmc_test(t).axes)
+    5
+    """
+    fig = fig if fig is not None else _figure(figsize=(6.5, 5.6))
+    av, am, ac, ae = fig.subplots(2, 2).ravel()
+    lev = np.asarray(test.level)
+    for a, y, p, what, r, name in ((av, test.var, test.var_p, "variance", test.beta, "\N{GREEK SMALL LETTER BETA}"),
+                                   (am, np.abs(test.mean), np.abs(test.mean_p), "|mean|", test.alpha,
+                                    "\N{GREEK SMALL LETTER ALPHA}")):
+        a.semilogy(lev, p, "s--", color="C2", mfc="none", label="P_l")
+        a.semilogy(lev[1:], y[1:], "o-", color="C0", label="P_l - P_l-1 (%s = %.2f)" % (name, r))
+        a.set_xlabel("level l (h = T 2$^{-l}$)")
+        a.set_ylabel(_label(what, "state", sep="\n"))
+        a.legend(loc="lower left", bbox_to_anchor=(0, 1.01), fontsize="small", borderaxespad=0, frameon=False)
+    ac.plot(lev[1:], test.check[1:], "o-", color="C0", label="consistency check")
+    ac.axhline(1.0, color="C3", lw=0.8, ls=":", label="flag at 1")
+    ac.set_xlabel("level l (h = T 2$^{-l}$)")
+    ac.set_ylabel("check (1)")
+    ak = ac.twinx()
+    ak.plot(lev[1:], test.kurtosis[1:], "^--", color="C1", label="kurtosis")
+    ak.set_ylabel("kurtosis (1)")
+    h1, l1 = ac.get_legend_handles_labels()
+    h2, l2 = ak.get_legend_handles_labels()
+    ac.legend(h1 + h2, l1 + l2, fontsize="small", frameon=False, loc="lower left", bbox_to_anchor=(0, 1.01), ncol=2,
+              borderaxespad=0)
+    e = np.asarray(test.eps)
+    ae.loglog(e, e ** 2 * np.asarray(test.mlmc_cost), "o-", color="C0", label="MLMC")
+    ae.loglog(e, e ** 2 * np.asarray(test.mc_cost), "s--", color="C2", label="plain MC")
+    ae.set_xlabel(_label("RMSE \N{GREEK SMALL LETTER EPSILON}", "state"))
+    ae.set_ylabel(_label("\N{GREEK SMALL LETTER EPSILON}$^2$ \N{MULTIPLICATION SIGN} cost in steps", "state",
+                         sep="\n"))
+    ae.set_xticks(e, ["%g" % x for x in e], rotation=30)
+    ae.xaxis.set_minor_locator(_plt().NullLocator())
+    ae.legend(loc="lower left", bbox_to_anchor=(0, 1.01), ncol=2, fontsize="small", borderaxespad=0, frameon=False)
+    for a in (av, am, ac):
+        a.xaxis.get_major_locator().set_params(integer=True)
+    fig.set_layout_engine("constrained")
+    return fig
 
 
 def vorticity_grid(N):

@@ -1,4 +1,5 @@
-"""The figures docs/figures.md shows are those python/examples/print-figures.py writes:
+"""The figures docs/figures.md shows are those python/examples/print-figures.py and
+ou-studies.py write:
 the page names exactly its files, each is in docs/figures/, and the script run again
 writes each in the same format at the same size (within 10 %: fonts and matplotlib
 versions move a tight bounding box by a few pixels), at print width (at most 6.5 in),
@@ -15,10 +16,13 @@ ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 EXAMPLES = os.path.join(ROOT, "python", "examples")
 
 
-def script():
+SCRIPTS = ("print-figures.py", "ou-studies.py")
+
+
+def script(name="print-figures.py"):
     sys.path.insert(0, EXAMPLES)   # its _common
     try:
-        spec = importlib.util.spec_from_file_location("print_figures", os.path.join(EXAMPLES, "print-figures.py"))
+        spec = importlib.util.spec_from_file_location(name[:-3].replace("-", "_"), os.path.join(EXAMPLES, name))
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
     finally:
@@ -43,19 +47,20 @@ def documented():
 
 def test_the_page_shows_the_scripts_figures():
     names = documented()
-    assert names == sorted(script().FIGURES)
+    assert names == sorted(f for name in SCRIPTS for f in script(name).FIGURES)
     for n in names:
         kind, w, h = size(os.path.join(ROOT, "docs", "figures", n))
         assert kind == n.rsplit(".", 1)[1] and w > 300 and h > 150, (n, kind, w, h)
 
 
-def test_the_script_makes_them_at_their_size(tmp_path, monkeypatch):
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_the_script_makes_them_at_their_size(name, tmp_path, monkeypatch):
     pytest.importorskip("matplotlib")
     pytest.importorskip("PIL")
     import matplotlib.image
     import numpy as np
     from test_plot import labels, overlaps
-    mod = script()
+    mod = script(name)
     write, seen = mod.write, {}
 
     def check(fig, path):   # each figure as the script saves it: print width, labelled, nothing overlapping
@@ -68,7 +73,7 @@ def test_the_script_makes_them_at_their_size(tmp_path, monkeypatch):
             assert 0.25 < np.unravel_index(w.argmax(), w.shape)[1] / w.shape[1] < 0.75, name
         write(fig, path)
     monkeypatch.setattr(mod, "write", check)
-    monkeypatch.setattr(sys, "argv", ["print-figures.py", str(tmp_path)])
+    monkeypatch.setattr(sys, "argv", [name, str(tmp_path)])
     sys.path.insert(0, EXAMPLES)
     try:
         mod.main()
@@ -89,7 +94,12 @@ def test_the_script_makes_them_at_their_size(tmp_path, monkeypatch):
             "fig-band.png": ["t (dimensionless)", "x1 (dimensionless)"],
             "fig-convergence.png": ["step size h (dimensionless)", "strong error (dimensionless)"],
             "fig-mlmc.png": ["level l (h = T 2$^{-l}$)", "|mean| of Y_l\n(dimensionless)",
-                             "variance of Y_l\n(dimensionless)"]}
+                             "variance of Y_l\n(dimensionless)"],
+            "fig-ou-bands.png": ["t (dimensionless)", "x1 (dimensionless)"],
+            "fig-ou-weak.png": ["step size h (dimensionless)", "weak error (dimensionless)"],
+            "fig-ou-mlmc.png": ["level l (h = T 2$^{-l}$)", "variance\n(dimensionless)", "|mean|\n(dimensionless)",
+                                "check (1)", "kurtosis (1)", "RMSE \N{GREEK SMALL LETTER EPSILON} (dimensionless)"]}
+    want = {n: v for n, v in want.items() if n in mod.FIGURES}
     assert sorted(seen) == sorted(want)
     for n, need in want.items():
         assert set(need) <= set(seen[n]), (n, seen[n])

@@ -10,7 +10,7 @@
  *  - a run checkpoint carries eta (ou_eta): the resume is the uninterrupted bytes, and a
  *    checkpoint whose eta was changed (its end digest rewritten) resumes to other bytes;
  *  - refused: bad noise_tau values, a count that is neither 1 nor M, with a noise file,
- *    and in the white-only studies. */
+ *    and where white noise only is meant (the lanes, an exact reference). */
 #include <math.h>
 #include <unistd.h>
 
@@ -185,9 +185,10 @@ static void check_refused(void)
     rc = slpi_noise_source_open(&s, &p, &err);
     TEST_CHECKF(rc == SLPI_EINPUT && strstr(err.msg, "with noise_file"), "noise_file: '%s'", err.msg);
     p = rb(10, 0x1p-7, 0, "0.1");
-    TEST_CHECK(slpi_problem_white_only(&p, "converge", &err) == SLPI_EINPUT && strstr(err.msg, "converge: "));
+    TEST_CHECK(slpi_problem_white_only(&p, "lanes", &err) == SLPI_EINPUT &&
+               strstr(err.msg, "lanes is for white noise only"));
     p = rb(10, 0x1p-7, 0, "0,0");
-    TEST_CHECK(slpi_problem_white_only(&p, "converge", &err) == SLPI_OK);
+    TEST_CHECK(slpi_problem_white_only(&p, "lanes", &err) == SLPI_OK);
 }
 
 int main(void)
