@@ -127,11 +127,11 @@ nf() { # nf NAME PROBE AT ARGS...: noise -o $tmp/n.noise (holding "old"), stoppe
     bad "$name: the message does not say that nothing was written"
   leftovers $name
 }
-nf noise-gen "files '$tmp/.n.noise.slpi-??????'" 1 $W --steps 4096 --refine 24
-nf noise-ou "files '$tmp/.n.noise.slpi-??????'" 1 --preset iso/rigid-body/weak noise_tau=0.05 refine=24 steps=64
+nf noise-gen "files '$tmp/.n.noise.slpi-*-??????'" 1 $W --steps 4096 --refine 24
+nf noise-ou "files '$tmp/.n.noise.slpi-*-??????'" 1 --preset iso/rigid-body/weak noise_tau=0.05 refine=24 steps=64
 "$slpi" noise $W --steps 100000 -o "$tmp/full.noise" 2> /dev/null || bad "noise: the uninterrupted write failed"
 draw $(($(wc -c < "$tmp/full.noise") * 4 / 5))
-nf noise-write "bytes '$tmp/.n.noise.slpi-??????'" $r $W --steps 100000
+nf noise-write "bytes '$tmp/.n.noise.slpi-*-??????'" $r $W --steps 100000
 mkfifo "$tmp/n.fifo"
 { head -c 200000 > /dev/null; : > "$tmp/read"; while [ ! -e "$tmp/sent" ]; do sleep 0.02; done; cat > /dev/null; } \
   < "$tmp/n.fifo" &
