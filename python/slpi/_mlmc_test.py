@@ -105,7 +105,7 @@ def mlmc_test(problem=None, levels=(3, 8), paths=2000, *, eps=(0.02, 0.01, 0.005
     draws it.
 
     >>> t = slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 5), paths=200, eps=(0.05,))
-    >>> len(t.level), len(t.sweep), t.check[0]
+    >>> len(t.level), len(t.sweep), float(t.check[0])
     (4, 1, 0.0)
     """
     from slpi import mlmc
