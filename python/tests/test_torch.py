@@ -115,25 +115,6 @@ def test_zeitlin_judged_by_the_oracle(tmp_path, precision, defect, want):
     assert verdict(files, e.verify_precision) == want
 
 
-def planted(src, dst, E, u):
-    """the file src with each row's move from the previous row scaled by 1 + c, c = E u s / |D|
-    (s the max norm of row 0, D its first move): E u |x| a step, tests/oracle/t-verify-sizes.sh's
-    defect, into dst"""
-    lines = open(src).read().split("\n")
-    head = [ln for ln in lines if ln.startswith("#")]
-    body = [ln for ln in lines if ln and not ln.startswith("#")]
-    cols = body[0].split("\t")
-    idx = [i for i, n in enumerate(cols) if n.startswith(("ReX_", "ImX_"))]     # the state's columns
-    rows = [r.split("\t") for r in body[1:]]
-    X = np.array([[float.fromhex(r[i]) for i in idx] for r in rows])
-    c = E * u * np.abs(X[0]).max() / np.linalg.norm(X[1] - X[0])
-    Y = X[0] + np.concatenate([np.zeros((1, X.shape[1])), np.cumsum((1 + c) * np.diff(X, axis=0), axis=0)])
-    for r, y in zip(rows, Y):
-        for i, v in zip(idx, y):
-            r[i] = float(v).hex()
-    open(dst, "w").write("\n".join(head + [body[0]] + ["\t".join(r) for r in rows]) + "\n")
-
-
 @pytest.mark.parametrize("N", [16, 32, 64])
 @pytest.mark.parametrize("precision", ["float64", "float32"])
 def test_sizes_judged_by_the_oracle(tmp_path, N, precision):
@@ -149,8 +130,9 @@ def test_sizes_judged_by_the_oracle(tmp_path, N, precision):
     assert v.statistics["steps"] > 0
     u = 2.0 ** -53 if precision == "float64" else 2.0 ** -24
     bad = [f + ".defect" for f in files]
+    plant = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "oracle", "plant-moves.py")
     for f, g in zip(files, bad):
-        planted(f, g, 2 + SEED % 3, u)
+        subprocess.run([sys.executable, plant, f, g, str(2 + SEED % 3), repr(u)], check=True, capture_output=True)
     v = slpi.verify(bad, precision=e.verify_precision, threads=1)
     assert v.statistics["verdict"] == "FAIL", (N, precision, v.statistics["p_value"])
 

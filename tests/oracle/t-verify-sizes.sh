@@ -21,33 +21,9 @@ export OPENBLAS_NUM_THREADS=1
 first=$((seed % 1000 * 2))
 E=$((2 + seed % 3))
 field() { $py -c "import json, sys; j = json.load(open(sys.argv[1])); print(j$2)" "$1"; }
-# defect IN OUT: each row's move from the previous row (the port's own) scaled by 1 + c,
-# c = E u s / |D|, s the max norm of row 0 and D its first move, u = 2^-53
-defect() {
-  $py - "$1" "$2" "$E" << 'EOF'
-import math, sys
-src, dst, eff = sys.argv[1], sys.argv[2], float(sys.argv[3])
-lines = open(src).read().split("\n")
-head = [l for l in lines if l.startswith("#")]
-body = [l for l in lines if l and not l.startswith("#")]
-cols = body[0].split("\t")
-names = [l for l in head if l.startswith("# state_columns=")][0].split("=", 1)[1].split(",")
-idx = [cols.index(n) for n in names]
-rows = [r.split("\t") for r in body[1:]]
-X = [[float(r[i]) for i in idx] for r in rows]
-s = max(abs(v) for v in X[0])
-c = eff * 2.0 ** -53 * s / math.sqrt(sum((a - b) ** 2 for a, b in zip(X[1], X[0])))
-Y = X[0]
-for n in range(1, len(rows)):
-    Y = [y + (1 + c) * (a - b) for y, a, b in zip(Y, X[n], X[n - 1])]
-    for j, i in enumerate(idx):
-        rows[n][i] = "%.17g" % Y[j]
-open(dst, "w").write("\n".join(head + [body[0]] + ["\t".join(r) for r in rows]) + "\n")
-# the data term of tau alone, 2 |D| / s, over the file's steps
-print(sum(2 * math.sqrt(sum((a - b) ** 2 for a, b in zip(X[n], X[n - 1]))) / max(abs(v) for v in X[n])
-          for n in range(1, len(X))) / (len(X) - 1))
-EOF
-}
+# defect IN OUT: E u |x| a step planted, u = 2^-53 (tests/oracle/plant-moves.py); prints the
+# data term of tau alone
+defect() { $py tests/oracle/plant-moves.py "$1" "$2" "$E" 1.1102230246251565e-16; }
 for N in 16 32 64; do
   set --
   for k in $first $((first + 1)); do
