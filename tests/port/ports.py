@@ -18,6 +18,7 @@ tests/port/*.c use vectors:
 usage: ports.py numpy|torch float32|float64|float16|bfloat16 rb|zeitlin|heavytop NOISE STEPS
                 [DEFECT MAG]
        ports.py emu bfloat16|binary16|tf32|bfloat16/binary32|u=VALUE rb|heavytop NOISE STEPS [DEFECT MAG]
+                (a format but u=VALUE with +ftz: its subnormals flushed to zero, TINY)
 (float16: binary16, NumPy or PyTorch; bfloat16: PyTorch only; the rigid body and the
 heavy top, whose arithmetic is real. emu: NumPy's float64 with every operation rounded
 to the format, EMU below.)
@@ -53,29 +54,36 @@ class Defect:
 # accumulation and storage: `slpi verify --precision bfloat16/binary32`).
 EMU = {"bfloat16": (8, 8, 8, 8), "binary16": (11, 11, 11, 11), "tf32": (24, 11, 53, 24),
        "bfloat16/binary32": (24, 8, 53, 24)}
+# A format's smallest normal magnitude, below which a `+ftz` port (binary16+ftz: a unit
+# that flushes subnormals, `slpi verify --precision binary16+ftz`) holds zero.
+TINY = {"bfloat16": 2.0 ** -126, "binary16": 2.0 ** -14, "tf32": 2.0 ** -126, "bfloat16/binary32": 2.0 ** -126}
 
 
 def emu_format(dtype):
-    """(result bits, operand bits, product bits, sum bits) of an emulated format, or None;
-    u=VALUE rounds everything to p = round(-log2 VALUE) bits (slpi's reading of a user u)"""
+    """(result bits, operand bits, product bits, sum bits, flush) of an emulated format, or
+    None; flush the smallest normal of a `+ftz` format (every result below it zero), else
+    0; u=VALUE rounds everything to p = round(-log2 VALUE) bits (slpi's reading of a user u)"""
+    if dtype.endswith("+ftz") and dtype[:-4] in EMU:
+        return EMU[dtype[:-4]] + (TINY[dtype[:-4]],)
     if dtype in EMU:
-        return EMU[dtype]
+        return EMU[dtype] + (0.0,)
     if dtype.startswith("u="):
         u = float.fromhex(dtype[2:]) if "x" in dtype else float(dtype[2:])
         if 0 < u < 1:
             p = max(2, min(53, round(-math.log2(u))))
-            return (p, p, p, p)
+            return (p, p, p, p, 0.0)
     return None
 
 
-def round_bits(x, bits):
-    """x (a float64 array) rounded to nearest, ties to even, at `bits` significand bits
-    (the exponent range is not modelled)"""
+def round_bits(x, bits, tiny=0.0):
+    """x (a float64 array) rounded to nearest, ties to even, at `bits` significand bits,
+    and below `tiny` in magnitude flushed to zero (the exponent range is not otherwise
+    modelled)"""
     import numpy
-    if bits >= 53:
-        return x
-    m, e = numpy.frexp(x)
-    return numpy.ldexp(numpy.rint(numpy.ldexp(m, bits)), e - bits)
+    if bits < 53:
+        m, e = numpy.frexp(x)
+        x = numpy.ldexp(numpy.rint(numpy.ldexp(m, bits)), e - bits)
+    return numpy.where(numpy.abs(x) < tiny, 0.0 * x, x) if tiny else x
 
 
 def emu_class(fmt):
@@ -97,24 +105,24 @@ def emu_class(fmt):
                 a = numpy.moveaxis(args[0], kw.get("axis", 0) or 0, 0)
                 res = a[0]
                 for v in a[1:]:
-                    res = round_bits(res + v, fmt[0])
+                    res = round_bits(res + v, fmt[0], fmt[4])
             else:
                 res = getattr(ufunc, method)(*args, **kw)
                 if numpy.asarray(res).dtype.kind == "f":
-                    res = round_bits(numpy.asarray(res), fmt[0])
+                    res = round_bits(numpy.asarray(res), fmt[0], fmt[4])
             if out is not None:
                 numpy.copyto(out[0].view(numpy.ndarray), res)
                 return out[0]
             return numpy.asarray(res).view(Emu) if numpy.asarray(res).dtype.kind == "f" else res
 
     def matmul(a, b):
-        a, b = round_bits(a, fmt[1]), round_bits(b, fmt[1])
+        a, b = round_bits(a, fmt[1], fmt[4]), round_bits(b, fmt[1], fmt[4])
         col = b.ndim == 1
         b2 = b[:, None] if col else b
-        acc = round_bits(numpy.multiply.outer(a[:, 0], b2[0]), fmt[2])
+        acc = round_bits(numpy.multiply.outer(a[:, 0], b2[0]), fmt[2], fmt[4])
         for k in range(1, a.shape[1]):
-            acc = round_bits(acc + round_bits(numpy.multiply.outer(a[:, k], b2[k]), fmt[2]), fmt[3])
-        return round_bits(acc[:, 0] if col else acc, fmt[0])
+            acc = round_bits(acc + round_bits(numpy.multiply.outer(a[:, k], b2[k]), fmt[2], fmt[4]), fmt[3], fmt[4])
+        return round_bits(acc[:, 0] if col else acc, fmt[0], fmt[4])
 
     return Emu
 
