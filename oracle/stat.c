@@ -89,6 +89,11 @@
  * scaled by u / CONST_SHIFT, times sqrt(m) for the alignment that the random signs let
  * cancel over the m terms of a product (docs/power.md#sizes-amendment): tau's second term. */
 #define CONST_SHIFT 0x1p-20
+/* A unit that flushes subnormals (slpi_precision.flush, +ftz) holds a value below the
+ * smallest normal N_min as 0: off by up to N_min absolutely, not relatively. Measured per
+ * row as the constants are, by the response to the inputs each moved by +-N_min (random
+ * signs; lost in the inputs' own rounding where N_min is far below u s), times sqrt(m):
+ * tau's third term (docs/power.md#tf32-rule). */
 /* Rows needed beyond the directions before T^2 means anything. */
 #define MIN_EXTRA_ROWS 10
 
@@ -151,19 +156,33 @@ int slpi_oracle_stat_resolves(const slpi_oracle_port *port, arb_srcptr x, long k
     return s > 0 && rad <= MAX_RADIUS * (double)k * port->precision.u * s;
 }
 
+enum { MOVE_UNIFORM, MOVE_SIGN, MOVE_ABSOLUTE };
 /* xs = x and dws = dw (kM of them) each moved relatively by eta times a uniform number
- * in [-1, 1), or by +-eta (sign), drawn from the counter *c. */
-static void moved(double *xs, double *dws, const double *x, const double *dw, int dim, long kM, double eta, int sign,
+ * in [-1, 1) (MOVE_UNIFORM), relatively by +-eta (MOVE_SIGN) or absolutely by +-eta
+ * (MOVE_ABSOLUTE), drawn from the counter *c. */
+static void moved(double *xs, double *dws, const double *x, const double *dw, int dim, long kM, double eta, int how,
                   uint64_t *c)
 {
     for (int i = 0; i < dim + kM; i++) {
         double v = uniform_pm1(c);
-        if (sign) v = v < 0 ? -1.0 : 1.0;
-        if (i < dim)
-            xs[i] = x[i] * (1 + eta * v);
-        else
-            dws[i - dim] = dw[i - dim] * (1 + eta * v);
+        if (how != MOVE_UNIFORM) v = v < 0 ? -1.0 : 1.0;
+        double *to = i < dim ? xs + i : dws + (i - dim), from = i < dim ? x[i] : dw[i - dim];
+        *to = how == MOVE_ABSOLUTE ? from + eta * v : from * (1 + eta * v);
     }
+}
+
+/* |D(xs, dws) - D(x, dw)|^2 for the moved inputs xs, dws (moved()), D the increment of
+ * the double path's step (P: from the row's own inputs); -1 when the step fails. */
+static double response2(slpi_fast *f, const slpi_oracle_local_row *lr, int M, const double *ones, const double *P,
+                        const double *xs, const double *dws, double *Ps, int dim, int *nomem)
+{
+    if (slpi_oracle_fast_steps(f, lr, xs, dws, M, ones, Ps, dim, nomem) != 0) return -1;
+    double r2 = 0;
+    for (int i = 0; i < dim; i++) {
+        double q = (Ps[i] - xs[i]) - (P[i] - lr->start[i]);
+        r2 += q * q;
+    }
+    return r2;
 }
 
 void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
@@ -211,7 +230,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     for (int l = 0; l < M; l++) ones[l] = 1.0, mult[l] = -1.0;
     /* the directions, from the inputs moved by DIR_SHIFT: rounding errors not the port's */
     uint64_t c = mix64((uint64_t)lr->to * UINT64_C(0x100000001b3) ^ (uint64_t)lr->from), cd = mix64(c ^ 0xd1);
-    moved(xs, dws, lr->start, dw, dim, k * M, DIR_SHIFT, 0, &cd);
+    moved(xs, dws, lr->start, dw, dim, k * M, DIR_SHIFT, MOVE_UNIFORM, &cd);
     int ok = slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, P, dim, &nomem) == 0 &&
         slpi_oracle_fast_steps(f, lr, xs, dws, M, ones, Ps, dim, &nomem) == 0 &&
         slpi_oracle_fast_steps(f, lr, xs, dws, M, mult, Pm, dim, &nomem) == 0;
@@ -228,15 +247,17 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
         ok = slpi_oracle_fast_steps(f, lr, xs, dws, M, mult, tmp, dim, &nomem) == 0;
         for (int i = 0; ok && i < dim; i++) dir[(size_t)(3 + l) * dim + i] = (Ps[i] - tmp[i]) / 2;
     }
-    /* the constants' response: the increment's change for inputs moved by +-CONST_SHIFT */
+    /* the constants' response: the increment's change for inputs moved by +-CONST_SHIFT;
+     * a flushing unit's, for inputs moved by +-flush absolutely */
     uint64_t cc = mix64(c ^ 0xc0);
-    moved(xs, dws, lr->start, dw, dim, k * M, CONST_SHIFT, 1, &cc);
-    ok = ok && slpi_oracle_fast_steps(f, lr, xs, dws, M, ones, Ps, dim, &nomem) == 0;
-    double resp2 = 0;
-    for (int i = 0; ok && i < dim; i++) {
-        double q = (Ps[i] - xs[i]) - (P[i] - lr->start[i]);
-        resp2 += q * q;
+    moved(xs, dws, lr->start, dw, dim, k * M, CONST_SHIFT, MOVE_SIGN, &cc);
+    double resp2 = ok ? response2(f, lr, M, ones, P, xs, dws, Ps, dim, &nomem) : -1, flush2 = 0;
+    double flush = port->precision.flush;
+    if (flush > 0 && resp2 >= 0) {
+        moved(xs, dws, lr->start, dw, dim, k * M, flush, MOVE_ABSOLUTE, &cc);
+        flush2 = response2(f, lr, M, ones, P, xs, dws, Ps, dim, &nomem);
     }
+    ok = ok && resp2 >= 0 && flush2 >= 0;
     /* the twin: inputs rounded at u (relative, uniform), outputs to the format's bits */
     double u = port->precision.u;
     for (int i = 0; i < dim; i++) tmp[i] = lr->start[i] * (1 + u * uniform_pm1(&c));
@@ -259,8 +280,10 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
         out[1 + SLPI_STAT_DIRS] = r2;
         out[2 + SLPI_STAT_DIRS] = t2;
         outr[SLPI_STAT_DIRS] = dot(rr, rr, dim);
-        outr[SLPI_STAT_DIRS + 1] = /* tau of the row: the data's, the constants' */
-            (DATA_BIAS * sqrt(move2) + sqrt(ceil(sqrt((double)dim)) * resp2) / CONST_SHIFT) / (sqrt((double)k) * s);
+        double m = ceil(sqrt((double)dim));
+        outr[SLPI_STAT_DIRS + 1] = /* tau of the row: the data's, the constants', the flush's */
+            (DATA_BIAS * sqrt(move2) + sqrt(m * resp2) / CONST_SHIFT + sqrt(m * flush2) / port->precision.u) /
+            (sqrt((double)k) * s);
         slpi_oracle_diag_row(f, lr, dw, M, r, rr, unit, dim, out + SLPI_DIAG_OFFSET, &nomem);
     }
     if (nomem) out[0] = SLPI_STAT_NOMEM;

@@ -104,16 +104,20 @@ int slpi_golden_save(const char *path, const slpi_golden *g, slpi_error *err);
 /* How many of the rows a port's file omits the verifier names (slpi_verify_result). */
 #define SLPI_VERIFY_MISSING_NAMED 8
 /* A port's declared floating-point format (oracle/precision.c, one table): its name, its
- * unit roundoff u (the budget's and the statistics' unit) and the significand bits of the
- * format its outputs are stored in (ulps are counted in it). */
+ * unit roundoff u (the budget's and the statistics' unit), the significand bits of the
+ * format its outputs are stored in (ulps are counted in it) and, for a unit that flushes
+ * subnormals (+ftz), the smallest normal below which it holds zero (else 0). */
 typedef struct {
-    char name[32]; /* binary64, binary32, tf32, bfloat16, binary16, u=VALUE, ARITH/STORE */
+    char name[32]; /* binary64, binary32, tf32, tf32-rz, bfloat16, binary16, u=VALUE, ARITH/STORE; +ftz */
     double u;
     int bits;
+    double flush;
 } slpi_precision;
 /* A format by name ("binary32"), a stated unit roundoff "u=VALUE", 0 < VALUE < 1, or a
  * port's arithmetic and storage "ARITH/STORE" (u the larger of the two, the bits of
- * STORE: "bfloat16/binary32"); anything else is SLPI_EINPUT naming the accepted list. */
+ * STORE: "bfloat16/binary32"), each but u=VALUE (and ARITH u=VALUE) optionally followed by
+ * "+ftz" (flush: the arithmetic's smallest normal); anything else is SLPI_EINPUT naming
+ * the accepted list. */
 int slpi_precision_parse(slpi_precision *out, const char *s, slpi_error *err);
 /* The table's entry of unit roundoff u (binary64, binary32, bfloat16, binary16), else
  * "u=VALUE" with bits = round(-log2 u) clamped to 2..53. */

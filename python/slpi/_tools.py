@@ -314,8 +314,9 @@ def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff
         Certify at most this many steps, UNABLE beyond (-1: a file that needs more than
         10**9 raises SlpiError naming --max-steps, oracle/README.md#max-steps).
     precision : str, optional
-        The port's format: "binary64" (default), "binary32", "tf32", "bfloat16",
-        "binary16", or "u=VALUE".
+        The port's format: "binary64" (default), "binary32", "tf32", "tf32-rz" (TF32
+        operands truncated), "bfloat16", "binary16", "u=VALUE", "ARITH/STORE", each but
+        u=VALUE with "+ftz" for a unit that flushes subnormals (oracle/README.md#precisions).
     unit_roundoff : float, optional
         The same as precision="u=VALUE".
     budget : float, optional

@@ -350,7 +350,7 @@ keep="base.tsv"; row "--json base.tsv is also the input trajectory base.tsv" ver
 keep="full"; row "full: write error" verifyx base.tsv --max-steps 2 -o full
 # the declared precision, the statistics' options, NaN and infinite rows, pooled files of
 # another problem (any key but path=, seed=, noise_file= differing)
-row "unknown precision 'binary128': expected one of binary64, binary32, tf32, bfloat16, binary16, u=VALUE" verifyx base.tsv --precision binary128
+row "unknown precision 'binary128': expected one of binary64, binary32, tf32, tf32-rz, bfloat16, binary16, u=VALUE" verifyx base.tsv --precision binary128
 row "unknown precision 'u=1': expected one of" verifyx base.tsv --precision u=1
 row "unknown precision 'u=0x': expected one of" verifyx base.tsv --unit-roundoff 0x
 row "--alpha 0.7: out of range" verifyx base.tsv --alpha 0.7

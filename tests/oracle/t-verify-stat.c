@@ -267,6 +267,21 @@ static void precision_table(void)
     TEST_CHECK(slpi_precision_parse(&p, "bfloat16/", &err) == SLPI_EINPUT);
     TEST_CHECK(slpi_precision_parse(&p, "/binary32", &err) == SLPI_EINPUT);
     TEST_CHECK(slpi_precision_parse(&p, "bfloat16/binary32/binary64", &err) == SLPI_EINPUT);
+    /* TF32 truncated: u the whole ulp; +ftz: the arithmetic's smallest normal, not for u= */
+    TEST_CHECK(slpi_precision_parse(&p, "tf32-rz", &err) == SLPI_OK && p.u == 0x1p-10 && p.bits == 24 && p.flush == 0);
+    TEST_CHECK(slpi_precision_parse(&p, "tf32", &err) == SLPI_OK && p.flush == 0);
+    slpi_precision_of_u(&p, 0x1p-10);
+    TEST_CHECK(strcmp(p.name, "tf32-rz") != 0 && p.bits == 10);
+    TEST_CHECK(slpi_precision_parse(&p, "binary16+ftz", &err) == SLPI_OK && p.u == 0x1p-11 && p.bits == 11 &&
+               p.flush == 0x1p-14 && !strcmp(p.name, "binary16+ftz"));
+    TEST_CHECK(slpi_precision_parse(&p, "tf32-rz+ftz", &err) == SLPI_OK && p.u == 0x1p-10 && p.flush == 0x1p-126);
+    TEST_CHECK(slpi_precision_parse(&p, "binary64/binary16+ftz", &err) == SLPI_OK && p.u == 0x1p-11 && p.bits == 11 &&
+               p.flush == 0x1p-1022);
+    TEST_CHECK(slpi_precision_parse(&p, "bfloat16/binary32", &err) == SLPI_OK && p.flush == 0);
+    TEST_CHECK(slpi_precision_parse(&p, "u=0x1p-9+ftz", &err) == SLPI_EINPUT && strstr(err.msg, "+ftz"));
+    TEST_CHECK(slpi_precision_parse(&p, "u=0x1p-9/binary32+ftz", &err) == SLPI_EINPUT);
+    TEST_CHECK(slpi_precision_parse(&p, "+ftz", &err) == SLPI_EINPUT);
+    TEST_CHECK(slpi_precision_parse(&p, "binary16+ftz+ftz", &err) == SLPI_EINPUT);
 }
 
 int main(void)

@@ -12,8 +12,8 @@ and with `ftz` the products' operands below binary32's smallest normal 2^-126 ar
 flushed to zero first (`--precision tf32+ftz`, `tf32-rz+ftz`). A port for the oracle's
 tests of those declarations (tests/oracle/t-verify-tf32.sh; docs/power.md#tf32-rule).
 
-usage: tf32.py rn|rz[+ftz] PRESET PATHS FIRST STEPS OUT [KEY=VALUE ...]
-Writes one many-path file OUT (slpi.torch.write, many=True). Exit 77 without PyTorch."""
+usage: tf32.py rn|rz[+ftz] PRESET PATHS FIRST STEPS FOLDER [KEY=VALUE ...]
+Writes one file a path, FOLDER/path-K.tsv (slpi.torch.write). Exit 77 without PyTorch."""
 import os
 import sys
 
@@ -55,9 +55,7 @@ def main(argv):
     emulate(torch, mode, ftz)
     e = slpi.torch.run(argv[1], paths=int(argv[2]), first_path=int(argv[3]), precision="tf32",
                        steps=int(argv[4]), **keys)
-    out = argv[5]
-    folder, stem = os.path.dirname(out) or ".", os.path.basename(out)[:-4]
-    slpi.torch.write(e, folder, stem=stem, many=True)
+    slpi.torch.write(e, argv[5])
 
 
 if __name__ == "__main__":
