@@ -19,6 +19,7 @@
 #include "slpi/output.h"
 #include "slpi/tools.h"
 #include "core/command.h"
+#include "core/progress.h"
 
 #ifdef SLPI_MPI
 static int mpi_combine(double *buf, size_t n, void *arg)
@@ -81,6 +82,14 @@ static int verify_main(int argc, char **argv, int rank, int nranks)
     if (rc == SLPI_OK && rank == 0 && io.json && slpi_verify_write_json(files[0], res, io.json, &err) != SLPI_OK) {
         fprintf(stderr, "slpi verify: %s\n", err.msg);
         rc = SLPI_EINPUT;
+    }
+    if (rc == SLPI_OK && !io.quiet && rank == 0) { /* the cost, where progress is shown: a run's own */
+        double cpu = res->stats.cpu_seconds;
+        slpi_progress_note("verify: %.3g CPU s; proof %ld rows (%.3g a CPU second), statistics %ld rows (%.3g a "
+                           "CPU second)\n",
+                           cpu, res->rows + res->local.rows,
+                           cpu > 0 ? (double)(res->rows + res->local.rows) / cpu : 0.0, res->stats.rows,
+                           cpu > 0 ? (double)res->stats.rows / cpu : 0.0);
     }
     if (rc == SLPI_OK && io.quiet && rank == 0) {
         fprintf(out, "%s%s: %s (%s, u = %.3g, K = %g;", files[0], nfiles > 1 ? " ..." : "",

@@ -47,10 +47,26 @@ static long long now_ns(void)
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-slpi_progress *slpi_progress_begin(const char *what, long total)
+/* Whether progress is shown: ON, or AUTO with standard error a terminal. */
+static int shown(void)
 {
     int mode = atomic_load(&progress_mode);
-    if (mode == SLPI_PROGRESS_OFF || total <= 0 || (mode == SLPI_PROGRESS_AUTO && !isatty(2))) return NULL;
+    return mode == SLPI_PROGRESS_ON || (mode == SLPI_PROGRESS_AUTO && isatty(2));
+}
+
+void slpi_progress_note(const char *fmt, ...)
+{
+    if (!shown()) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fflush(stderr);
+}
+
+slpi_progress *slpi_progress_begin(const char *what, long total)
+{
+    if (total <= 0 || !shown()) return NULL;
     slpi_progress *pg = calloc(1, sizeof *pg);
     if (!pg) return NULL; /* progress is never worth failing the work for */
     snprintf(pg->what, sizeof pg->what, "%s", what);
@@ -58,7 +74,7 @@ slpi_progress *slpi_progress_begin(const char *what, long total)
     long long t = now_ns();
     pg->start = (double)t * 1e-9;
     atomic_init(&pg->done, 0);
-    atomic_init(&pg->next_draw_ns, mode == SLPI_PROGRESS_ON ? t : t + 1500000000LL);
+    atomic_init(&pg->next_draw_ns, atomic_load(&progress_mode) == SLPI_PROGRESS_ON ? t : t + 1500000000LL);
     atomic_flag_clear(&pg->drawing);
     return pg;
 }

@@ -15,6 +15,10 @@ void slpi_progress_add(slpi_progress *pg, long n);
 void slpi_progress_set(slpi_progress *pg, long done);
 
 void slpi_progress_end(slpi_progress *pg); /* erase the line, free. NULL: pg (no-op) */
+/* A line that stays (a finished command's cost: "verify: 12 CPU s, ..."), on standard
+ * error where progress is shown (ON, or AUTO on a terminal), else nothing: like the
+ * progress line, never in an output or a log. */
+void slpi_progress_note(const char *fmt, ...);
 /* Movement inside the current unit (a long certified step): the line is redrawn with
  * this text after it ("; in step 4: 120 iterations at 256 bits"), at most ten times a
  * second; the text is formatted only when the line is redrawn. */

@@ -336,6 +336,9 @@ int slpi_verify_write_json(const char *input, const slpi_verify_result *res, con
         json_object_set_new(j, "proof", proof);
         json_object_set_new(j, "statistics", stats_json(&res->stats));
         json_object_set_new(j, "files", json_integer(res->files));
+        double cpu = res->stats.cpu_seconds; /* the whole verification's: proof and statistics */
+        json_object_set_new(j, "proof_rows_per_cpu_second",
+                            real_or_null(cpu > 0 ? (double)(res->rows + res->local.rows) / cpu : NAN));
         json_t *missing = json_array();
         for (long i = 0; i < res->rows_missing && i < SLPI_VERIFY_MISSING_NAMED; i++)
             json_array_append_new(missing, json_integer(res->missing_step[i]));

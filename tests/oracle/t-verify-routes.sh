@@ -6,7 +6,10 @@
 # 2 paths x 12 steps at binary64, gets every row into the statistics, each from the
 # step on Arb's products (`steps_arb_reference`), with its rows per CPU-second; the same
 # file with `matmul=arb` gets the same rows from the certified balls themselves (no
-# Arb reference needed), with the same statistics.
+# Arb reference needed), with the same statistics. The JSON's proof rows per CPU-second
+# are positive too, and with --progress standard error says both rates ("verify: ...
+# CPU s; proof N rows (R a CPU second), statistics ..."), without it (not a terminal)
+# nothing.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
@@ -21,6 +24,8 @@ done
 grep -q '^# matmul=auto$' "$d/p0.tsv" && grep -q '^# matmul=arb$' "$d/a0.tsv" || note "the files' matmul key"
 $slpi verify --local -q --threads 1 --json "$d/b.json" "$d/p0.tsv" "$d/p1.tsv" > "$d/b.txt" 2>&1
 rc=$?
+prate=$(field "$d/b.json" "['proof_rows_per_cpu_second']")
+awk -v r="$prate" 'BEGIN { exit !(r + 0 > 0) }' || note "BLAS route: proof rows per CPU-second '$prate'"
 rows=$(field "$d/b.json" "['statistics']['steps']")
 arb=$(field "$d/b.json" "['statistics']['steps_arb_reference']")
 blas=$(field "$d/b.json" "['local']['products']['blas']")
@@ -29,8 +34,13 @@ rate=$(field "$d/b.json" "['statistics']['steps_per_cpu_second']")
 [ "$blas" = 24 ] || note "BLAS route: $blas rows enclosed on the BLAS route, expected 24"
 [ "$rows" = 24 ] && [ "$arb" = 24 ] || note "BLAS route: $rows statistics rows, $arb from Arb's products, expected 24 and 24"
 awk -v r="$rate" 'BEGIN { exit !(r + 0 > 0) }' || note "BLAS route: steps per CPU-second '$rate'"
-$slpi verify --local -q --threads 1 --json "$d/a.json" "$d/a0.tsv" "$d/a1.tsv" > "$d/a.txt" 2>&1
+$slpi verify --local --progress --threads 1 --json "$d/a.json" "$d/a0.tsv" "$d/a1.tsv" > "$d/a.txt" 2> "$d/a.err"
 rc=$?
+tr '\r' '\n' < "$d/a.err" | sed 's/^.\[K//' |   # after the progress line, erased
+  grep -Eq '^verify: [0-9.e+-]+ CPU s; proof 26 rows \([0-9.e+-]+ a CPU second\), statistics 24 rows \([0-9.e+-]+ a CPU second\)$' \
+  || note "Arb route with --progress: no cost line: $(tr '\r' '\n' < "$d/a.err" | tail -2)"
+$slpi verify --local --threads 1 "$d/a0.tsv" "$d/a1.tsv" 2>&1 > /dev/null | grep -q "CPU s" \
+  && note "Arb route without --progress (not a terminal): a cost line on standard error"
 [ $rc -eq 0 ] || note "Arb route: exit $rc: $(cat "$d/a.txt")"
 [ "$(field "$d/a.json" "['statistics']['steps']")" = 24 ] && [ "$(field "$d/a.json" "['statistics']['steps_arb_reference']")" = 0 ] \
   || note "Arb route: $(field "$d/a.json" "['statistics']['steps']") rows, $(field "$d/a.json" "['statistics']['steps_arb_reference']") from the Arb reference"
