@@ -368,23 +368,35 @@ static double chi2_tail(double c, int J)
     return p;
 }
 
-/* The noncentrality lambda at which chi^2_J(lambda) exceeds the alpha-quantile of chi^2_J
- * with probability 0.9, by the normal approximation of the noncentral chi^2 (mean
- * J + lambda, variance 2 (J + 2 lambda)). */
-static double lambda90(int J, double alpha)
+/* The alpha-quantile c of chi^2_J (its upper tail alpha). */
+static double chi2_quantile(int J, double alpha)
 {
     double lo = 0, hi = 1e4;
-    for (int i = 0; i < 100; i++) { /* the alpha-quantile c of chi^2_J */
+    for (int i = 0; i < 100; i++) {
         double mid = (lo + hi) / 2;
         if (chi2_tail(mid, J) > alpha)
             lo = mid;
         else
             hi = mid;
     }
-    double c = hi, l0 = 0, l1 = 1e6;
+    return hi;
+}
+
+/* The probability that chi^2_J(lambda) exceeds c, by the normal approximation of the
+ * noncentral chi^2 (mean J + lambda, variance 2 (J + 2 lambda)). */
+static double power_of(int J, double c, double lam)
+{
+    return 0.5 * erfc(-(J + lam - c) / sqrt(2 * (J + 2 * lam)) / sqrt(2.0));
+}
+
+/* The noncentrality lambda at which chi^2_J(lambda) exceeds the alpha-quantile of chi^2_J
+ * with probability 0.9 (power_of). */
+static double lambda90(int J, double alpha)
+{
+    double c = chi2_quantile(J, alpha), l0 = 0, l1 = 1e6;
     for (int i = 0; i < 100; i++) {
         double lam = (l0 + l1) / 2;
-        if (J + lam - 1.2815515655446004 * sqrt(2 * (J + 2 * lam)) < c)
+        if (J + lam - 1.2815515655446004 * sqrt(2 * (J + 2 * lam)) < c) /* power_of(J, c, lam) < 0.9 */
             l0 = lam;
         else
             l1 = lam;
@@ -462,6 +474,7 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
     st->paths = paths;
     st->verdict = SLPI_VERDICT_UNABLE;
     st->detectable_effect_u = INFINITY;
+    st->power_target = 0;
     st->p_value = st->p_systematic = st->p_size = 1.0;
     double n = (double)st->rows;
     if (st->rows < st->dirs + MIN_EXTRA_ROWS) return;
@@ -481,8 +494,10 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
     st->p_value = sys ? st->p_systematic : st->p_size;
     /* the effect: the largest mean projection; the detectable one: the largest
      * sqrt(lambda90 / n) sigma_j over the directions T^2 used */
-    double lam = lambda90(m > 0 ? m : 1, st->alpha / 2), tau = st->tolerance_u;
+    int J = m > 0 ? m : 1;
+    double lam = lambda90(J, st->alpha / 2), tau = st->tolerance_u, c = chi2_quantile(J, st->alpha / 2);
     st->detectable_effect_u = 0;
+    st->power_target = 1; /* the least over the directions: of the worst-resolved one */
     for (int j = 0; j < st->dirs; j++) {
         double a, v;
         dir_moments(&a, &v, S, j, n);
@@ -490,7 +505,10 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
             st->effect_per_step_u = a;
             st->effect_direction = st->dir_name[j];
         }
-        if (v > 0) st->detectable_effect_u = fmax(st->detectable_effect_u, tau + sqrt(lam / n * v));
+        if (!(v > 0)) continue;
+        st->detectable_effect_u = fmax(st->detectable_effect_u, tau + sqrt(lam / n * v));
+        double e = fmax(TARGET_EFFECT - tau, 0); /* TARGET_EFFECT's excess over tau */
+        st->power_target = fmin(st->power_target, power_of(J, c, n * e * e / v));
     }
     if (st->p_value <= st->alpha / 2)
         st->verdict = SLPI_VERDICT_FAIL;

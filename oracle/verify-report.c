@@ -173,6 +173,11 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
                 "statistics: the systematic p-value is the directions' t tests of a mean beyond %.3g u per step "
                 "(what the format's data allow), largest t %.3g\n",
                 st->tolerance_u, st->tol_t);
+        if (o->sample > 0)
+            fprintf(f,
+                    "statistics: the sample's %ld rows detect 1 u |x| per step with power %.3g (alpha = %g; the "
+                    "rows' own variances; 90 %% at %.3g u)\n",
+                    st->rows, st->power_target, st->alpha, st->detectable_effect_u);
         if (st->verdict == SLPI_VERDICT_FAIL) write_diagnosis(f, &st->diag);
         if (st->verdict == SLPI_VERDICT_UNABLE)
             fprintf(f,
@@ -279,6 +284,7 @@ static json_t *stats_json(const slpi_verify_stats *st)
     json_object_set_new(s, "effect_per_step_u", real_or_null(st->effect_per_step_u));
     json_object_set_new(s, "effect_direction", json_string(st->effect_direction));
     json_object_set_new(s, "detectable_effect_u", real_or_null(st->detectable_effect_u));
+    json_object_set_new(s, "power_at_1u", real_or_null(st->dirs ? st->power_target : NAN));
     json_object_set_new(s, "steps", json_integer(st->rows));
     json_object_set_new(s, "steps_of_few_ulps", json_integer(st->rows_small));
     json_object_set_new(s, "against_rounded", json_boolean(st->against_rounded));

@@ -275,6 +275,7 @@ typedef struct {
     double effect_per_step_u;  /* the largest mean projection of r on a direction */
     const char *effect_direction;
     double detectable_effect_u; /* the effect per step detected with 90 % power at alpha */
+    double power_target;        /* the power to detect 1 u per step (the rows' own variances) */
     /* sufficient statistics (pooled: sums over rows in file order, then row order) */
     const char *dir_name[SLPI_STAT_DIRS];
     slpi_verify_sums exact, rounded; /* the deviations from the exact step, and from it

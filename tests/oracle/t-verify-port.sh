@@ -6,7 +6,8 @@
 # failure; the trajectory rounded to binary32 (a port that computes in float) FAILs the
 # binary64 budget and PASSes the binary32 one (--precision binary32, and the same with
 # --unit-roundoff 0x1p-24); a sample of rows (--sample) of the perturbed file that
-# includes the step finds it too; a noise file named relative to the trajectory is found
+# includes the step finds it too, and a sample states its power to detect 1 u per step;
+# a noise file named relative to the trajectory is found
 # from any working directory, and one written untruncated for a truncating problem is
 # noted with its count of clipped values. A real binary32 port (tests/port/rigid-body-float.c) PASSes
 # binary32 and FAILs binary64, and FAILs binary32 too with a wrong amplitude; the last row
@@ -50,6 +51,11 @@ grep -q '^local rows: 10001 PASS, 0 FAIL, 0 UNABLE' "$d/out" || note "not every 
 grep -q 'first FAIL at step 5000$' "$d/out" || note "the failure is not named at step 5000: $(grep '^local rows' "$d/out")"
 [ "$(verdict "$d/bad.tsv" --rows 4990..5010 --sample 21 --sample-seed 5)" = 1 ] \
   || note "a sample holding step 5000 does not FAIL: $(tail -3 "$d/out")"
+# a sample states its power to detect 1 u per step (the JSON's power_at_1u)
+[ "$(verdict "$d/t.tsv" --sample 300 --sample-seed 3 --json "$d/s.json")" = 0 ] \
+  && grep -Eq "^statistics: the sample's 300 rows detect 1 u \|x\| per step with power [0-9.e+-]+ " "$d/out" \
+  && python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["statistics"]["power_at_1u"]; sys.exit(not 0.9 <= p <= 1)' "$d/s.json" \
+  || note "a sample of 300 rows does not state its power (at least 0.9): $(grep "^statistics: the sample" "$d/out")"
 [ "$(verdict "$d/bad.tsv" --rows 1..4999)" = 0 ] || note "rows before the wrong step do not PASS: $(tail -3 "$d/out")"
 [ "$(verdict "$d/f32.tsv")" = 1 ] || note "a binary32 port PASSes the binary64 budget: $(tail -3 "$d/out")"
 [ "$(verdict "$d/f32.tsv" --precision binary32)" = 0 ] || note "a binary32 port FAILs its own budget: $(tail -3 "$d/out")"

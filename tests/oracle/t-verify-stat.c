@@ -316,6 +316,9 @@ int main(void)
     TEST_CHECKF(a->stats.detectable_effect_u < 1 && a->stats.verdict != SLPI_VERDICT_UNABLE,
                 "%ld steps detect %g u per step", steps, a->stats.detectable_effect_u);
     TEST_CHECK((a->stats.verdict == SLPI_VERDICT_FAIL) == (a->stats.p_value <= a->stats.alpha / 2));
+    /* the power at 1 u per step: 0.9 at the detectable effect, so at least 0.9 below 1 u */
+    TEST_CHECKF(a->stats.power_target >= 0.9 && a->stats.power_target <= 1, "power %g at 1 u, detects %g u",
+                a->stats.power_target, a->stats.detectable_effect_u);
     printf("t-verify-stat: correct port: T^2 %.4g (test %.4g), p = %.3g, RMS %.3g u, twin %.3g u, detects %.3g u\n",
            a->stats.t2, t2, a->stats.p_value, a->stats.rms_u, a->stats.twin_rms_u, a->stats.detectable_effect_u);
     TEST_CHECK(verify(1, &wrong, 1, 0, b) == SLPI_OK);
@@ -399,7 +402,7 @@ int main(void)
     write_port(shrt, &s, 0);
     TEST_CHECK(verify(1, &shrt, 1, 0, a) == SLPI_OK && a->stats.verdict == SLPI_VERDICT_UNABLE &&
                a->verdict == SLPI_VERDICT_PASS &&
-               !strcmp(slpi_verify_stat_verdict_name(a->stats.verdict), "LOW-POWER"));
+               !strcmp(slpi_verify_stat_verdict_name(a->stats.verdict), "LOW-POWER") && a->stats.power_target < 0.9);
     TEST_CHECK(verify(1, &shrt, 1, 1, a) == SLPI_OK && a->verdict == SLPI_VERDICT_UNABLE);
     slpi_problem op;
     make_problem(&op, steps, path, "0.2");
