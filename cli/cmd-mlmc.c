@@ -297,14 +297,8 @@ static int mlmc_on(slpi_problem *p, int argc, char **argv)
     }
     slpi_output_abort(report);
     slpi_output_abort(jreport);
-    if (rc != SLPI_OK && rc != SLPI_ENUMERIC)
-        fprintf(stderr, "slpi mlmc: %s\n",
-                err.msg +
-                    (!strncmp(err.msg, "mlmc: ", 6)             ? 6
-                         : !strncmp(err.msg, "mlmc test: ", 11) ? 11
-                                                                : 0));
-    else if (rc == SLPI_ENUMERIC && err.msg[0])
-        fprintf(stderr, "slpi mlmc: %s\n", err.msg);
+    const char *msg = err.msg + (!strncmp(err.msg, "mlmc: ", 6) ? 6 : !strncmp(err.msg, "mlmc test: ", 11) ? 11 : 0);
+    if (rc != SLPI_OK && msg[0]) fprintf(stderr, "slpi mlmc: %s\n", msg);
     return rc;
 }
 

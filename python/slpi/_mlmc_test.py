@@ -8,6 +8,7 @@ the cost of MLMC and of plain Monte Carlo over a sweep of requested RMSEs. Impor
 import json
 import os
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -111,7 +112,8 @@ def mlmc_test(problem=None, levels=(3, 8), paths=2000, *, eps=(0.02, 0.01, 0.005
     of the state array (no checkpoint then). problem and settings as ``run``
     (``noise_tau`` too); checkpoint/resume: files as ``slpi mlmc --test
     --checkpoint/--resume``. Returns an ``MlmcTest``, every number the CLI's for the same
-    inputs; ``slpi.plot.mlmc_test`` draws it.
+    inputs; ``slpi.plot.mlmc_test`` draws it. Failed paths are left out of their level and
+    counted (``MlmcTest.failed``), with a RuntimeWarning.
 
     >>> t = slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 5), paths=200, eps=(0.05,))
     >>> len(t.level), len(t.eps), bool(np.isnan(t.check[0]))
@@ -156,4 +158,8 @@ def mlmc_test(problem=None, levels=(3, 8), paths=2000, *, eps=(0.02, 0.01, 0.005
             raise cb_error[0]
         if error:
             raise error
-        return MlmcTest.read(j)
+        test = MlmcTest.read(j)
+    if test.failed.sum() > 0:
+        warnings.warn("slpi.mlmc_test: %d failed paths were left out of their levels (docs/noise.md#failed-paths)"
+                      % test.failed.sum(), RuntimeWarning, stacklevel=2)
+    return test

@@ -123,6 +123,9 @@ def test_mlmc_test(tmp_path):
         slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 3))
     with pytest.raises(slpi.SlpiError, match="callable"):
         slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 4), phi=phi, checkpoint=str(tmp_path / "c.ck"))
+    with pytest.warns(RuntimeWarning, match="failed paths were left out"):
+        f = slpi.mlmc_test("iso/rigid-body/weak", levels=(1, 3), paths=100, maxit=14, amp=1)
+    assert np.all(f.failed > 0) and np.all(f.paths + f.failed == 100)
     fig = slpi.plot.mlmc_test(str(j)) if _has_matplotlib() else None
     assert fig is None or len(fig.axes) == 5
 
