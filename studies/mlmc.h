@@ -1,13 +1,13 @@
-/* reports/mlmc.h — multilevel Monte Carlo estimates of E phi(X_T) to a requested RMSE
+/* studies/mlmc.h — multilevel Monte Carlo estimates of E phi(X_T) to a requested RMSE
  * (docs/noise.md#mlmc; Giles, "Multilevel Monte Carlo path simulation", Oper. Res. 56,
- * 2008). Used by cli/cmd-mlmc.c, reports/mlmc-report.c (the handle API, Python's slpi.mlmc)
+ * 2008). Used by cli/cmd-mlmc.c, studies/mlmc-report.c (the handle API, Python's slpi.mlmc)
  * and tests. Not on the audit's decision path. */
-#ifndef SLPI_REPORTS_MLMC_H
-#define SLPI_REPORTS_MLMC_H
+#ifndef SLPI_STUDIES_MLMC_H
+#define SLPI_STUDIES_MLMC_H
 
 #include <stdint.h>
 #include <stdio.h>
-#include "reports/reports.h"
+#include "studies/studies.h"
 #include "core/expr.h"
 #include "core/checkpoint.h"
 
@@ -46,7 +46,7 @@ typedef struct {
 /* The defaults, over base (held by pointer, as slpi_conv_init does: base must outlive the
  * runs of c). */
 void slpi_mlmc_init(slpi_mlmc_cfg *c, const slpi_problem *base);
-/* The estimate (Giles' algorithm; reports/mlmc.c says how); SLPI_OK, SLPI_EINPUT, SLPI_EINTR
+/* The estimate (Giles' algorithm; studies/mlmc.c says how); SLPI_OK, SLPI_EINPUT, SLPI_EINTR
  * (after a checkpoint of what was done), SLPI_ENUMERIC (a level lost every path). */
 int slpi_mlmc_run(const slpi_mlmc_cfg *c, slpi_mlmc_result *r, slpi_error *err);
 /* Means, variances, costs, the estimate, its SE, the bias estimate and plain MC's cost. */
@@ -62,14 +62,14 @@ char *slpi_mlmc_identity(const slpi_mlmc_cfg *c);
 /* The "estimate" lines of an opened checkpoint against id, line by line (naming the first
  * that differs). */
 int slpi_mlmc_ckpt_same(slpi_checkpoint_reader *rd, const char *id);
-/* reports/mlmc-report.c: the estimate as text (every digit deterministic) and as JSON. */
+/* studies/mlmc-report.c: the estimate as text (every digit deterministic) and as JSON. */
 void slpi_mlmc_print(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE *f);
 int slpi_mlmc_write_json(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE *f);
 
 
 /* ------------------------------------------------------------ Giles' mlmc_test */
 
-/* `slpi mlmc --test` (reports/mlmc-test.c; docs/noise.md#mlmc-test; Giles, "Multilevel
+/* `slpi mlmc --test` (studies/mlmc-test.c; docs/noise.md#mlmc-test; Giles, "Multilevel
  * Monte Carlo methods", Acta Numerica 24, 2015): a fixed number of paths on every level
  * l0..lmax, each level's moments, the consistency check, the fitted rates and the cost
  * of MLMC against plain Monte Carlo over a sweep of requested RMSEs. */
@@ -118,7 +118,7 @@ void slpi_mlmc_test_summary(const slpi_mlmc_test_cfg *c, slpi_mlmc_test_result *
 /* The paths level j of the sweep's eps e would need, N_j = ceil(2 e^-2 sqrt(V_j/C_j)
  * sum_k sqrt(V_k C_k)), over the levels l0..L of the sweep (j from l0). */
 double slpi_mlmc_test_paths(const slpi_mlmc_test_cfg *c, const slpi_mlmc_test_result *r, int L, int j, double e);
-/* reports/mlmc-report.c: the test as text (every digit deterministic) and JSON. */
+/* studies/mlmc-report.c: the test as text (every digit deterministic) and JSON. */
 void slpi_mlmc_test_print(const slpi_mlmc_test_cfg *c, const slpi_mlmc_test_result *r, FILE *f);
 int slpi_mlmc_test_write_json(const slpi_mlmc_test_cfg *c, const slpi_mlmc_test_result *r, FILE *f);
 

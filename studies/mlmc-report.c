@@ -1,5 +1,5 @@
-/* mlmc-report.c — the reports of a multilevel Monte Carlo estimate (reports/mlmc.c) and of
- * Giles' mlmc_test (reports/mlmc-test.c): the text tables of `slpi mlmc` and `slpi mlmc
+/* mlmc-report.c — the reports of a multilevel Monte Carlo estimate (studies/mlmc.c) and of
+ * Giles' mlmc_test (studies/mlmc-test.c): the text tables of `slpi mlmc` and `slpi mlmc
  * --test` and their JSON forms (--json; Python's slpi.mlmc and slpi.mlmc_test read them,
  * and slpi.plot.mlmc_test draws the test's, read back by slpi.MlmcTest.read), and the
  * handle API's entry points slpi_api_mlmc_json(_fn) and slpi_api_mlmc_test_json(_fn)
@@ -19,7 +19,7 @@
 #include "core/view-noise.h"
 #include "core/view-scheme.h"
 #include "core/view-system.h"
-#include "reports/mlmc.h"
+#include "studies/mlmc.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-mlmc-test.sh — `slpi mlmc --test`, Giles' mlmc_test (reports/mlmc-test.c;
+# t-mlmc-test.sh — `slpi mlmc --test`, Giles' mlmc_test (studies/mlmc-test.c;
 # docs/noise.md#mlmc-test):
 #  1. the report's bytes are the same on 1 and 2 threads, with and without a checkpoint;
 #  2. on OU noise with an expression phi, its levels' means and variances are those of
@@ -108,6 +108,6 @@ refuse "another --paths" "paths=" --test $t --paths 2000 noise_tau=0.05 --resume
 head -c 400 "$tmp/every.ck" > "$tmp/cut.ck"
 refuse "a cut checkpoint" "cut.ck:[0-9]*: a cut file" --test $t noise_tau=0.05 --resume "$tmp/cut.ck"
 refuse "an mlmc checkpoint" "not a checkpoint\\|slpi-mlmc-checkpoint" --test $t noise_tau=0.05 --resume \
-  tests/reports/t-mlmc-test.sh
+  tests/studies/t-mlmc-test.sh
 [ $fail -eq 0 ] && echo "t-mlmc-test: PASS"
 exit $fail

@@ -3,8 +3,8 @@
  * is a problem fit for MLMC, and what would it cost?
  *
  * Every level l = l0..lmax draws the same number of paths (level j = l - l0 the canonical
- * paths j 2^27 + n, as reports/mlmc.c): level l0 with slpi_mlmc_bottom, the levels above
- * with the lock-step engine of reports/converge-paths.c at coarse level l - 1 and
+ * paths j 2^27 + n, as studies/mlmc.c): level l0 with slpi_mlmc_bottom, the levels above
+ * with the lock-step engine of studies/converge-paths.c at coarse level l - 1 and
  * reference l, the engine slpi_mlmc's upper levels go through (slpi_conv_run), so each
  * path's P_l and P_l-1 are bit for bit those of `slpi mlmc`. Each surviving path's Y_l
  * (P_l0 at l0, P_l - P_l-1 above) and P_l enter running central moments in path order by
@@ -40,8 +40,8 @@
 #include "core/checkpoint.h"
 #include "core/clock.h"
 #include "core/threads.h"
-#include "reports/converge.h"
-#include "reports/mlmc.h"
+#include "studies/converge.h"
+#include "studies/mlmc.h"
 
 #define TEST_CKPT_FORMAT "slpi-mlmc-test-checkpoint"
 #define TEST_CKPT_VERSION 1

@@ -1,5 +1,5 @@
 /* t-mlmc-moments.c — the running moments of `slpi mlmc --test` (slpi_mlmc_moments_add, Pebay's
- * one-pass update; reports/mlmc-test.c, docs/noise.md#mlmc-test), against the two-pass
+ * one-pass update; studies/mlmc-test.c, docs/noise.md#mlmc-test), against the two-pass
  * central moments in long double of the same values:
  *  - samples of 2..3000 values, skewed (an exponential's cube) or symmetric, their mean
  *    c = 10^k times their spread, k = 0..4: mean, m2, m3 and m4 (sums of the powers of the
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "testutil.h"
-#include "reports/mlmc.h"
+#include "studies/mlmc.h"
 
 /* The two-pass central sums of x[0..n) in long double: mean, m2, m3, m4. */
 static void two_pass(const double *x, long n, long double out[4])
