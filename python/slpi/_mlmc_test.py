@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from slpi._native import ffi as _ffi, lib as _lib, tools as _tools
-from slpi import _bad, _flag, _integer, _interruptible, _path, _problem, _raise_callback_error, _text
+from slpi._native import ffi as _ffi, tools as _tools
+from slpi import _bad, _integer, _interruptible, _path, _problem, _raise_callback_error, _text
 
 
 @dataclass
@@ -98,7 +98,7 @@ class MlmcTest:
 
 
 def mlmc_test(problem=None, levels=(3, 8), paths=2000, *, eps=(0.02, 0.01, 0.005), phi=None, threads=None,
-              checkpoint=None, resume=None, progress=False, **settings):
+              checkpoint=None, resume=None, **settings):
     """Giles' mlmc_test (``slpi mlmc --test``; docs/noise.md#mlmc-test): is the problem fit
     for MLMC, and what would it cost? Each level l of ``levels`` (l0, L), L >= l0 + 2, draws
     ``paths`` coupled paths (level j from l0 the paths j 2^27 + n, as ``slpi.mlmc``; each
@@ -131,7 +131,6 @@ def mlmc_test(problem=None, levels=(3, 8), paths=2000, *, eps=(0.02, 0.01, 0.005
         raise _bad("phi", phi, "a callable functional has no text a checkpoint can name: give an expression string "
                    "to checkpoint or resume")
     threads = 0 if threads is None else _integer("threads", threads, 1, 256)
-    progress = _flag("progress", progress)
     ck = _path("checkpoint", checkpoint) if checkpoint is not None else _ffi.NULL
     rs = _path("resume", resume) if resume is not None else _ffi.NULL
     cphi = _text("phi", phi) if phi is not None and fn is None else _ffi.NULL
@@ -143,16 +142,12 @@ def mlmc_test(problem=None, levels=(3, 8), paths=2000, *, eps=(0.02, 0.01, 0.005
     cfn = _phi_callback(fn, cb_error) if fn is not None else None
     with tempfile.TemporaryDirectory() as d:
         j = os.path.join(d, "mlmc-test.json")
-        _lib.slpi_progress_set_mode(_lib.SLPI_PROGRESS_ON if progress else _lib.SLPI_PROGRESS_OFF)
-        try:
-            if cfn is None:
-                _, error = _interruptible(t, lambda: t.slpi_api_mlmc_test_json(
-                    pr._p, cphi, l0, L, paths, ceps, e.size, ck, rs, threads, _path("json", j)))
-            else:
-                _, error = _interruptible(t, lambda: t.slpi_api_mlmc_test_json_fn(
-                    pr._p, cfn, _ffi.NULL, l0, L, paths, ceps, e.size, threads, _path("json", j)))
-        finally:
-            _lib.slpi_progress_set_mode(_lib.SLPI_PROGRESS_AUTO)
+        if cfn is None:
+            _, error = _interruptible(t, lambda: t.slpi_api_mlmc_test_json(
+                pr._p, cphi, l0, L, paths, ceps, e.size, ck, rs, threads, _path("json", j)))
+        else:
+            _, error = _interruptible(t, lambda: t.slpi_api_mlmc_test_json_fn(
+                pr._p, cfn, _ffi.NULL, l0, L, paths, ceps, e.size, threads, _path("json", j)))
         _raise_callback_error(pr)
         if cb_error[0] is not None:   # the callable's exception: the test stopped using it
             raise cb_error[0]

@@ -5,7 +5,9 @@ MLMC (docs/noise.md#mlmc), from Python:
 - slpi.mlmc takes a callable phi: the same estimate, bit for bit, as the expression that
   computes the same doubles, on white and on OU noise; a callable with a checkpoint is
   refused, and a callable that raises stops the estimate with its exception;
-- refused: --exact under noise_tau, a noise file (converge and mlmc)."""
+- refused: --exact under noise_tau, a noise file (converge and mlmc);
+- slpi.mlmc_test is `slpi mlmc --test` digit for digit, numpy's moments of the same paths
+  to rounding, checkpoints and resumes, and warns on failed paths."""
 import json
 import os
 import subprocess
@@ -123,6 +125,10 @@ def test_mlmc_test(tmp_path):
         slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 3))
     with pytest.raises(slpi.SlpiError, match="callable"):
         slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 4), phi=phi, checkpoint=str(tmp_path / "c.ck"))
+    ck = str(tmp_path / "x1.ck")   # an expression checkpoints, and its resume is the same test
+    a = slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 4), paths=50, phi="x1", checkpoint=ck, noise_tau=0.05)
+    b = slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 4), paths=50, phi="x1", resume=ck, noise_tau=0.05)
+    assert np.array_equal(a.kurtosis, b.kurtosis, equal_nan=True) and b.doc["resumed_paths"] == 150
     with pytest.warns(RuntimeWarning, match="failed paths were left out"):
         f = slpi.mlmc_test("iso/rigid-body/weak", levels=(1, 3), paths=100, maxit=14, amp=1)
     assert np.all(f.failed > 0) and np.all(f.paths + f.failed == 100)
