@@ -58,8 +58,8 @@ static void help(FILE *f)
             "sum_k sqrt(V_k C_k)), C_l the steps per path; levels are added until\n"
             "max(|m_L|, |m_L-1|/2^alpha)/(2^alpha - 1) <= E/sqrt 2. Exit 3 when the bias is\n"
             "not met by level B, or a level loses every path (docs/noise.md#failed-paths).\n"
-            "--test exits 0 whatever it finds; its warnings (a check above 1, a finest kurtosis\n"
-            "above 100) are in the report.\n");
+            "--test exits 0 whatever its checks find (3 when a level keeps fewer than 2 paths);\n"
+            "its warnings (a check above 1, a finest kurtosis above 100) are in the report.\n");
 }
 
 /* --eps E1,E2,...: the sweep's RMSEs into c. */
