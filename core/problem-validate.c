@@ -142,8 +142,6 @@ int slpi_problem_validate_model(const slpi_problem *p, slpi_model *m, slpi_error
                                   "svi_output=node exists only for the SO(3) vector "
                                   "forms (svi_form=so3 or sd), not for the lp form of %s",
                                   sys);
-        if (form == SLPI_SVI_FORM_LP && p->sys.system == SLPI_SYS_RIGID_BODY && p->sys.rb.track_R)
-            return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs the SO(3) vector form (svi_form=so3)");
     }
     if (d->validate(p, err) != SLPI_OK) return SLPI_EINPUT;
     for (int i = 0; i < p->sys.n_x0 && i < SLPI_MAX_X0; i++)

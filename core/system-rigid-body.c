@@ -124,6 +124,9 @@ static int check_state(const slpi_problem *p, const double *x, const char *src, 
 
 static int validate(const slpi_problem *p, slpi_error *err)
 {
+    /* its SVI form in force: svi_form when given, else so3 (its descriptor's svi_form) */
+    if (p->sys.rb.track_R && p->sch.scheme == SLPI_SCHEME_SVI && p->sch.svi_form == SLPI_SVI_FORM_LP)
+        return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs the SO(3) vector form (svi_form=so3)");
     if (p->sys.rb.track_R && p->sys.rb.form != SLPI_RB_FORM_SVI)
         return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs form=svi");
     return SLPI_OK;
