@@ -29,12 +29,13 @@ t0=$(date +%s)
 # the copy: sources with their timestamps (tar keeps them), then the build's objects, libraries
 # and the three tests
 mkdir -p "$src/build/tests"
-if git rev-parse --git-dir > /dev/null 2>&1; then
+if [ "$(git rev-parse --show-toplevel 2> /dev/null)" = "$(pwd -P)" ]; then # a work tree's top (not a copy inside one)
   git ls-files -c -o --exclude-standard | while read -r f; do [ -f "$f" ] && echo "$f"; done > "$tmp/files"
 else
-  find . -path ./build -prune -o -path ./.git -prune -o -type f -print > "$tmp/files"
+  find . -path "./${build#./}" -prune -o -path ./build -prune -o -path ./.git -prune -o -type f -print > "$tmp/files"
 fi
-tar -cf - -T "$tmp/files" | (cd "$src" && tar -xf -) || { echo "t-toy-system: FAIL: copying the sources"; exit 1; }
+tar -cf - -T "$tmp/files" | (cd "$src" && tar -xf -)
+[ -f "$src/GNUmakefile" ] && [ -f "$src/$tpl/rows" ] || { echo "t-toy-system: FAIL: the copy of the sources has no GNUmakefile or $tpl/rows"; exit 1; }
 for d in api cli core fast gaps oracle props reports ref; do cp -a "$build/$d" "$src/build/" || exit 1; done
 for f in flint.mk git-rev libslpi.a libslpi-tools.a rules-digest.c rules-digest.o slpi; do
   [ -e "$build/$f" ] && cp -a "$build/$f" "$src/build/"
