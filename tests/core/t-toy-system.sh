@@ -9,7 +9,9 @@
 #   1. every file touched is named in CONTRIBUTING.md's section (toy read as <name>);
 #   2. `slpi list` names toy; it runs on the double and the certified path (tmk and isomp),
 #      whose states agree to 1e-12, and `slpi verify --global` proves the double run;
-#   3. the registry-driven tests pass on it (t-system, t-registry, t-problem);
+#   3. the registry-driven tests pass on it (t-system, t-registry, t-problem, t-fast-errors,
+#      t-api-null, t-ref-system, t-twin-diagnostics), and t-props-cases fails saying that
+#      props/cases.c has no cases for toy;
 #   4. with the row of the toy left out of ref/system.c's or fast/fast.c's table, t-system
 #      fails saying toy has no row there; left out of core/system.c's, the build fails.
 # Prints the time of the copy, of the build and in all (about a minute and a half of two
@@ -19,6 +21,9 @@ build=${SLPI_BUILD:-build}
 [ -x "$build/slpi" ] || { echo "t-toy-system: FAIL: no $build/slpi (make first)"; exit 1; }
 tpl=tests/core/toy-system
 max_files=9
+# the registry-driven tests that pass on the toy, and the one that refuses it by name
+tests="t-system t-registry t-problem t-fast-errors t-api-null t-ref-system t-twin-diagnostics"
+refuses=t-props-cases
 tmp=$(mktemp -d)
 trap '[ -n "$SLPI_TOY_KEEP" ] || rm -rf "$tmp"' EXIT
 src=$tmp/src
@@ -40,7 +45,7 @@ for d in api cli core fast gaps oracle props reports ref; do cp -a "$build/$d" "
 for f in flint.mk git-rev libslpi.a libslpi-tools.a rules-digest.c rules-digest.o slpi; do
   [ -e "$build/$f" ] && cp -a "$build/$f" "$src/build/"
 done
-for t in t-system t-registry t-problem; do cp -a "$build/tests/$t" "$build/tests/$t.o" "$build/tests/$t.d" "$src/build/tests/" 2> /dev/null; done
+for t in $tests $refuses; do cp -a "$build/tests/$t" "$build/tests/$t.o" "$build/tests/$t.d" "$src/build/tests/" 2> /dev/null; done
 t1=$(date +%s)
 
 # the toy: its files, then its rows
@@ -66,8 +71,8 @@ while read -r f; do
 done < "$touched"
 
 # the build: what the toy changed, at -O0
-if ! (cd "$src" && nice make -j2 CFLAGS=-O0 BUILD=build build/slpi build/tests/t-system build/tests/t-registry \
-  build/tests/t-problem > "$tmp/make.log" 2>&1); then
+if ! (cd "$src" && nice make -j2 CFLAGS=-O0 BUILD=build build/slpi $(for t in $tests $refuses; do echo build/tests/$t; done) \
+  > "$tmp/make.log" 2>&1); then
   tail -20 "$tmp/make.log"
   note "the tree with the toy does not build"
   exit 1
@@ -91,10 +96,12 @@ for k in tmk isomp; do
   }
 done
 
-# 3. the registry-driven tests
-for t in t-system t-registry t-problem; do
+# 3. the registry-driven tests pass; the property harness, which has no cases for it, says so
+for t in $tests; do
   (cd "$src" && "./build/tests/$t" > "$tmp/$t.log" 2>&1) || { tail -5 "$tmp/$t.log"; note "$t fails with the toy"; }
 done
+(cd "$src" && "./build/tests/$refuses" > "$tmp/$refuses.log" 2>&1) && note "$refuses passes on a system props/cases.c has no cases for"
+grep -q 'no cases for system toy' "$tmp/$refuses.log" || note "$refuses does not say that props/cases.c has no cases for toy"
 
 # 4. a missing row is named: each path's table without the toy's row builds, and t-system
 #    says which table lacks it; core's table without it does not build, and says so
@@ -116,6 +123,6 @@ core/system.c|    [SLPI_SYS_TOY] = &slpi_system_toy,|core/system.c: one descript
 EOF
 t3=$(date +%s)
 [ $fail -eq 0 ] && echo "t-toy-system: the toy touches $nfiles files (at most $max_files), each named by CONTRIBUTING.md;" \
-  "builds, runs and agrees on both paths, t-system/t-registry/t-problem pass, its missing rows are named;" \
+  "builds, runs and agrees on both paths, $(echo $tests | wc -w) registry-driven tests pass and props names it, its missing rows are named;" \
   "copy $((t1 - t0)) s, build $((t2 - t1)) s, all $((t3 - t0)) s"
 exit $fail
