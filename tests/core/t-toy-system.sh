@@ -41,7 +41,11 @@ else
 fi
 tar -cf - -T "$tmp/files" | (cd "$src" && tar -xf -)
 [ -f "$src/GNUmakefile" ] && [ -f "$src/$tpl/rows" ] || { echo "t-toy-system: FAIL: the copy of the sources has no GNUmakefile or $tpl/rows"; exit 1; }
-for d in api cli core fast gaps oracle props reports ref; do cp -a "$build/$d" "$src/build/" || exit 1; done
+for d in */; do # the objects of each source folder (the tests' and benchmarks' aside)
+  d=${d%/}
+  case "$d" in tests | bench) continue ;; esac
+  [ -d "$build/$d" ] && { cp -a "$build/$d" "$src/build/" || exit 1; }
+done
 for f in flint.mk git-rev libslpi.a libslpi-tools.a rules-digest.c rules-digest.o slpi; do
   [ -e "$build/$f" ] && cp -a "$build/$f" "$src/build/"
 done
