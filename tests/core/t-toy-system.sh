@@ -17,6 +17,7 @@
 # Prints the time of the copy, of the build and in all (about a minute and a half of two
 # cores for the build).
 cd "$(dirname "$0")/../.." || exit 2
+unset MAKEFLAGS MFLAGS MAKELEVEL # the copy's make is its own, not a sub-make of `make check`
 build=${SLPI_BUILD:-build}
 [ -x "$build/slpi" ] || { echo "t-toy-system: FAIL: no $build/slpi (make first)"; exit 1; }
 tpl=tests/core/toy-system
