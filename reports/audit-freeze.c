@@ -57,9 +57,9 @@ static int by_path(const void *x, const void *y)
 
 /* The decision sources' listing, "SHA256  PATH" lines sorted by path with no line twice
  * (malloc'd; NULL when out of memory): the lines of the linked objects on the decision
- * path, then make audit's scripts as built, one found under root with other bytes (FNV-1a)
- * listed with a digest of zeros. */
-static char *sources_listing(const slpi_audit *a, const char *root)
+ * path (all: of every linked object), then make audit's scripts as built, one found under
+ * root with other bytes (FNV-1a) listed with a digest of zeros. */
+static char *sources_listing(const slpi_audit *a, const char *root, int all)
 {
     size_t n = 0, cap = 64, len = 1;
     char **line = malloc(cap * sizeof *line), *out = NULL;
@@ -69,7 +69,7 @@ static char *sources_listing(const slpi_audit *a, const char *root)
         const char *e = memchr(p, '\n', (size_t)(end - p));
         size_t k = e ? (size_t)(e - p) : (size_t)(end - p);
         if (k > 2 && p[0] == '=' && p[1] == ' ')
-            on = listed(a->decision_objects, p + 2, k - 2);
+            on = all || listed(a->decision_objects, p + 2, k - 2);
         else if (on && k > 66 && (n < cap || (line = realloc(line, (cap *= 2) * sizeof *line)))) {
             ok = (line[n] = malloc(k + 1)) != NULL;
             if (ok) snprintf(line[n++], k + 1, "%.*s", (int)k, p), len += k + 1;
@@ -129,17 +129,20 @@ static void cases_digest(const slpi_audit *a, char out[17])
     snprintf(out, 17, "%016llx", (unsigned long long)h);
 }
 
-/* The sources' and the cases' digests into a (once), the scripts looked for under root;
+/* The sources', the closure's and the cases' digests into a (once), the scripts looked for
+ * under root;
  * the cases are every claim's in the registry (the registry read again: --only keeps some). */
 static void digests(slpi_audit *a, const char *root)
 {
     if (a->source_digest[0]) return;
-    char *l = a->records ? sources_listing(a, root) : NULL;
-    if (l)
-        snprintf(a->source_digest, 17, "%016llx", (unsigned long long)slpi_fnv1a(SLPI_FNV_INIT, l, strlen(l)));
-    else
-        snprintf(a->source_digest, 17, "none");
-    free(l);
+    for (int all = 0; all < 2; all++) {
+        char *l = a->records ? sources_listing(a, root, all) : NULL, *out = all ? a->closure_digest : a->source_digest;
+        if (l)
+            snprintf(out, 17, "%016llx", (unsigned long long)slpi_fnv1a(SLPI_FNV_INIT, l, strlen(l)));
+        else
+            snprintf(out, 17, "none");
+        free(l);
+    }
     slpi_audit all; /* every claim's cases, whatever --only selects */
     slpi_error e = { 0, "" };
     memset(&all, 0, sizeof all);
@@ -278,7 +281,7 @@ int slpi_audit_digest_lines(slpi_audit *a, FILE *f)
     frozen(a, &z);
     digests(a, z.root);
     slpi_audit_decision_digest(a, dec);
-    char *l = a->records ? sources_listing(a, z.root) : NULL;
+    char *l = a->records ? sources_listing(a, z.root, 0) : NULL;
     if (a->records && !l) return SLPI_EINPUT;
     fprintf(f,
             "Decision digest (its sources and cases with the registry, %s; see docs/claims.md#decision-digest): %s\n",
@@ -305,6 +308,7 @@ void slpi_audit_freeze_record(const slpi_audit *a, json_t *root)
     json_object_set_new(root, "rules_digest", json_string(dec));
     json_object_set_new(root, "source_digest", json_string(a->source_digest));
     json_object_set_new(root, "cases_digest", json_string(a->cases_digest));
+    json_object_set_new(root, "closure_digest", json_string(a->closure_digest));
     json_object_set_new(root, "frozen_digest", json_string(none ? "none (no docs/claims.md here)" : z.dec));
     json_object_set_new(root, "rules_changed", json_boolean(a->rules_changed));
     json_object_set_new(root, "outside_freeze", a->outside[0] ? json_string(a->outside) : json_null());

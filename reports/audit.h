@@ -152,8 +152,10 @@ typedef struct {
                                    (mk/src-digest.sh); NULL: not the command */
     const char *decision_objects; /* the decision path's sources, one a line, and make audit's */
     const char *drivers;          /* scripts as built (mk/rules-digest.sh) */
-    char source_digest[17];       /* the digests of the decision sources and of the cases'
-                                   problems (reports/audit-freeze.c), "" until computed */
+    char source_digest[17];       /* the digests of the decision sources, of what every linked
+                                   object was compiled from (recorded, not frozen) and of the
+                                   cases' problems (reports/audit-freeze.c), "" until computed */
+    char closure_digest[17];
     char cases_digest[17];
     int rules_changed; /* 1: run although the decision digest is not the frozen one
                                    (SLPI_AUDIT_RULES_CHANGED=1; the report flags it) */
