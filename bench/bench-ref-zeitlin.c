@@ -23,6 +23,8 @@
 #include <string.h>
 #include <time.h>
 
+slpi_ref_system_ctor slpi_ref_sys_euler_zeitlin; /* ref/euler-zeitlin.c */
+
 #define N_EZ 12
 #define PREC 128
 #define STEPS 20

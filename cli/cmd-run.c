@@ -26,8 +26,8 @@ static void help(FILE *f)
     fprintf(f,
             "usage: slpi run [options] [key=value ...]\n"
             "  --preset NAME       start from a docs/experiments.md case (see `slpi list`)\n"
-            "  --system S          rigid-body | heavy-top | manakov | point-vortices | euler-zeitlin | sine-euler\n"
-            "                      | model (a system of your own as data: algebra=, H=, noise_Hk=,\n"
+            "  --system S          a built-in system that `slpi list` names, or model (a system of\n"
+            "                      your own as data: algebra=, H=, noise_Hk=,\n"
             "                      param.NAME=; docs/models.md, e.g. --config models/so4-rigid-body.slpi)\n"
             "  --scheme K          tmk | rkmk-le | rkmk-heun | im-direct | trap-direct | isomp | svi\n"
             "  --config FILE       key=value lines ('#' comments)\n"

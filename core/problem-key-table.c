@@ -28,7 +28,7 @@ static const char *const e_matmul[] = { "auto", "arb", "blas", NULL };
 
 // clang-format off
 static const slpi_key_def common[] = {
-    { "system", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "rigid-body | heavy-top | manakov | point-vortices | euler-zeitlin | sine-euler | model (resets defaults)" },
+    { "system", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "a system that `slpi list` names: a built-in one or model (resets defaults)" },
     { "scheme", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "tmk | rkmk-le | rkmk-heun | im-direct | trap-direct | isomp | svi (sets scheme defaults)" },
     { "preset", ANY, K_SPECIAL, 0, 0, NULL, 0, 0, "a docs/experiments.md case name (see `slpi list`)" },
     /* time grid */

@@ -11,6 +11,8 @@
  * problems without it stay as they were) */
 /* K_PATH: a K_STRING naming a file, held absolute (slpi_problem_key_is_path: one rule for
  * a relative path, docs/models.md#paths) */
+/* K_SPECIAL: set by its own code in core/problem-keys.c; a system's key form (its values
+ * in enums) keeps its value at offset, written first of the system's keys */
 enum slpi_key_type { K_DOUBLE, K_DOUBLE0, K_INT, K_LONG, K_U64, K_ENUM, K_VEC, K_STRING, K_SPECIAL, K_PATH };
 
 typedef struct {

@@ -29,6 +29,7 @@
 #include "core/parse.h"
 #include "core/fpmode.h"
 #include "core/command.h"
+#include "core/system.h"
 
 
 /* ------------------------------------------------------------ parsing */
@@ -106,7 +107,7 @@ static int set_special(slpi_problem *p, const slpi_key_def *k, const char *value
         /* The heavy top's SVI scheme has its own state (Pi, Gamma, R): switching to or
          * from it switches the form and its defaults. Every other system keeps its
          * parameters, so "preset, then another scheme" runs the same case. */
-        if ((old == SLPI_SCHEME_SVI) != (sch == SLPI_SCHEME_SVI) && p->sys.system == SLPI_SYS_HEAVY_TOP)
+        if ((old == SLPI_SCHEME_SVI) != (sch == SLPI_SCHEME_SVI) && slpi_system_get(p->sys.system)->svi_resets_defaults)
             slpi_problem_system_defaults(p);
         slpi_problem_scheme_defaults(p);
         return SLPI_OK;
@@ -409,11 +410,8 @@ void slpi_problem_write(const slpi_problem *p, FILE *f, const char *prefix)
     if (slpi_problem_callbacks(p, cb, sizeof cb)) fprintf(f, "%suncertified=callback %s\n", prefix, cb);
     fprintf(f, "%ssystem=%s\n", prefix, slpi_system_name(p->sys.system));
     fprintf(f, "%sscheme=%s\n", prefix, slpi_scheme_name(p->sch.scheme));
-    if (p->sys.system == SLPI_SYS_RIGID_BODY)
-        fprintf(f, "%sform=%s\n", prefix, find_key("form", p->sys.system)->enums[p->sys.rb.form]);
-    if (p->sys.system == SLPI_SYS_HEAVY_TOP)
-        fprintf(f, "%sform=%s\n", prefix, find_key("form", p->sys.system)->enums[p->sys.ht.form]);
-    const slpi_key_def *k;
+    const slpi_key_def *k = find_key("form", p->sys.system);
+    if (k && k->system >= 0) fprintf(f, "%sform=%s\n", prefix, k->enums[*(const int *)((const char *)p + k->offset)]);
     for (int i = 0; (k = slpi_problem_key_row(i)); i++) {
         if (k->type == K_SPECIAL || (k->system >= 0 && k->system != (int)p->sys.system)) continue;
         if ((k->type == K_STRING || k->type == K_PATH) && ((const char *)p + k->offset)[0] == '\0') continue;

@@ -59,10 +59,14 @@ typedef enum { SLPI_PREDICTOR_EULER, SLPI_PREDICTOR_NONE, SLPI_PREDICTOR_CAYLEY 
 typedef enum { SLPI_TRUNC_AUTO, SLPI_TRUNC_ON, SLPI_TRUNC_OFF } slpi_trunc_mode;
 
 /* The SVI formulation problem p runs (docs/schemes.md#svi): svi_form when given, else the
- * SO(3) vector form (so3) for the rigid body and a model on so3, the semidirect form (sd)
- * for the heavy top and the Lie-Poisson matrix form (lp) for the other systems. The one rule both paths and
- * the validator follow (core/registry.c). */
+ * system's own (its descriptor's svi_form: the SO(3) vector form so3 for the rigid body, the
+ * semidirect form sd for the heavy top, the Lie-Poisson matrix form lp for the others) and
+ * so3 for a model on so3. The one rule both paths and
+ * the validator follow (core/system.c). */
 slpi_svi_form slpi_registry_svi_form(const slpi_problem *p);
+/* 1 when the products of an ISOMP step on p's system may take the certified path's BLAS
+ * route (docs/design.md#blas-route; the system's descriptor says, core/system.h). */
+int slpi_registry_blas_route(const slpi_problem *p);
 
 /* A Hamiltonian given as code as the problem holds it: slpi_problem_set_callback's
  * arguments, slpi/callback.h's slpi_model_callback member for member, so that the struct's

@@ -104,9 +104,8 @@ int slpi_problem_validate_model(const slpi_problem *p, slpi_model *m, slpi_error
             "truncate=on needs h < 1 (the threshold sqrt(2 ell h |ln h|) vanishes at h = 1), got h=%g", p->grid.h);
     if (p->cert.prec_max < p->cert.prec)
         return slpi_error_set(err, SLPI_EINPUT, "prec_max=%ld is below prec=%ld", p->cert.prec_max, p->cert.prec);
-    if (p->cert.matmul == SLPI_MATMUL_BLAS &&
-        (p->sch.scheme != SLPI_SCHEME_ISOMP ||
-         (p->sys.system != SLPI_SYS_EULER_ZEITLIN && p->sys.system != SLPI_SYS_MANAKOV)))
+    const slpi_system_desc *d = slpi_system_get(p->sys.system);
+    if (p->cert.matmul == SLPI_MATMUL_BLAS && (p->sch.scheme != SLPI_SCHEME_ISOMP || !d->blas_route))
         return slpi_error_set(err, SLPI_EINPUT,
                               "matmul=blas: the BLAS route encloses the products of ISOMP "
                               "steps on euler-zeitlin and manakov only, not %s on %s (docs/design.md#blas-route)",
@@ -121,17 +120,14 @@ int slpi_problem_validate_model(const slpi_problem *p, slpi_model *m, slpi_error
         return slpi_error_set(err, SLPI_EINPUT, "svi_c=%g: must be 0.25 (true Cayley) or -0.25 (as printed)",
                               p->sch.svi_c);
     if (p->sch.scheme == SLPI_SCHEME_SVI && p->sch.svi_form != SLPI_SVI_FORM_AUTO) {
-        int ok = p->sch.svi_form == SLPI_SVI_FORM_LP ? p->sys.system != SLPI_SYS_HEAVY_TOP
-            : p->sch.svi_form == SLPI_SVI_FORM_SO3
-            ? p->sys.system == SLPI_SYS_RIGID_BODY || p->sys.system == SLPI_SYS_MODEL
-            : p->sys.system == SLPI_SYS_HEAVY_TOP;
+        int ok = (d->svi_forms >> p->sch.svi_form) & 1u;
         static const char *const what[] = { "", "general quadratic group", "SO(3) vector form",
                                             "semidirect heavy-top form" };
         if (!ok)
             return slpi_error_set(err, SLPI_EINPUT, "svi_form=%s (%s) does not apply to system %s%s",
                                   slpi_problem_enum_text("svi_form", p->sys.system, p->sch.svi_form),
                                   what[p->sch.svi_form], sys,
-                                  p->sys.system == SLPI_SYS_HEAVY_TOP ? ": its SVI is the semidirect form sd" : "");
+                                  d->svi_form == SLPI_SVI_FORM_SD ? ": its SVI is the semidirect form sd" : "");
     }
     /* The SVI form in force (slpi_registry_svi_form, the one rule) and what it admits. */
     if (p->sch.scheme == SLPI_SCHEME_SVI) {
@@ -146,10 +142,7 @@ int slpi_problem_validate_model(const slpi_problem *p, slpi_model *m, slpi_error
                                   "svi_output=node exists only for the SO(3) vector "
                                   "forms (svi_form=so3 or sd), not for the lp form of %s",
                                   sys);
-        if (form == SLPI_SVI_FORM_LP && p->sys.system == SLPI_SYS_RIGID_BODY && p->sys.rb.track_R)
-            return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs the SO(3) vector form (svi_form=so3)");
     }
-    const slpi_system_desc *d = slpi_system_get(p->sys.system);
     if (d->validate(p, err) != SLPI_OK) return SLPI_EINPUT;
     for (int i = 0; i < p->sys.n_x0 && i < SLPI_MAX_X0; i++)
         if (!isfinite(p->sys.x0[i])) return slpi_error_set(err, SLPI_EINPUT, "x0: entry %d is not finite", i + 1);

@@ -32,14 +32,16 @@ void slpi_problem_scheme_defaults(slpi_problem *p)
     p->sol.on_cap = SLPI_CAP_FAIL;
     p->sol.fixed_iters = 0;
     p->sol.tol = 1e-15;
-    /* ISOMP on Euler-Zeitlin starts each solve from the previous step's correction on top of
-     * the Euler predictor (docs/schemes.md#solver: never more iterations in the measured
-     * runs, half of them on a weakly noisy one, one fewer without noise) */
-    p->sch.warm_start = p->sch.scheme == SLPI_SCHEME_ISOMP && p->sys.system == SLPI_SYS_EULER_ZEITLIN;
+    /* ISOMP on Euler-Zeitlin (its descriptor's isomp_warm_start) starts each solve from the
+     * previous step's correction on top of the Euler predictor (docs/schemes.md#solver:
+     * never more iterations in the measured runs, half of them on a weakly noisy one, one
+     * fewer without noise); sine-Euler's TMK solves to its descriptor's tmk_tol */
+    const slpi_system_desc *d = slpi_system_get(p->sys.system);
+    p->sch.warm_start = p->sch.scheme == SLPI_SCHEME_ISOMP && d && d->isomp_warm_start;
     switch (p->sch.scheme) {
     case SLPI_SCHEME_TMK:
         p->sol.maxit = 50;
-        if (p->sys.system == SLPI_SYS_SINE_EULER) p->sol.tol = 1e-14;
+        if (d && d->tmk_tol > 0) p->sol.tol = d->tmk_tol;
         break;
     case SLPI_SCHEME_IM_DIRECT:
     case SLPI_SCHEME_TRAP_DIRECT:

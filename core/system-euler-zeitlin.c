@@ -168,5 +168,9 @@ const slpi_system_desc slpi_system_euler_zeitlin = {
     .validate = validate,
     .keys = keys,
     .nkeys = (int)(sizeof keys / sizeof keys[0]),
+    .svi_form = SLPI_SVI_FORM_LP,
+    .svi_forms = 1u << SLPI_SVI_FORM_LP,
+    .blas_route = 1,
+    .isomp_warm_start = 1,
 };
 /* clang-format on */

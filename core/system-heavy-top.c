@@ -165,7 +165,7 @@ static int validate(const slpi_problem *p, slpi_error *err)
 /* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
 // clang-format off
 static const slpi_key_def keys[] = {
-    { "form", SLPI_SYS_HEAVY_TOP, K_SPECIAL, 0, 0, e_ht_form, 0, 0, "rkmk (pi, gamma) | svi (Pi, Gamma, R; scheme svi only)" },
+    { "form", SLPI_SYS_HEAVY_TOP, K_SPECIAL, OFF(sys.ht.form), 0, e_ht_form, 0, 0, "rkmk (pi, gamma) | svi (Pi, Gamma, R; scheme svi only)" },
     { "inertia", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(sys.ht.inertia), 3, NULL, 1e-12, 1e12, "body moments of inertia" },
     { "mga", SLPI_SYS_HEAVY_TOP, K_VEC, OFF(sys.ht.mga), 3, NULL, -1e6, 1e6, "m g a (RKMK: the centre-of-mass vector x)" },
     { "mg", SLPI_SYS_HEAVY_TOP, K_DOUBLE, OFF(sys.ht.mg), 0, NULL, 0, 1e6, "m g of the Gamma noise cases" },
@@ -209,5 +209,8 @@ const slpi_system_desc slpi_system_heavy_top = {
     .validate = validate,
     .keys = keys,
     .nkeys = (int)(sizeof keys / sizeof keys[0]),
+    .svi_form = SLPI_SVI_FORM_SD,
+    .svi_forms = 1u << SLPI_SVI_FORM_SD,
+    .svi_resets_defaults = 1,
 };
 /* clang-format on */

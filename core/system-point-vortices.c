@@ -131,5 +131,7 @@ const slpi_system_desc slpi_system_point_vortices = {
     .validate = validate,
     .keys = keys,
     .nkeys = (int)(sizeof keys / sizeof keys[0]),
+    .svi_form = SLPI_SVI_FORM_LP,
+    .svi_forms = 1u << SLPI_SVI_FORM_LP,
 };
 /* clang-format on */

@@ -124,6 +124,9 @@ static int check_state(const slpi_problem *p, const double *x, const char *src, 
 
 static int validate(const slpi_problem *p, slpi_error *err)
 {
+    /* its SVI form in force: svi_form when given, else so3 (its descriptor's svi_form) */
+    if (p->sys.rb.track_R && p->sch.scheme == SLPI_SCHEME_SVI && p->sch.svi_form == SLPI_SVI_FORM_LP)
+        return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs the SO(3) vector form (svi_form=so3)");
     if (p->sys.rb.track_R && p->sys.rb.form != SLPI_RB_FORM_SVI)
         return slpi_error_set(err, SLPI_EINPUT, "track_R=1 needs form=svi");
     return SLPI_OK;
@@ -138,7 +141,7 @@ _Static_assert(sizeof e_rb_form / sizeof e_rb_form[0] == SLPI_RB_FORM_SVI + 2, "
 /* the system's keys (core/problem-key-table.h), in `slpi list --keys` order */
 // clang-format off
 static const slpi_key_def keys[] = {
-    { "form", SLPI_SYS_RIGID_BODY, K_SPECIAL, 0, 0, e_rb_form, 0, 0, "iso (x, H0 = x.I^-1 x) | svi (Pi, h = Pi.I^-1 Pi / 2): resets the form's defaults" },
+    { "form", SLPI_SYS_RIGID_BODY, K_SPECIAL, OFF(sys.rb.form), 0, e_rb_form, 0, 0, "iso (x, H0 = x.I^-1 x) | svi (Pi, h = Pi.I^-1 Pi / 2): resets the form's defaults" },
     { "inertia", SLPI_SYS_RIGID_BODY, K_VEC, OFF(sys.rb.inertia), 3, NULL, 1e-12, 1e12, "principal moments of inertia" },
     { "noise", SLPI_SYS_RIGID_BODY, K_ENUM, OFF(sys.rb.noise), 0, e_rb_noise, 0, 0, "noise model (docs/systems.md#rigid-body)" },
     { "amp", SLPI_SYS_RIGID_BODY, K_DOUBLE, OFF(sys.rb.amp), 0, NULL, 0, 1e6, "noise amplitude" },
@@ -178,5 +181,7 @@ const slpi_system_desc slpi_system_rigid_body = {
     .validate = validate,
     .keys = keys,
     .nkeys = (int)(sizeof keys / sizeof keys[0]),
+    .svi_form = SLPI_SVI_FORM_SO3,
+    .svi_forms = 1u << SLPI_SVI_FORM_LP | 1u << SLPI_SVI_FORM_SO3,
 };
 /* clang-format on */

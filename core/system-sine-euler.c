@@ -171,5 +171,8 @@ const slpi_system_desc slpi_system_sine_euler = {
     .validate = validate,
     .keys = keys,
     .nkeys = (int)(sizeof keys / sizeof keys[0]),
+    .svi_form = SLPI_SVI_FORM_LP,
+    .svi_forms = 1u << SLPI_SVI_FORM_LP,
+    .tmk_tol = 1e-14,
 };
 /* clang-format on */

@@ -1,12 +1,14 @@
 /* system.c — the built-in systems' descriptors (core/system.h), indexed by slpi_system_id
  * with designated initializers: each system's knowledge is its file core/system-<name>.c;
  * here only the index and its look-ups: a system's descriptor, its name, its row of the
- * applicability matrix (what several descriptors share: core/system-shared.c). */
+ * applicability matrix, the SVI form in force and the BLAS route (what several descriptors share: core/system-shared.c). */
 #include <stddef.h>
 #include <string.h>
 
 #include "slpi/registry.h"
 #include "core/system.h"
+#include "core/problem-struct.h"
+#include "core/expr.h"
 
 extern const slpi_system_desc slpi_system_rigid_body, slpi_system_heavy_top, slpi_system_manakov,
     slpi_system_point_vortices, slpi_system_euler_zeitlin, slpi_system_sine_euler, slpi_system_model;
@@ -53,4 +55,19 @@ slpi_applicability slpi_registry_pair(slpi_system_id s, slpi_scheme_id k, const 
     const slpi_system_cell *c = &slpi_system_get(s)->applicability[k];
     if (reason) *reason = c->reason;
     return c->a;
+}
+
+slpi_svi_form slpi_registry_svi_form(const slpi_problem *p)
+{
+    if (p->sch.svi_form != SLPI_SVI_FORM_AUTO) return p->sch.svi_form;
+    slpi_svi_form own = slpi_system_get(p->sys.system)->svi_form; /* the system's vector form */
+    if (own != SLPI_SVI_FORM_LP) return own;
+    const slpi_algebra *a = slpi_problem_algebra(p);
+    if (a && a->kind == SLPI_ALGEBRA_SO3) return SLPI_SVI_FORM_SO3; /* a model on so3: its vector form */
+    return SLPI_SVI_FORM_LP;
+}
+
+int slpi_registry_blas_route(const slpi_problem *p)
+{
+    return slpi_system_get(p->sys.system)->blas_route;
 }

@@ -12,6 +12,7 @@
 #include "slpi/registry.h"
 #include "slpi/initial.h"
 #include "core/algebra-type.h"
+#include "core/problem-options.h"
 #include "core/problem-key-table.h"
 
 typedef struct slpi_error slpi_error;     /* slpi/errors.h */
@@ -59,6 +60,21 @@ struct slpi_system_desc {
     /* the system's own keys (core/problem-key-table.h), after the keys of every system */
     const slpi_key_def *keys;
     int nkeys;
+    /* scheme svi (docs/schemes.md#svi): the form svi_form=auto takes (never
+     * SLPI_SVI_FORM_AUTO: lp but for the SO(3) vector forms; a model on so3 takes so3 by
+     * its algebra), the forms svi_form may name (a bit 1 << form each, svi_form's among
+     * them), and whether switching to or from svi resets the system's defaults (an SVI
+     * form with a state of its own, the heavy top's (Pi, Gamma, R)) */
+    slpi_svi_form svi_form;
+    unsigned svi_forms;
+    int svi_resets_defaults;
+    /* the certified path's BLAS route (docs/design.md#blas-route): 1 where the products of
+     * an ISOMP step may take it (matmul=blas), 0 where matmul=blas is refused */
+    int blas_route;
+    /* solver defaults of its own (core/problem.c): ISOMP's warm start (1: on), TMK's
+     * tolerance (0: the scheme's) */
+    int isomp_warm_start;
+    double tmk_tol;
 };
 typedef struct slpi_system_desc slpi_system_desc;
 

@@ -25,12 +25,13 @@
 #include "fast/dense.h"
 #include "fast/ensemble.h"
 
-typedef int (*sys_ctor)(slpi_fast_system *, const slpi_problem *, slpi_error *);
-
-/* Indexed by slpi_system_id and slpi_scheme_id (a model's system is built from the plan's
- * parsed model: system_create); a built-in system without its row is refused by name
+/* The system files' constructors (fast/<name>.c), indexed by slpi_system_id, and the
+ * schemes' tables by slpi_scheme_id (a model's system is built from the plan's parsed
+ * model: system_create); a built-in system without its row is refused by name
  * (tests/core/t-system.c builds every one). */
-static const sys_ctor system_ctor[SLPI_SYS_COUNT] = {
+slpi_fast_system_ctor slpi_fast_sys_rigid_body, slpi_fast_sys_heavy_top, slpi_fast_sys_manakov,
+    slpi_fast_sys_point_vortices, slpi_fast_sys_euler_zeitlin, slpi_fast_sys_sine_euler;
+static slpi_fast_system_ctor *const system_ctor[SLPI_SYS_COUNT] = {
     [SLPI_SYS_RIGID_BODY] = slpi_fast_sys_rigid_body,
     [SLPI_SYS_HEAVY_TOP] = slpi_fast_sys_heavy_top,
     [SLPI_SYS_MANAKOV] = slpi_fast_sys_manakov,

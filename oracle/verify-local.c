@@ -143,14 +143,13 @@ static int local_window(const slpi_oracle_port *port, slpi_oracle_local_row *w, 
 }
 
 /* The plan of in with Arb's products (matmul=arb) when its own may take the BLAS route
- * (docs/design.md#blas-route: ISOMP on the matrix systems, euler-zeitlin and manakov,
- * ref/mrmat.c), else NULL (Arb's already, another problem, or one that refuses them: its
+ * (docs/design.md#blas-route: ISOMP on the systems whose descriptor allows it,
+ * slpi_registry_blas_route; ref/mrmat.c), else NULL (Arb's already, another problem, or one that refuses them: its
  * rows whose certified ball is too wide stay out of the statistics). */
 static slpi_plan *arb_plan(const slpi_verify_input *in)
 {
-    slpi_system_id sys = slpi_view_system(in->p)->system;
     if (slpi_view_cert(in->p)->matmul == SLPI_MATMUL_ARB || slpi_view_scheme(in->p)->scheme != SLPI_SCHEME_ISOMP ||
-        (sys != SLPI_SYS_EULER_ZEITLIN && sys != SLPI_SYS_MANAKOV))
+        !slpi_registry_blas_route(in->p))
         return NULL;
     slpi_problem *p = slpi_problem_dup(in->p);
     slpi_plan *plan = NULL;

@@ -324,7 +324,8 @@ static int system_keys(const slpi_props_case *c, slpi_props_rng *r, slpi_problem
         slpi_view_system_edit(p)->model = model_sys.model;
         break;
     default:
-        rc = slpi_error_set(err, SLPI_EINPUT, "props: unknown system");
+        rc = slpi_error_set(err, SLPI_EINPUT, "props: no cases for system %s (props/cases.c)",
+                            slpi_system_name(c->system));
     }
     return rc;
 }

@@ -142,8 +142,8 @@ int slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props
         add(out, "Tr X^4", creal(ctrace(N, X4)), f2 * f2, 0);
         break;
     }
-    default:
-        break;
+    default: /* a system added without its Casimirs here: named by the caller, never "none" */
+        return SLPI_EINPUT;
     }
     return SLPI_OK;
 }

@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "slpi/registry-ids.h"
+#include "slpi/registry.h"
 #include "slpi/plan.h"
 #include "slpi/step.h"
 #include "slpi/fast.h"
@@ -51,10 +51,14 @@ static void casimir_adjust(slpi_props_case *c, slpi_props_rng *r)
     if (casimir_expect(c) == SLPI_PROPS_VIOLATED) slpi_props_control_case(c);
 }
 
-/* slpi_props_casimir_values, with err set when memory for a model's twin runs out. */
+/* slpi_props_casimir_values, with err set when memory for a model's twin runs out or the
+ * system has no Casimirs there. */
 static int casimirs(const slpi_problem *p, const double *x, slpi_props_casimirs *k, slpi_error *err)
 {
-    return slpi_props_casimir_values(p, x, k) ? slpi_error_set(err, SLPI_EINPUT, "props: out of memory") : SLPI_OK;
+    return slpi_props_casimir_values(p, x, k)
+        ? slpi_error_set(err, SLPI_EINPUT, "props: no Casimirs of system %s (props/invariants.c), or out of memory",
+                         slpi_system_name(slpi_view_system(p)->system))
+        : SLPI_OK;
 }
 
 /* t[m] = C_m(x) - C_m(x0) in balls for each quadratic Casimir m of slpi_props_casimir_values

@@ -109,7 +109,8 @@ typedef struct {
     int quadratic[SLPI_PROPS_MAX_CAS];
     const char *name[SLPI_PROPS_MAX_CAS];
 } slpi_props_casimirs;
-/* SLPI_OK, or SLPI_EINPUT (none in out) when memory for a model's twin runs out. */
+/* SLPI_OK, or SLPI_EINPUT (none in out) when memory for a model's twin runs out or the
+ * system has no Casimirs listed here. */
 int slpi_props_casimir_values(const slpi_problem *p, const double *x, slpi_props_casimirs *out);
 /* Poisson tensor J(x) (dim x dim, row-major) of the coordinates the structure lives
  * on; returns that dimension, 0 if the system has none here (or memory runs out). */

@@ -346,7 +346,7 @@ static void ctx_init(svi_ctx *c, const slpi_ref_system *s, const double *delta, 
 {
     c->s = s;
     c->delta = delta;
-    c->gamma = slpi_view_system(s->p)->system == SLPI_SYS_HEAVY_TOP;
+    c->gamma = slpi_registry_svi_form(s->p) == SLPI_SVI_FORM_SD; /* the semidirect form's Gamma */
     c->Pk = _arb_vec_init(3);
     c->Gk = _arb_vec_init(3);
     arb_init(c->c);

@@ -10,11 +10,12 @@
 #include "core/view-system.h"
 #include "ref/system.h"
 
-typedef int (*sys_ctor)(slpi_ref_system *, const slpi_problem *, slpi_error *);
-
-/* Indexed by slpi_system_id (a model's system is built from its plan); a built-in system
- * without its row is refused by name (tests/core/t-system.c builds every one). */
-static const sys_ctor system_ctor[SLPI_SYS_COUNT] = {
+/* The system files' constructors (ref/<name>.c), indexed by slpi_system_id (a model's
+ * system is built from its plan); a built-in system without its row is refused by name
+ * (tests/core/t-system.c builds every one). */
+slpi_ref_system_ctor slpi_ref_sys_rigid_body, slpi_ref_sys_heavy_top, slpi_ref_sys_manakov, slpi_ref_sys_point_vortices,
+    slpi_ref_sys_euler_zeitlin, slpi_ref_sys_sine_euler;
+static slpi_ref_system_ctor *const system_ctor[SLPI_SYS_COUNT] = {
     [SLPI_SYS_RIGID_BODY] = slpi_ref_sys_rigid_body,
     [SLPI_SYS_HEAVY_TOP] = slpi_ref_sys_heavy_top,
     [SLPI_SYS_MANAKOV] = slpi_ref_sys_manakov,

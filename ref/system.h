@@ -139,14 +139,12 @@ static inline void slpi_ref_time(const slpi_ref_system *s, int half, const doubl
 }
 
 /* --------------------------------------------------------------- systems
- * Each fills *s for problem p (s zeroed by slpi_ref_system_init) or returns SLPI_EINPUT
- * with a message. One per system file. */
-int slpi_ref_sys_rigid_body(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_heavy_top(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_manakov(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_point_vortices(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_euler_zeitlin(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
-int slpi_ref_sys_sine_euler(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
+ * A built-in system's constructor, slpi_ref_sys_<name> in ref/<name>.c (one per system
+ * file), fills *s for problem p (s zeroed by slpi_ref_system_init) or returns SLPI_EINPUT
+ * with a message. ref/system.c declares each beside its row of the table, so a new system's
+ * constructor needs no line here; a test that builds one system directly declares the one
+ * it calls. */
+typedef int slpi_ref_system_ctor(slpi_ref_system *s, const slpi_problem *p, slpi_error *err);
 /* A model described as data (docs/models.md; ref/model.c): an algebra family below and
  * Hamiltonians as expressions, evaluated in balls with exact derivatives; the expressions
  * are the ones p's plan parsed (slpi_plan_model), and the system holds a reference to the

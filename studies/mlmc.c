@@ -147,9 +147,8 @@ static int bottom_ou(const slpi_problem *p, slpi_ou_coef **ou, slpi_error *err)
     return any < 0 ? SLPI_EINPUT : rc;
 }
 
-/* n paths of level 0 from path0: their phi into v (NaN: failed), OpenMP over paths. */
-static int sample_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t path0, long n, double *v, long *clipped,
-                         slpi_error *err)
+int slpi_mlmc_bottom(const slpi_mlmc_cfg *c, const slpi_expr *phi, uint64_t path0, long n, double *v, long *clipped,
+                     slpi_error *err)
 {
     slpi_problem *p = slpi_problem_dup(c->conv.base);
     if (!p) return slpi_error_set(err, SLPI_EINPUT, "mlmc: out of memory");
@@ -223,7 +222,7 @@ static int sample_level(const slpi_mlmc_cfg *c, const slpi_expr *phi, int j, lon
     if (j == 0) {
         double *v = malloc((size_t)n * sizeof *v);
         if (!v) return slpi_error_set(err, SLPI_EINPUT, "mlmc: out of memory (%ld paths)", n);
-        int rc = sample_bottom(c, phi, path0, n, v, &r->clipped[0], err);
+        int rc = slpi_mlmc_bottom(c, phi, path0, n, v, &r->clipped[0], err);
         for (long i = 0; rc == SLPI_OK && i < n; i++) { /* in path order: any thread count */
             if (!isfinite(v[i])) {
                 r->failed[0]++;
@@ -306,8 +305,7 @@ long slpi_mlmc_paths_needed(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, i
 
 /* ------------------------------------------------------------------ checkpoints */
 
-/* The parameters that decide every digit, as "key=value" lines (malloc'd). */
-static char *identity(const slpi_mlmc_cfg *c)
+char *slpi_mlmc_identity(const slpi_mlmc_cfg *c)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -339,8 +337,7 @@ static int ckpt_write(const slpi_mlmc_cfg *c, const char *id, const slpi_mlmc_re
     return slpi_checkpoint_commit(&w, c->checkpoint, MLMC_CKPT_FORMAT, MLMC_CKPT_VERSION, err);
 }
 
-/* The estimate lines of an opened checkpoint against this estimate's id, line by line. */
-static int ckpt_same(slpi_checkpoint_reader *rd, const char *id)
+int slpi_mlmc_ckpt_same(slpi_checkpoint_reader *rd, const char *id)
 {
     const char *want = id;
     while (*want) {
@@ -363,7 +360,7 @@ static int ckpt_read(const slpi_mlmc_cfg *c, const char *id, slpi_mlmc_result *r
     int rc = slpi_checkpoint_open(&rd, c->resume, MLMC_CKPT_FORMAT, MLMC_CKPT_VERSION, err);
     if (rc != SLPI_OK) return rc;
     long nlev = 0, rounds = 0;
-    rc = ckpt_same(&rd, id);
+    rc = slpi_mlmc_ckpt_same(&rd, id);
     if (rc == SLPI_OK &&
         (slpi_checkpoint_long(&rd, "levels", 1, c->lmax - c->l0 + 1, &nlev) != SLPI_OK ||
          slpi_checkpoint_long(&rd, "rounds", 0, 1L << 30, &rounds) != SLPI_OK))
@@ -430,7 +427,7 @@ static int plan_round(const slpi_mlmc_cfg *c, slpi_mlmc_result *r, slpi_error *e
 
 static int run(const slpi_mlmc_cfg *c, const slpi_expr *phi, slpi_mlmc_result *r, slpi_error *err)
 {
-    char *id = c->checkpoint || c->resume ? identity(c) : NULL;
+    char *id = c->checkpoint || c->resume ? slpi_mlmc_identity(c) : NULL;
     int rc = (c->checkpoint || c->resume) && !id ? slpi_error_set(err, SLPI_EINPUT, "mlmc: out of memory") : SLPI_OK;
     if (rc == SLPI_OK && c->resume)
         rc = ckpt_read(c, id, r, err);

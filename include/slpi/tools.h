@@ -447,6 +447,20 @@ int slpi_api_mlmc_json_fn(const slpi_problem *p,
                           int (*phi_fn)(double *value, const double *x, int dim, void *user_data), void *phi_data,
                           double rmse, int l0, int lmax, long n0, double alpha, int plain, int threads,
                           const char *json);
+/* Giles' mlmc_test of E phi(X_T) (studies/mlmc-test.c; docs/noise.md#mlmc-test), written
+ * as `slpi mlmc --test --json` writes it: paths paths on every level l0..L (h = T 2^-l,
+ * L >= l0 + 2), each level's mean, variance and kurtosis of Y_l and mean and variance of
+ * P_l, the consistency check, the fitted alpha, beta, gamma, and the costs of MLMC and
+ * plain Monte Carlo at each of the neps requested RMSEs eps[]; phi as
+ * slpi_api_converge_json's; checkpoint/resume as `slpi mlmc --test --checkpoint/--resume`;
+ * threads (0: the runtime's). NULL: phi ("sin2pi"), checkpoint, resume. */
+int slpi_api_mlmc_test_json(const slpi_problem *p, const char *phi, int l0, int L, long paths, const double *eps,
+                            int neps, const char *checkpoint, const char *resume, int threads, const char *json);
+/* The same test with the functional a function of the caller's, as slpi_api_mlmc_json_fn
+ * takes it (thread-safe; nonzero or not finite: a failed path). No checkpoint. */
+int slpi_api_mlmc_test_json_fn(const slpi_problem *p,
+                               int (*phi_fn)(double *value, const double *x, int dim, void *user_data), void *phi_data,
+                               int l0, int L, long paths, const double *eps, int neps, int threads, const char *json);
 
 #ifdef __cplusplus
 }

@@ -1,53 +1,60 @@
-"""slpi._mlmc_test — ``slpi.mlmc_test``: Giles' mlmc_test for a problem and a functional
-(docs/noise.md#mlmc-test): each level's statistics from a fixed number of coupled paths,
-the consistency check and the kurtosis with their flags, the fitted alpha, beta and gamma,
-and ``slpi.mlmc`` over a sweep of requested RMSEs. Imported by ``slpi/__init__.py`` after
-its helpers."""
+"""slpi._mlmc_test — ``slpi.mlmc_test``: Giles' mlmc_test for a problem and a functional, as
+``slpi mlmc --test`` computes it (docs/noise.md#mlmc-test), through libslpi-tools
+(slpi_api_mlmc_test_json): each level's moments from a fixed number of coupled paths, the
+consistency check and the kurtosis with their flags, the fitted alpha, beta and gamma, and
+the cost of MLMC and of plain Monte Carlo over a sweep of requested RMSEs. Imported by
+``slpi/__init__.py`` after its helpers."""
 
-import math
-import time
+import json
+import os
+import tempfile
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from slpi import _bad, _integer
-
-_NAMED = {"x1": lambda x: x[..., 0], "sin2pi": lambda x: np.sin(2 * np.pi * x[..., :3]).sum(axis=-1)}
+from slpi._native import ffi as _ffi, tools as _tools
+from slpi import _bad, _integer, _interruptible, _path, _problem, _raise_callback_error, _text
 
 
 @dataclass
 class MlmcTest:
-    """Giles' mlmc_test of a problem and a functional (``slpi.mlmc_test``).
+    """Giles' mlmc_test of a problem and a functional (``slpi.mlmc_test``, ``slpi mlmc --test``).
 
     Attributes
     ----------
     level : ndarray of int (levels,)
         The levels l0..L (h = T 2^-l).
+    paths, failed : ndarray of int (levels,)
+        The surviving paths of each level (those its moments hold) and its failed ones.
     mean, var, kurtosis : ndarray (levels,)
-        Mean, variance and kurtosis of Y_l (P_l0 at l0, P_l - P_l-1 above; kurtosis 0 at l0).
+        Mean, variance and kurtosis of Y_l (P_l0 at l0, P_l - P_l-1 above; kurtosis NaN at l0).
     mean_p, var_p : ndarray (levels,)
         Mean and variance of P_l, the level's fine functional.
     check : ndarray (levels,)
-        The consistency check |E Y_l - E P_l + E P_l-1| / (3 (sqrt V Y_l + sqrt V P_l-1
-        + sqrt V P_l) / sqrt N) (0 at l0); above 1 is flagged.
+        The consistency check |E Y_l - E P_l + E P_l-1| / (3 (sqrt(V Y_l / N_l) + sqrt(V P_l
+        / N_l) + sqrt(V P_l-1 / N_l-1))) (NaN at l0); above 1 is flagged.
     cost, seconds : ndarray (levels,)
-        Steps per path (2^l0 at l0, 2^l + 2^(l-1) above) and the wall seconds per path.
+        Steps per path (2^l0 at l0, 2^l + 2^(l-1) above) and the wall seconds the level took.
     alpha, beta, gamma : float
-        Fitted rates: |E Y_l| ~ 2^-alpha l, V Y_l ~ 2^-beta l over the upper levels, and
-        gamma = log2 of the ratio of the two finest levels' seconds per path.
+        Minus the least-squares slopes of log2 |mean|, log2 var and log2 cost on l, over
+        the levels above l0 (NaN with fewer than 2 positive values).
     flags : list of str
         Giles' warnings: a consistency check above 1, a kurtosis above 100 on the finest
         level. Empty when neither.
     eps : ndarray (sweeps,)
         The requested RMSEs of the sweep.
-    sweep : list of Estimate
-        ``slpi.mlmc`` at each eps (alpha = max(0.5, fitted alpha)).
+    sweep_level : ndarray of int (sweeps,)
+        The finest level MLMC needs for each eps (-1: none up to level 24).
     mlmc_cost, mc_cost : ndarray (sweeps,)
-        Steps MLMC spent, and plain Monte Carlo's steps for the same RMSE.
-    paths : int
-        Paths per level.
+        The steps MLMC would spend from the measured (and extrapolated) variances, and
+        plain Monte Carlo's steps for the same RMSE (NaN where no level is fine enough).
+    doc : dict
+        The whole JSON document (``slpi mlmc --test --json``).
     """
     level: np.ndarray
+    paths: np.ndarray
+    failed: np.ndarray
     mean: np.ndarray
     var: np.ndarray
     kurtosis: np.ndarray
@@ -61,99 +68,93 @@ class MlmcTest:
     gamma: float
     flags: list
     eps: np.ndarray
-    sweep: list = field(repr=False)
-    mlmc_cost: np.ndarray = None
-    mc_cost: np.ndarray = None
-    paths: int = 0
+    sweep_level: np.ndarray
+    mlmc_cost: np.ndarray
+    mc_cost: np.ndarray
+    doc: dict = field(repr=False)
+
+    @classmethod
+    def read(cls, source):
+        """The test from ``slpi mlmc --test --json FILE``'s document: a file name or the
+        parsed dict (JSON's null is NaN here)."""
+        if isinstance(source, dict):
+            doc = source
+        else:
+            with open(_path("source", source).decode()) as f:
+                doc = json.load(f)
+        if doc.get("slpi_mlmc_test") != 1:
+            raise _bad("source", source, "is not the JSON of `slpi mlmc --test` (no \"slpi_mlmc_test\": 1)")
+        nan = lambda v: float("nan") if v is None else float(v)  # noqa: E731
+        lv, sw = doc["levels"], doc["sweep"]
+        col = lambda k: np.array([nan(x[k]) for x in lv])  # noqa: E731
+        icol = lambda k: np.array([x[k] for x in lv], dtype=int)  # noqa: E731
+        return cls(level=icol("level"), paths=icol("paths"), failed=icol("failed"), mean=col("mean"), var=col("var"),
+                   kurtosis=col("kurtosis"), mean_p=col("mean_p"), var_p=col("var_p"), check=col("check"),
+                   cost=col("cost"), seconds=col("seconds"), alpha=nan(doc["alpha"]), beta=nan(doc["beta"]),
+                   gamma=nan(doc["gamma"]), flags=list(doc["flags"]), eps=np.array([s["eps"] for s in sw]),
+                   sweep_level=np.array([-1 if s["level"] is None else s["level"] for s in sw], dtype=int),
+                   mlmc_cost=np.array([nan(s["mlmc_cost"]) for s in sw]),
+                   mc_cost=np.array([nan(s["mc_cost"]) for s in sw]), doc=doc)
 
 
-def _values(problem, phi, level, refine, first, paths, threads, keys):
-    """phi of the final states of paths first.. at level l with refine r (a plain run each:
-    with refine 1, the coarse path of MLMC's level l + 1, bit for bit)."""
-    x = np.asarray(_ensemble(problem, paths=paths, first_path=first, level=level, refine=refine, threads=threads,
-                             **keys))
-    v = np.asarray([phi(row) for row in x], dtype=float) if not isinstance(phi, str) else _NAMED[phi](x)
-    if not np.all(np.isfinite(v)):
-        raise _bad("phi", phi, "not finite on %d of %d paths of level %d" % (np.sum(~np.isfinite(v)), paths, level))
-    return v
+def mlmc_test(problem=None, levels=(3, 8), paths=2000, *, eps=(0.02, 0.01, 0.005), phi=None, threads=None,
+              checkpoint=None, resume=None, **settings):
+    """Giles' mlmc_test (``slpi mlmc --test``; docs/noise.md#mlmc-test): is the problem fit
+    for MLMC, and what would it cost? Each level l of ``levels`` (l0, L), L >= l0 + 2, draws
+    ``paths`` coupled paths (level j from l0 the paths j 2^27 + n, as ``slpi.mlmc``; each
+    path's P_l and P_l-1 are bit for bit ``slpi.mlmc``'s) and gives the mean, variance and
+    kurtosis of Y_l (P_l0 at l0, P_l - P_l-1 above) and the mean and variance of P_l; then
+    the consistency check of E[P_l - P_l-1] = E P_l - E P_l-1, the rates alpha, beta,
+    gamma, and at each requested RMSE of ``eps`` the cost of MLMC (from the measured
+    variances, extrapolated beyond L) and of plain Monte Carlo.
 
-
-def _ensemble(*a, **k):
-    from slpi import ensemble
-    return ensemble(*a, **k)
-
-
-def _rate(lev, v):
-    """-slope of log2 v on the level (least squares), NaN with fewer than 2 positive values."""
-    ok = v > 0
-    return -np.polyfit(lev[ok], np.log2(v[ok]), 1)[0] if ok.sum() >= 2 else float("nan")
-
-
-def mlmc_test(problem=None, levels=(3, 8), paths=2000, *, eps=(0.02, 0.01, 0.005), phi="sin2pi", lmax=16, pilot=200,
-              threads=None, **settings):
-    """Giles' mlmc_test (docs/noise.md#mlmc-test): is the problem fit for MLMC, and what does
-    it cost? For each level l of ``levels`` (l0, L), ``paths`` coupled paths give the mean,
-    variance and kurtosis of Y_l (P_l0 at l0, P_l - P_l-1 above; the coarse path is the
-    plain run at (h_l-1, refine 1), the fine one at (h_l, refine 0), as ``slpi.mlmc``
-    couples them) and of P_l; the consistency check of E[P_l - P_l-1] = E P_l - E P_l-1;
-    the rates alpha, beta, gamma; then ``slpi.mlmc`` at each requested RMSE of ``eps``
-    (levels l0..lmax, ``pilot`` paths per new level). Level j (0 at l0) uses paths
-    j 2^27 + n, as ``slpi.mlmc``.
-
-    phi: "x1", "sin2pi", or a callable ``phi(x) -> float`` of the state array. problem and
-    settings as ``run`` (``noise_tau`` too). Returns an ``MlmcTest``; ``slpi.plot.mlmc_test``
-    draws it.
+    phi as ``slpi.mlmc``'s: a name, an expression string, or a callable ``phi(x) -> float``
+    of the state array (no checkpoint then). problem and settings as ``run``
+    (``noise_tau`` too); checkpoint/resume: files as ``slpi mlmc --test
+    --checkpoint/--resume``. Returns an ``MlmcTest``, every number the CLI's for the same
+    inputs; ``slpi.plot.mlmc_test`` draws it. Failed paths are left out of their level and
+    counted (``MlmcTest.failed``), with a RuntimeWarning.
 
     >>> t = slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 5), paths=200, eps=(0.05,))
-    >>> len(t.level), len(t.sweep), float(t.check[0])
-    (4, 1, 0.0)
+    >>> len(t.level), len(t.eps), bool(np.isnan(t.check[0]))
+    (4, 1, True)
     """
-    from slpi import mlmc
     if not (isinstance(levels, (tuple, list)) and len(levels) == 2):
         raise _bad("levels", levels, "must be (l0, L)")
     l0, L = _integer("levels[0]", levels[0], 0, 24), _integer("levels[1]", levels[1], 0, 24)
-    if L < l0 + 2:
-        raise _bad("levels", levels, "need L >= l0 + 2: the rates are fitted to two levels above l0 at least")
     paths = _integer("paths", paths, 2, 2**27)
-    if not callable(phi) and phi not in _NAMED:
-        raise _bad("phi", phi, "must be 'x1', 'sin2pi' or a callable phi(x) (an expression: write it as a function)")
-    eps = np.atleast_1d(np.asarray(eps, dtype=float))
-    if eps.size == 0 or not np.all(eps > 0):
-        raise _bad("eps", eps, "must be positive requested RMSEs")
-    threads = 1 if threads is None else _integer("threads", threads, 1, 256)
-    lev = np.arange(l0, L + 1)
-    n = len(lev)
-    mean, var, kurt, mp, vp, chk, sec = (np.zeros(n) for _ in range(7))
-    for j, l in enumerate(lev):
-        first = j * 2**27
-        t0 = time.perf_counter()
-        pf = _values(problem, phi, int(l), 0, first, paths, threads, settings)
-        y = pf - _values(problem, phi, int(l) - 1, 1, first, paths, threads, settings) if j > 0 else pf
-        sec[j] = (time.perf_counter() - t0) / paths
-        mean[j], var[j] = y.mean(), y.var(ddof=1)
-        mp[j], vp[j] = pf.mean(), pf.var(ddof=1)
-        if j > 0:
-            c = y - mean[j]
-            kurt[j] = np.mean(c ** 4) / np.mean(c ** 2) ** 2 if np.any(c != 0) else float("nan")
-            chk[j] = abs(mean[j] - mp[j] + mp[j - 1]) / (3 * (math.sqrt(var[j]) + math.sqrt(vp[j - 1])
-                                                              + math.sqrt(vp[j])) / math.sqrt(paths))
-    cost = np.where(lev == l0, 2.0 ** lev, 1.5 * 2.0 ** lev)
-    up = lev >= l0 + max(1, math.ceil(0.4 * (L - l0)))     # Giles: the upper levels, l0 left out
-    if up.sum() < 2:
-        up = lev > l0
-    alpha, beta = _rate(lev[up], np.abs(mean[up])), _rate(lev[up], var[up])
-    gamma = math.log2(sec[-1] / sec[-2]) if sec[-2] > 0 and sec[-1] > 0 else float("nan")
-    flags = []
-    if np.max(chk) > 1:
-        flags.append("consistency check %.3g > 1 at level %d: E[P_l - P_l-1] = E P_l - E P_l-1 does not hold "
-                     "(a coupling or functional error)" % (np.max(chk), lev[np.argmax(chk)]))
-    if kurt[-1] > 100:
-        flags.append("kurtosis %.3g > 100 on the finest level: the correction is dominated by a few rare paths, "
-                     "so its variance estimate (and the path counts) are unreliable" % kurt[-1])
-    a = max(0.5, alpha) if np.isfinite(alpha) else 1.0
-    sweep = [mlmc(problem, rmse=float(e), phi=phi, levels=(l0, lmax), pilot=pilot, alpha=min(a, 8.0),
-                  threads=threads, on_failure="ignore", **settings) for e in eps]
-    return MlmcTest(level=lev, mean=mean, var=var, kurtosis=kurt, mean_p=mp, var_p=vp, check=chk, cost=cost,
-                    seconds=sec, alpha=float(alpha), beta=float(beta), gamma=float(gamma), flags=flags, eps=eps,
-                    sweep=sweep, mlmc_cost=np.array([s.total_cost for s in sweep]),
-                    mc_cost=np.array([s.mc_cost for s in sweep]), paths=paths)
+    e = np.atleast_1d(np.asarray(eps, dtype=float))
+    if e.ndim != 1 or not 1 <= e.size <= 16:
+        raise _bad("eps", eps, "must be 1 to 16 requested RMSEs")
+    fn = phi if callable(phi) else None
+    if fn is not None and (checkpoint is not None or resume is not None):
+        raise _bad("phi", phi, "a callable functional has no text a checkpoint can name: give an expression string "
+                   "to checkpoint or resume")
+    threads = 0 if threads is None else _integer("threads", threads, 1, 256)
+    ck = _path("checkpoint", checkpoint) if checkpoint is not None else _ffi.NULL
+    rs = _path("resume", resume) if resume is not None else _ffi.NULL
+    cphi = _text("phi", phi) if phi is not None and fn is None else _ffi.NULL
+    ceps = _ffi.new("double[]", [float(x) for x in e])
+    pr = _problem(problem, settings)
+    t = _tools()
+    from slpi._converge import _phi_callback
+    cb_error = [None]
+    cfn = _phi_callback(fn, cb_error) if fn is not None else None
+    with tempfile.TemporaryDirectory() as d:
+        j = os.path.join(d, "mlmc-test.json")
+        if cfn is None:
+            _, error = _interruptible(t, lambda: t.slpi_api_mlmc_test_json(
+                pr._p, cphi, l0, L, paths, ceps, e.size, ck, rs, threads, _path("json", j)))
+        else:
+            _, error = _interruptible(t, lambda: t.slpi_api_mlmc_test_json_fn(
+                pr._p, cfn, _ffi.NULL, l0, L, paths, ceps, e.size, threads, _path("json", j)))
+        _raise_callback_error(pr)
+        if cb_error[0] is not None:   # the callable's exception: the test stopped using it
+            raise cb_error[0]
+        if error:
+            raise error
+        test = MlmcTest.read(j)
+    if test.failed.sum() > 0:
+        warnings.warn("slpi.mlmc_test: %d failed paths were left out of their levels (docs/noise.md#failed-paths)"
+                      % test.failed.sum(), RuntimeWarning, stacklevel=2)
+    return test

@@ -97,6 +97,12 @@ int slpi_api_mlmc_json(const slpi_problem *p, const char *phi, double rmse, int 
 int slpi_api_mlmc_json_fn(const slpi_problem *p, int (*phi_fn)(double *value, const double *x, int dim, void *user_data),
                           void *phi_data, double rmse, int l0, int lmax, long n0, double alpha, int plain, int threads,
                           const char *json);
+int slpi_api_mlmc_test_json(const slpi_problem *p, const char *phi, int l0, int L, long paths, const double *eps,
+                            int neps, const char *checkpoint, const char *resume, int threads, const char *json);
+int slpi_api_mlmc_test_json_fn(const slpi_problem *p,
+                               int (*phi_fn)(double *value, const double *x, int dim, void *user_data),
+                               void *phi_data, int l0, int L, long paths, const double *eps, int neps, int threads,
+                               const char *json);
 typedef struct _IO_FILE FILE;
 FILE *fopen(const char *path, const char *mode);
 int fclose(FILE *f);

@@ -248,11 +248,12 @@ def mlmc(estimate, axes=None):
 
 
 def mlmc_test(test, fig=None):
-    """Giles' mlmc_test figure of ``slpi.mlmc_test``: four panels. The variance and the
-    |mean| of P_l and of Y_l against the level, with the fitted beta and alpha; the
-    consistency check (the line at 1 flags) and the kurtosis against the level; the
-    cost of MLMC and of plain Monte Carlo, times eps^2, against the requested eps. fig: a
-    figure, or None (a new one). Returns the figure; its axes are ``fig.axes``: the four
+    """Giles' mlmc_test figure of ``slpi.mlmc_test`` or of ``slpi mlmc --test --json FILE``
+    (test: an ``MlmcTest``, the JSON file's name, or its parsed dict): four panels. The
+    variance and the |mean| of P_l and of Y_l against the level, with the fitted beta and
+    alpha; the consistency check (the line at 1 flags) and the kurtosis against the level;
+    the cost of MLMC and of plain Monte Carlo, times eps^2, against the requested eps. fig:
+    a figure, or None (a new one). Returns the figure; its axes are ``fig.axes``: the four
     panels, then the kurtosis's twin of the check's.
 
     >>> import matplotlib; matplotlib.use("Agg")
@@ -260,6 +261,9 @@ def mlmc_test(test, fig=None):
     >>> len(slpi.plot.mlmc_test(t).axes)
     5
     """
+    if not hasattr(test, "level"):   # the CLI's JSON, by name or parsed
+        from slpi._mlmc_test import MlmcTest
+        test = MlmcTest.read(test)
     fig = fig if fig is not None else _figure(figsize=(6.5, 5.6))
     av, am, ac, ae = fig.subplots(2, 2).ravel()
     lev = np.asarray(test.level)

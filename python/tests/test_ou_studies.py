@@ -5,7 +5,9 @@ MLMC (docs/noise.md#mlmc), from Python:
 - slpi.mlmc takes a callable phi: the same estimate, bit for bit, as the expression that
   computes the same doubles, on white and on OU noise; a callable with a checkpoint is
   refused, and a callable that raises stops the estimate with its exception;
-- refused: --exact under noise_tau, a noise file (converge and mlmc)."""
+- refused: --exact under noise_tau, a noise file (converge and mlmc);
+- slpi.mlmc_test is `slpi mlmc --test` digit for digit, numpy's moments of the same paths
+  to rounding, checkpoints and resumes, and warns on failed paths."""
 import json
 import os
 import subprocess
@@ -74,21 +76,70 @@ def test_paths_needed():
     assert slpi.converge("iso/rigid-body/strong", levels=(2, 3), ref=5, paths=4, boot=0).paths_needed is None
 
 
-def test_mlmc_test():
-    """slpi.mlmc_test's levels are slpi.mlmc's: the same paths, the same coupling (its coarse
-    path a plain run at refine 1), so the same means and variances to rounding (the sums'
-    order differs); its check and kurtosis follow docs/noise.md#mlmc-test's formulas."""
+def test_mlmc_test(tmp_path):
+    """slpi.mlmc_test is `slpi mlmc --test` (one C code path, its JSON read back): the same
+    numbers digit for digit, a callable phi the expression that computes the same doubles,
+    on OU noise. Its levels are slpi.mlmc's paths and coupling, so plain runs at (h_l,
+    refine 0) and (h_l-1, refine 1) of the same paths give numpy's moments of each level to
+    rounding (the summation differs: Pebay's update against numpy's pairwise sums); its
+    check, rates and sweep follow docs/noise.md#mlmc-test's formulas."""
     phi = lambda x: x[0] * x[1] + x[2] * x[2]   # noqa: E731
-    N = 300
-    t = slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 5), paths=N, eps=(0.5,), phi=phi, pilot=N, noise_tau=0.05)
-    e = t.sweep[0]
-    k = min(len(e.level), len(t.level))
-    assert list(e.paths[:k]) == [N] * k
-    assert np.allclose(e.mean[:k], t.mean[:k], rtol=1e-9, atol=0) and np.allclose(e.var[:k], t.var[:k], rtol=1e-9)
-    j = 2
-    want = abs(t.mean[j] - t.mean_p[j] + t.mean_p[j - 1]) / (
-        3 * (np.sqrt(t.var[j]) + np.sqrt(t.var_p[j - 1]) + np.sqrt(t.var_p[j])) / np.sqrt(N))
-    assert t.check[0] == 0 and t.check[j] == pytest.approx(want, rel=1e-12)
-    assert np.all(t.kurtosis[1:] >= 1) and t.flags == [] and t.alpha > 1.5 and t.beta > 3
-    with pytest.raises(slpi.SlpiError, match="L >= l0 \\+ 2"):
+    N, eps = 300, (0.01, 1e-7)
+    t = slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 5), paths=N, eps=eps, phi=phi, noise_tau=0.05)
+    j = tmp_path / "t.json"
+    subprocess.run([SLPI, "mlmc", "--test", "--preset", "iso/rigid-body/weak", "--levels", "2..5", "--paths", str(N),
+                    "--eps", "0.01,1e-7", "--phi", "x1*x2+x3^2", "noise_tau=0.05", "--json", str(j), "-o",
+                    str(tmp_path / "t.txt")], check=True)
+    cli = slpi.MlmcTest.read(str(j))
+    for k in ("mean", "var", "kurtosis", "mean_p", "var_p", "check", "cost", "mlmc_cost", "mc_cost", "sweep_level"):
+        assert np.array_equal(getattr(t, k), getattr(cli, k), equal_nan=True), k
+    assert (t.alpha, t.beta, t.gamma, t.flags) == (cli.alpha, cli.beta, cli.gamma, cli.flags)
+    for i, lev in enumerate(t.level):   # numpy's moments of the same paths, run one by one
+        run = lambda lv, r: np.asarray(slpi.ensemble("iso/rigid-body/weak", paths=N, first_path=i * 2**27,  # noqa
+                                                     level=int(lv), refine=r, noise_tau=0.05))
+        pf = np.array([phi(x) for x in run(lev, 0)])
+        y = pf - np.array([phi(x) for x in run(lev - 1, 1)]) if i else pf
+        assert t.mean[i] == pytest.approx(y.mean(), rel=1e-9) and t.var[i] == pytest.approx(y.var(ddof=1), rel=1e-9)
+        assert t.mean_p[i] == pytest.approx(pf.mean(), rel=1e-9)
+        assert t.var_p[i] == pytest.approx(pf.var(ddof=1), rel=1e-9)
+        c = y - y.mean()
+        assert (np.isnan(t.kurtosis[i]) if i == 0 else
+                t.kurtosis[i] == pytest.approx(np.mean(c ** 4) / np.mean(c ** 2) ** 2, rel=1e-9))
+    k = 2
+    want = abs(t.mean[k] - t.mean_p[k] + t.mean_p[k - 1]) / (
+        3 * (np.sqrt(t.var[k] / N) + np.sqrt(t.var_p[k] / N) + np.sqrt(t.var_p[k - 1] / N)))
+    assert np.isnan(t.check[0]) and t.check[k] == pytest.approx(want, rel=1e-12)
+    up = t.level > t.level[0]
+    assert t.alpha == pytest.approx(-np.polyfit(t.level[up], np.log2(np.abs(t.mean[up])), 1)[0], rel=1e-9)
+    assert t.beta == pytest.approx(-np.polyfit(t.level[up], np.log2(t.var[up]), 1)[0], rel=1e-9)
+    assert t.gamma == pytest.approx(1, rel=1e-12) and t.flags == [] and t.alpha > 1.5 and t.beta > 3
+    # eps = 0.01 needs the three first levels (L = l0 + 2), measured: the cost from them
+    L = t.sweep_level[0] - t.level[0]
+    assert L == 2
+    s = np.sum(np.sqrt(t.var[:L + 1] * t.cost[:L + 1]))
+    n = np.maximum(1, np.ceil(2 / eps[0] ** 2 * np.sqrt(t.var[:L + 1] / t.cost[:L + 1]) * s))
+    assert t.mlmc_cost[0] == np.sum(n * t.cost[:L + 1])
+    assert t.mc_cost[0] == np.ceil(2 * t.var_p[L] / eps[0] ** 2) * 2.0 ** t.sweep_level[0]
+    assert t.sweep_level[1] > t.level[-1] and t.mlmc_cost[1] < t.mc_cost[1]   # extrapolated beyond L
+    with pytest.raises(slpi.SlpiError, match="l0 \\+ 2 <= L"):
         slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 3))
+    with pytest.raises(slpi.SlpiError, match="callable"):
+        slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 4), phi=phi, checkpoint=str(tmp_path / "c.ck"))
+    ck = str(tmp_path / "x1.ck")   # an expression checkpoints, and its resume is the same test
+    a = slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 4), paths=50, phi="x1", checkpoint=ck, noise_tau=0.05)
+    b = slpi.mlmc_test("iso/rigid-body/weak", levels=(2, 4), paths=50, phi="x1", resume=ck, noise_tau=0.05)
+    assert np.array_equal(a.kurtosis, b.kurtosis, equal_nan=True) and b.doc["resumed_paths"] == 150
+    with pytest.warns(RuntimeWarning, match="failed paths were left out"):
+        f = slpi.mlmc_test("iso/rigid-body/weak", levels=(1, 3), paths=100, maxit=14, amp=1)
+    assert np.all(f.failed > 0) and np.all(f.paths + f.failed == 100)
+    fig = slpi.plot.mlmc_test(str(j)) if _has_matplotlib() else None
+    assert fig is None or len(fig.axes) == 5
+
+
+def _has_matplotlib():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        return True
+    except ImportError:
+        return False

@@ -329,6 +329,45 @@ static void converge_json(void)
     slpi_problem_free(p);
 }
 
+/* slpi_api_mlmc_test_json: NULL phi is "sin2pi" (the same levels as named, "x1" others),
+ * NULL checkpoint and resume run without either (the same levels as with a checkpoint
+ * written, and as resumed from it) */
+static void mlmc_test_json(void)
+{
+    NULL_CASE(slpi_api_mlmc_test_json, phi)
+    NULL_CASE(slpi_api_mlmc_test_json, checkpoint)
+    NULL_CASE(slpi_api_mlmc_test_json, resume)
+    slpi_problem *p = slpi_problem_new("iso/rigid-body/weak");
+    char dir[] = "/tmp/t-api-null-tools-XXXXXX", f[4][64], ck[64];
+    const double eps[2] = { 0.02, 0.01 };
+    TEST_CHECK(p && mkdtemp(dir));
+    for (int i = 0; i < 4; i++) snprintf(f[i], sizeof f[i], "%s/%d.json", dir, i);
+    snprintf(ck, sizeof ck, "%s/t.ck", dir);
+    TEST_CHECKF(slpi_api_mlmc_test_json(p, NULL, 2, 4, 50, eps, 2, NULL, NULL, 1, f[0]) == SLPI_OK, "%s",
+                slpi_api_last_error());
+    TEST_CHECK(slpi_api_mlmc_test_json(p, "sin2pi", 2, 4, 50, eps, 2, ck, NULL, 1, f[1]) == SLPI_OK);
+    TEST_CHECK(slpi_api_mlmc_test_json(p, "sin2pi", 2, 4, 50, eps, 2, NULL, ck, 1, f[2]) == SLPI_OK);
+    TEST_CHECK(slpi_api_mlmc_test_json(p, "x1", 2, 4, 50, eps, 2, NULL, NULL, 1, f[3]) == SLPI_OK);
+    char *j[4];
+    const char *lv[4];
+    for (int i = 0; i < 4; i++) {
+        j[i] = slurp(f[i]);
+        lv[i] = j[i] ? strstr(j[i], "\"levels\"") : NULL;
+    }
+    /* the levels up to their first seconds (which differ from run to run) */
+    TEST_CHECKF(lv[0] && lv[1] && lv[2] && lv[3] && !strncmp(lv[0], lv[1], 300) && !strncmp(lv[0], lv[2], 300) &&
+                    strncmp(lv[0], lv[3], 300) != 0,
+                "NULL phi, checkpoint or resume: %.300s | %.300s", lv[0] ? lv[0] : "no JSON",
+                lv[1] ? lv[1] : "no JSON");
+    for (int i = 0; i < 4; i++) {
+        free(j[i]);
+        remove(f[i]);
+    }
+    remove(ck);
+    rmdir(dir);
+    slpi_problem_free(p);
+}
+
 int main(void)
 {
     test_start("t-api-null-tools", 1);
@@ -341,6 +380,7 @@ int main(void)
     converge();
     converge_json();
     mlmc_json();
+    mlmc_test_json();
     char cmd[200];
     snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", all, one);
     TEST_CHECK(system(cmd) == 0);

@@ -1,6 +1,6 @@
 /* t-system.c — the built-in systems' descriptors (core/system.h) are complete: every
  * system id has a descriptor with every slot filled (form_defaults exactly when the
- * system has a key form), every cell of its applicability row, key rows that name it and
+ * system has a key form; svi_form named and among svi_forms), every cell of its applicability row, key rows that name it and
  * a name of its own; and each path builds it (fast/fast.c's and ref/system.c's tables).
  * A missing row or slot fails naming the system. The checker checks itself first: a copy
  * of a descriptor with an empty slot is named. */
@@ -40,6 +40,10 @@ static void empty_slots(char *out, size_t n, const slpi_system_desc *d, slpi_sys
     }
     if (form != (d->form_defaults != NULL))
         strncat(out, form ? " form_defaults" : " form_defaults(no key form)", n - strlen(out) - 1);
+    if (d->svi_form == SLPI_SVI_FORM_AUTO)
+        strncat(out, " svi_form", n - strlen(out) - 1);
+    else if (!((d->svi_forms >> d->svi_form) & 1u))
+        strncat(out, " svi_forms(without svi_form)", n - strlen(out) - 1);
     for (int k = 0; k < SLPI_SCHEME_COUNT; k++)
         if (!d->applicability[k].reason) {
             strncat(out, " applicability:", n - strlen(out) - 1);
@@ -75,8 +79,9 @@ int main(void)
     slpi_system_desc broken = *slpi_system_get(SLPI_SYS_MANAKOV);
     broken.check_state = NULL;
     broken.applicability[SLPI_SCHEME_SVI].reason = NULL;
+    broken.svi_form = SLPI_SVI_FORM_AUTO;
     empty_slots(slots, sizeof slots, &broken, SLPI_SYS_MANAKOV);
-    TEST_CHECKF(strcmp(slots, " check_state applicability:svi") == 0, "the checker says '%s'", slots);
+    TEST_CHECKF(strcmp(slots, " check_state svi_form applicability:svi") == 0, "the checker says '%s'", slots);
     broken = *slpi_system_get(SLPI_SYS_RIGID_BODY);
     broken.form_defaults = NULL;
     empty_slots(slots, sizeof slots, &broken, SLPI_SYS_RIGID_BODY);

@@ -15,6 +15,8 @@
 #include "fast/sun.h"
 #include "testutil.h"
 
+slpi_fast_system_ctor slpi_fast_sys_sine_euler; /* fast/sine-euler.c */
+
 #define U (DBL_EPSILON / 2)
 
 typedef double complex cplx;

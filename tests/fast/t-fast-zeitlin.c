@@ -25,6 +25,8 @@
 #include "core/blas.h"
 #include "cplxutil.h"
 
+slpi_fast_system_ctor slpi_fast_sys_euler_zeitlin; /* fast/euler-zeitlin.c */
+
 static double diag_get(const slpi_diag *d, const char *name)
 {
     for (int i = 0; i < d->n; i++)

@@ -26,6 +26,8 @@
 
 #include <time.h>
 
+slpi_ref_system_ctor slpi_ref_sys_euler_zeitlin; /* ref/euler-zeitlin.c */
+
 #define PREC 128
 
 /* invariant indices of ref/euler-zeitlin.c */

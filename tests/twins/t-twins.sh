@@ -6,7 +6,8 @@
 #      ref/system.h), of the two scheme tables, the Zeitlin kernels
 #      (slpi_fast_zeitlin_* of fast/zeitlin.h, slpi_ref_zeitlin_* of ref/zeitlin.h), the
 #      su(N) kernels (slpi_fast_sun_* / slpi_ref_sun_*), the system constructors
-#      (slpi_*_sys_*) and the scheme tables (slpi_*_scheme_*) carry the same names on both
+#      (slpi_*_sys_*, declared in fast/fast.c and ref/system.c beside their tables' rows,
+#      a model's in fast/system.h and ref/system.h) and the scheme tables (slpi_*_scheme_*) carry the same names on both
 #      sides, except the one-sided names the ```twins block of docs/architecture.md lists
 #      with their reason; a listed name that is on both sides or on neither fails too (the
 #      list cannot go stale);
@@ -49,8 +50,9 @@ decls slpi_fast_zeitlin_ fast/zeitlin.h > "$tmp/zeitlin.fast"
 decls slpi_ref_zeitlin_ ref/zeitlin.h > "$tmp/zeitlin.ref"
 decls slpi_fast_sun_ fast/*.h > "$tmp/sun.fast"
 decls slpi_ref_sun_ ref/*.h > "$tmp/sun.ref"
-decls slpi_fast_sys_ fast/system.h > "$tmp/constructor.fast"
-decls slpi_ref_sys_ ref/system.h > "$tmp/constructor.ref"
+ctors() { grep -oh "\b$1[a-z_0-9]*" "$2" "$3" | sed "s/^$1//" | sort -u; } # declared by the tables' files
+ctors slpi_fast_sys_ fast/system.h fast/fast.c > "$tmp/constructor.fast"
+ctors slpi_ref_sys_ ref/system.h ref/system.c > "$tmp/constructor.ref"
 grep -o 'slpi_fast_scheme_[a-z_]*' fast/scheme.h | sed 's/slpi_fast_scheme_//' | sort -u > "$tmp/table.fast"
 grep -o 'slpi_ref_scheme_[a-z_]*' ref/scheme.h | sed 's/slpi_ref_scheme_//' | grep -v '^get$' | sort -u > "$tmp/table.ref"
 

@@ -36,6 +36,9 @@
 #include "ref/system.h"
 #include "ref/zeitlin.h"
 
+slpi_fast_system_ctor slpi_fast_sys_euler_zeitlin; /* fast/euler-zeitlin.c */
+slpi_ref_system_ctor slpi_ref_sys_euler_zeitlin;   /* ref/euler-zeitlin.c */
+
 typedef double complex cplx;
 
 /* 1. The shifted Laplacian as a multiplier is kappa's route. */
