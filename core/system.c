@@ -7,21 +7,18 @@
 
 #include "slpi/registry.h"
 #include "core/system.h"
+#include "core/system-list.h"
 #include "core/problem-struct.h"
 #include "core/expr.h"
 
-extern const slpi_system_desc slpi_system_rigid_body, slpi_system_heavy_top, slpi_system_manakov,
-    slpi_system_point_vortices, slpi_system_euler_zeitlin, slpi_system_sine_euler, slpi_system_model;
+#define SLPI_SYSTEM_DECLARE(ID, stem, params, member) extern const slpi_system_desc slpi_system_##stem;
+SLPI_SYSTEM_LIST(SLPI_SYSTEM_DECLARE)
+#undef SLPI_SYSTEM_DECLARE
 
-static const slpi_system_desc *const systems[] = {
-    [SLPI_SYS_RIGID_BODY] = &slpi_system_rigid_body,
-    [SLPI_SYS_HEAVY_TOP] = &slpi_system_heavy_top,
-    [SLPI_SYS_MANAKOV] = &slpi_system_manakov,
-    [SLPI_SYS_POINT_VORTICES] = &slpi_system_point_vortices,
-    [SLPI_SYS_EULER_ZEITLIN] = &slpi_system_euler_zeitlin,
-    [SLPI_SYS_SINE_EULER] = &slpi_system_sine_euler,
-    [SLPI_SYS_MODEL] = &slpi_system_model,
-};
+/* the index, one row a line of core/system-list.h */
+#define SLPI_SYSTEM_ROW(ID, stem, params, member) [SLPI_SYS_##ID] = &slpi_system_##stem,
+static const slpi_system_desc *const systems[] = { SLPI_SYSTEM_LIST(SLPI_SYSTEM_ROW) };
+#undef SLPI_SYSTEM_ROW
 /* one row a system: a last id without its row leaves the table short, a row without its id
  * makes it long; a hole reads NULL, which tests/core/t-system.c names with every empty slot */
 _Static_assert(sizeof systems / sizeof systems[0] == SLPI_SYS_COUNT, "core/system.c: one descriptor per system id");

@@ -10,29 +10,20 @@
 #include "core/problem-options.h"
 #include "slpi/limits.h"
 #include "core/algebra-type.h"
-#include "core/system-rigid-body.h"
-#include "core/system-heavy-top.h"
-#include "core/system-manakov.h"
-#include "core/system-point-vortices.h"
-#include "core/system-euler-zeitlin.h"
-#include "core/system-sine-euler.h"
-#include "core/system-model.h"
+#include "core/system-list.h"
 
 typedef struct slpi_problem slpi_problem; /* opaque (slpi/problem.h) */
 
-/* The system, its parameters by system (one member a built-in system, model for a
- * model; each system's in its header core/system-<name>.h) and the initial condition. */
+/* The system, its parameters by system (one member a built-in system, named by its line of
+ * core/system-list.h; each system's type in its header core/system-<name>.h) and the
+ * initial condition. */
 typedef struct slpi_system_view {
     slpi_system_id system;
     char preset[64]; /* docs/experiments.md case name, "" if none */
 
-    slpi_rb_params rb;       /* rigid body */
-    slpi_ht_params ht;       /* heavy top */
-    slpi_mk_params mk;       /* Manakov top */
-    slpi_pv_params pv;       /* point vortices */
-    slpi_ez_params ez;       /* Euler–Zeitlin and its family */
-    slpi_se_params se;       /* sine-Euler */
-    slpi_model_params model; /* a model (docs/models.md) */
+#define SLPI_SYSTEM_MEMBER(ID, stem, params, member) params member;
+    SLPI_SYSTEM_LIST(SLPI_SYSTEM_MEMBER)
+#undef SLPI_SYSTEM_MEMBER
 
     /* initial condition: explicit values (n_x0 > 0), a file, or the system default */
     int n_x0;
