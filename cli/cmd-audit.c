@@ -21,8 +21,9 @@
 #include "core/parse.h"
 
 /* The decision path's digest and files, derived at build time (mk/rules-digest.sh). */
-extern const char slpi_audit_source_digest_built[];
-extern const char slpi_audit_source_files_built[];
+extern const char *const slpi_audit_records_built[2];
+extern const char slpi_audit_decision_objects_built[];
+extern const char slpi_audit_drivers_built[];
 
 static void help(FILE *f)
 {
@@ -137,8 +138,8 @@ static int load_only(slpi_audit *a, const char *claims, int digest, const char *
     if (digest) { /* the decision path's lines as docs/claims.md freezes them */
         if (r)
             fprintf(stderr, "slpi audit: %s\n", e.msg);
-        else
-            slpi_audit_digest_lines(a, stdout);
+        else if ((r = slpi_audit_digest_lines(a, stdout)))
+            fprintf(stderr, "slpi audit: --digest: out of memory\n");
         slpi_audit_free(a);
         return r;
     }
@@ -225,8 +226,9 @@ int slpi_cli_audit(int argc, char **argv)
     const char *claims = "reports/claims.txt", *out = "build/audit", *docs = NULL;
     slpi_audit a;
     memset(&a, 0, sizeof a);
-    a.source_digest = slpi_audit_source_digest_built;
-    a.source_files = slpi_audit_source_files_built;
+    a.records = slpi_audit_records_built;
+    a.decision_objects = slpi_audit_decision_objects_built;
+    a.drivers = slpi_audit_drivers_built;
     int quiet = 0, digest = 0, rule = 0, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {

@@ -148,11 +148,18 @@ typedef struct {
     int fit_ols;                  /* a multiverse member (docs/claims.md#multiverse): slopes fitted */
     int drop_coarse;              /* with equal weights; the coarsest level left out */
     char registry[SLPI_PATH_MAX]; /* the registry's path (slpi_audit_load) */
-    const char *source_digest;    /* the decision path's digest and files, carried in the */
-    const char *source_files;     /* command (mk/rules-digest.sh; NULL: not the command) */
-    int rules_changed;            /* 1: run although the decision digest is not the frozen one
+    const char *const *records;   /* [begin, end): what the linked objects were compiled from
+                                   (mk/src-digest.sh); NULL: not the command */
+    const char *decision_objects; /* the decision path's sources, one a line, and make audit's */
+    const char *drivers;          /* scripts as built (mk/rules-digest.sh) */
+    char source_digest[17];       /* the digests of the decision sources, of what every linked
+                                   object was compiled from (recorded, not frozen) and of the
+                                   cases' problems (reports/audit-freeze.c), "" until computed */
+    char closure_digest[17];
+    char cases_digest[17];
+    int rules_changed; /* 1: run although the decision digest is not the frozen one
                                    (SLPI_AUDIT_RULES_CHANGED=1; the report flags it) */
-    char outside[640];            /* why the run is outside the freeze ("": it is not): another
+    char outside[640]; /* why the run is outside the freeze ("": it is not): another
                                    registry than the frozen one, or no frozen lines found */
     int nchecks, nclaims;
     slpi_audit_check *checks;
@@ -161,8 +168,8 @@ typedef struct {
 
 /* The freeze of the rules (reports/audit-freeze.c, docs/claims.md#decision-digest): 1 and
  * msg when the run's decision path is not the one docs/claims.md freezes (a rule change:
- * the command refuses to run; SLPI_AUDIT_RULES_CHANGED=1 runs it, flagged); the two lines
- * docs/claims.md freezes, as this command computes them. */
+ * the command refuses to run; SLPI_AUDIT_RULES_CHANGED=1 runs it, flagged); the three lines
+ * docs/claims.md freezes, as this command computes them (SLPI_EINPUT: out of memory). */
 int slpi_audit_freeze_check(slpi_audit *a, char *msg, size_t n);
 /* The verdict rules over a multiverse's members (MEMBERS: reports/multiverse/multiverse.sh's
  * members.tsv; N: the members its declared choices make) and the kernel and libm
@@ -170,7 +177,7 @@ int slpi_audit_freeze_check(slpi_audit *a, char *msg, size_t n);
  * (reports/audit-verdict.c; docs/claims.md#multiverse, #screen). */
 int slpi_audit_multiverse_verdict(const char *id, const char *members, int n, FILE *out, slpi_error *err);
 int slpi_audit_screen_verdict(const char *id, const char *file, FILE *out, slpi_error *err);
-void slpi_audit_digest_lines(const slpi_audit *a, FILE *f);
+int slpi_audit_digest_lines(slpi_audit *a, FILE *f);
 
 const char *slpi_claim_verdict_name(slpi_claim_verdict v);
 const char *slpi_audit_role_name(slpi_audit_role r);
