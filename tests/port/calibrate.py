@@ -23,6 +23,7 @@ SLPI_LIB for slpi and slpi.torch."""
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -45,6 +46,12 @@ FIELDS = ("run", "first_path", "paths", "steps", "exit", "proof", "statistics", 
 COST_FIELDS = ("cell", "paths_verified", "gen_cpu_s", "rows", "rows_sampled", "verify_cpu_s", "run_cpu_s", "utc",
                "note")
 PROBE_SAMPLE = 20
+# the tree's commit (a run's version beside slpi's), "" outside a git checkout
+try:
+    TREE = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True).stdout.strip()
+except OSError:
+    TREE = ""
 PROBE_WHOLE = 30.0
 
 
@@ -257,7 +264,8 @@ def one_run(cell, r, out):
     v = {"run": r, "first_path": first, "paths": paths, "steps": steps, "exit": rc,
          "proof": (j.get("proof") or {}).get("verdict", j.get("verdict")), "statistics": st.get("verdict", "absent"),
          "p_systematic": g("p_systematic"), "p_size": g("p_size"), "rows": st.get("steps", 0),
-         "gen_cpu_s": "%.3f" % gen, "verify_cpu_s": "%.3f" % vcpu, "slpi_version": j.get("slpi_version", ""),
+         "gen_cpu_s": "%.3f" % gen, "verify_cpu_s": "%.3f" % vcpu,
+         "slpi_version": (j.get("slpi_version", "") + " " + TREE).strip(),
          "impl_version": version, "utc": utc()}
     append(os.path.join(out, name + ".tsv"), FIELDS, v)
     print("%s run %d: %s (statistics %s) %.1f CPU s" % (name, r, v["proof"], v["statistics"], gen + vcpu), flush=True)
@@ -300,6 +308,8 @@ def parse(argv):
 
 
 def main(argv):
+    # SIGTERM unwinds (the run's temporary folder is removed; no line is written)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     o = parse(argv)
     out = o["dir"]
     os.makedirs(out, exist_ok=True)

@@ -44,6 +44,13 @@ def summary(rows):
     return n, k, clopper_pearson(k, n, 0.95)[1] if n else 1.0, tail, hi, ", ".join(words) or "—", proof
 
 
+def siblings(name):
+    """the cells of the same format, system and implementation in the other shapes"""
+    f, system, _, impl = name.split("-")
+    return ["%s-%s-%dx%d-%s" % (f, system, p, q, impl) for p, q in calibrate.SHAPES
+            if "%dx%d" % (p, q) != name.split("-")[2]]
+
+
 def hours(seconds):
     return "%.2g CPU-h" % (seconds / 3600)
 
@@ -64,7 +71,13 @@ def lines(d):
         rows = calibrate.read_table(os.path.join(d, name + ".tsv"), calibrate.FIELDS)
         pr = cost.get(name)
         if not rows:
-            if pr is None:
+            sib = [cost[x] for x in siblings(name) if cost.get(x, {}).get("run_cpu_s")]
+            if pr is None and sib:
+                s = float(sib[0]["run_cpu_s"])
+                left += GOAL_CELL * s
+                state = "not run, not probed: about %s for %d runs at %.3g s/run (%s's probe: the same P·S rows)" % (
+                    hours(GOAL_CELL * s), GOAL_CELL, s, sib[0]["cell"])
+            elif pr is None:
                 state, unprobed = "not run: not probed yet", unprobed + 1
             elif not pr["run_cpu_s"]:
                 state = "not run: " + pr["note"]
