@@ -2,9 +2,9 @@
  * integrator library libslpi (slpi.h; docs/architecture.md): golden certified cases,
  * fast-vs-ref scoring, the verifier for trajectories of other implementations (oracle/),
  * and the bindings' entry points to the verifier, the golden cases and the convergence
- * studies. The property harness (props/), the audit's mathematics (gaps/) and the audit
- * and studies (reports/) are in the same library; the `slpi` command reaches them through
- * their module headers. A program using the tools links libslpi-tools and libslpi
+ * studies. The property harness (props/), the audit's mathematics (gaps/), the studies
+ * (studies/) and the audit (reports/) are in the same library; the `slpi` command
+ * reaches them through their module headers. A program using the tools links libslpi-tools and libslpi
  * (libslpi-tools.so alone carries both: it exports the functions of slpi.h and of this
  * header).
  *

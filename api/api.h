@@ -1,5 +1,5 @@
 /* api.h — the handle API's error channel, for the entry points the tools library adds
- * (oracle/api-tools.c, reports/api-converge.c; their declarations are in slpi-tools.h).
+ * (oracle/api-tools.c, studies/api-converge.c; their declarations are in slpi-tools.h).
  * Not part of slpi.h: libslpi.so does not export it. */
 #ifndef SLPI_API_H
 #define SLPI_API_H

@@ -1,7 +1,7 @@
 /* bench-strong.c — the ISO strong studies (Figs. 5 left, 7, 9, 11) at the paper's grid:
  * T = 2^-3, levels 4..9 (h = 2^-7..2^-12) and reference 13 (h = 2^-16), each ISO strong
  * preset (rigid body, Manakov, point vortices, Euler–Zeitlin N = 12) through slpi
- * converge's engine (reports/converge.c) on BENCH_STRONG_PATHS paths (default 16) with 2
+ * converge's engine (studies/converge.c) on BENCH_STRONG_PATHS paths (default 16) with 2
  * OpenMP threads: CPU and wall seconds, CPU microseconds per realization-step (8192 + 1008
  * per path), and the projection to the paper's 500 paths on 2 cores against the issue's
  * 5-minute goal. CPU seconds are the robust figure on a shared machine. */
@@ -10,7 +10,7 @@
 #include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "bench/benchutil.h"
-#include "reports/reports.h"
+#include "studies/studies.h"
 #include "slpi/problem-build.h"
 
 /* The strong study of preset on R paths, built into the problem storage p (the study's

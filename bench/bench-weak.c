@@ -1,7 +1,7 @@
 /* bench-weak.c — the ISO weak study (Fig. 5 right; preset iso/rigid-body/weak, claim I4)
  * at the paper's grid: T = 2^-3, levels 4..10 (h = 2^-7..2^-13) and reference 13
  * (h = 2^-16), ISOMP with iso-quad noise, canonical noise, through slpi converge's engine
- * (reports/converge.c: lock-step blocks, vector lanes of fast/ensemble.c) on
+ * (studies/converge.c: lock-step blocks, vector lanes of fast/ensemble.c) on
  * BENCH_WEAK_PATHS paths (default 2048), with 1 and 2 OpenMP threads. Measured in the
  * same run, on the same paths:
  *   - the engine: CPU ns per realization-step (10224 per path: 8192 reference steps and
@@ -29,7 +29,7 @@
 #include "slpi/problem-finish.h"
 #include "fast/ensemble.h"
 #include "bench/benchutil.h"
-#include "reports/reports.h"
+#include "studies/studies.h"
 
 enum { KMIN = 4, KMAX = 10, REF = 13, LANES = 64, TILE = 8 };
 

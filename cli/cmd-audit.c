@@ -17,7 +17,7 @@
 #include "slpi/limits.h"
 #include "cli/cli.h"
 #include "core/clock.h"
-#include "reports/reports.h"
+#include "reports/audit.h"
 #include "core/parse.h"
 
 /* The decision path's digest and files, derived at build time (mk/rules-digest.sh). */

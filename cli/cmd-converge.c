@@ -1,10 +1,10 @@
 /* cmd-converge.c — `slpi converge`: a coupled strong or weak convergence study
- * (reports/converge.c; docs/noise.md#coupling, docs/noise.md#estimators) on the canonical noise, OpenMP over batches of
+ * (studies/converge.c; docs/noise.md#coupling, docs/noise.md#estimators) on the canonical noise, OpenMP over batches of
  * paths and, when built with -DSLPI_MPI (make mpi), MPI across ranks:
  *   mpirun -n K build/mpi/slpi converge ...
  * Every printed digit is independent of the thread and rank count; the wall time goes
  * to standard error only. --checkpoint/--resume save and reload the completed batches'
- * sums (format in reports/converge.c); a resumed study prints the same bytes. */
+ * sums (format in studies/converge.c); a resumed study prints the same bytes. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@
 #include "core/view-grid.h"
 #include "core/view-system.h"
 #include "cli/cli.h"
-#include "reports/reports.h"
+#include "studies/studies.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/output.h"

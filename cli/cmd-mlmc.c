@@ -1,5 +1,5 @@
 /* cmd-mlmc.c — `slpi mlmc`: a multilevel Monte Carlo estimate of E phi(X_T) to a requested
- * RMSE (reports/mlmc.c; docs/noise.md#mlmc; Giles, Oper. Res. 2008), on the coupled levels
+ * RMSE (studies/mlmc.c; docs/noise.md#mlmc; Giles, Oper. Res. 2008), on the coupled levels
  * of `slpi converge --kind weak`, OpenMP over paths. Every printed digit is independent of
  * the thread count; the wall time goes to standard error only. --checkpoint/--resume save
  * and reload the estimate's state; a resumed estimate prints the same bytes. */
@@ -12,7 +12,7 @@
 #include "core/view-grid.h"
 #include "core/view-system.h"
 #include "cli/cli.h"
-#include "reports/mlmc.h"
+#include "studies/mlmc.h"
 #include "slpi/errors.h"
 #include "slpi/registry-ids.h"
 #include "slpi/output.h"

@@ -39,7 +39,7 @@
  * checkpoint (old or new).
  *
  * Batch checkpoints (resumable ensemble studies: `slpi converge --checkpoint`,
- * reports/converge.c), format "slpi-converge-checkpoint" version 2, the same container:
+ * studies/converge.c), format "slpi-converge-checkpoint" version 2, the same container:
  *   section study
  *   study_lines N               then N lines "study KEY=VALUE": the study's parameters
  *                               (the caller's text: for converge its kind, levels, paths,

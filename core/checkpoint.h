@@ -43,7 +43,7 @@ void slpi_checkpoint_free(slpi_checkpoint *c);
 void slpi_checkpoint_tokens_free(char **x, int n);
 
 /* Batch checkpoints of resumable ensemble studies (core/checkpoint.c documents the format;
- * reports/converge.c writes and resumes them): the study's text (KEY=VALUE lines, each
+ * studies/converge.c writes and resumes them): the study's text (KEY=VALUE lines, each
  * ending in '\n'), and the rows (stride doubles) of the nb batches, those with done[b] set.
  * The reader refuses a checkpoint of another study, sets done[b] and row b of each saved
  * batch (row_check, if given, returns NULL or why it refuses a row), and on failure zeroes

@@ -31,7 +31,7 @@ void slpi_noise_normals_paths(int isa, uint64_t seed, uint64_t path, size_t npat
  * by path through slpi_noise_normals_paths: the same bits every way (t-noise-batch). */
 void slpi_noise_normals_lanes(int isa, uint64_t seed, uint64_t path, size_t npaths, uint32_t component, uint64_t first,
                               size_t count, double *out, size_t stride);
-/* Whole dyadic hierarchies at once (the coupled studies of reports/converge.c), of the
+/* Whole dyadic hierarchies at once (the coupled studies of studies/converge.c), of the
  * npaths paths path, path + 1, ...: path + q's levels are lev[q (nup + 1) + i], i = 0..nup;
  * level 0 gets the count increments first..first+count-1 at step h (refine 0), and level
  * i the count >> i increments above them at step 2^i h, each the pairwise sum of two of

@@ -1,6 +1,6 @@
 /* presets.c — the experiment cases of docs/experiments.md as data: name, key=value settings, and
  * what the case measures. Convergence and ensemble cases set the finest single run
- * (level/T); `slpi converge` (reports/) builds the hierarchy on top of it. Data only:
+ * (level/T); `slpi converge` (studies/) builds the hierarchy on top of it. Data only:
  * slpi_problem_preset (core/problem-keys.c) applies a case's settings as keys. */
 #include "slpi/problem.h"
 

@@ -11,7 +11,7 @@
  * status is frozen with that iterate (its later sweeps are computed and discarded), so it
  * ends with exactly the iterate, status and iteration count of its scalar run. Every path
  * is therefore bit-identical to slpi_fast_step on the same problem (tests/fast/t-fast-ensemble.c,
- * tests/reports/t-converge.c).
+ * tests/studies/t-converge.c).
  *
  * The lanes are GCC vector extensions (ENS_W binary64 per vector) in one body,
  * fast/ensemble-lanes.h, compiled three times: here (portable: whatever the baseline ISA

@@ -1,5 +1,5 @@
 /* ensemble.h — the declared interface of the double path's lock-step ensembles
- * (fast/ensemble.c), for the convergence studies of reports/ (docs/architecture.md):
+ * (fast/ensemble.c), for the convergence studies of studies/ (docs/architecture.md):
  * the structure-of-arrays kernels and the solver policy they take. Everything else of
  * fast/ stays behind fast/fast.h. */
 #ifndef SLPI_FAST_ENSEMBLE_H

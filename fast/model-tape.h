@@ -58,7 +58,7 @@ void slpi_fast_tape_reverse(const slpi_fast_tape *t, const double *seed, double 
  * (mu, time), bit for bit (slpi_fast_tape_set_time, slpi_fast_tape_forward), but neither
  * shared nor refused: a node outside its domain or an overflow makes the value NaN or an
  * infinity, and an empty e is NaN. Its scratch is on the stack, so one e serves any number
- * of threads: the studies' functional phi (reports/converge-phi.c). */
+ * of threads: the studies' functional phi (studies/converge-phi.c). */
 double slpi_fast_expr_value(const slpi_expr *e, const double *mu, double time);
 /* One node's operation, for the lock-step lanes of fast/ensemble-model.h, which evaluate
  * the operations other than + - x / and squares path by path: the value of node n from its

@@ -2,10 +2,11 @@
 # mk/rules-digest.sh BUILD OUT.c — the audit's decision path, derived from what is compiled,
 # and its digest, carried in the slpi command (docs/claims.md#decision-digest).
 #
-# The path: the objects of reports/ that the audit reaches (start: reports/audit*.o; then,
-# until nothing is added, every object of reports/ that defines a symbol one of them
-# needs, by `nm`), and the files under reports/ each of them was compiled from (its
-# source and the headers, from the compiler's dependency file, -MMD). The library (core/
+# The path: the objects of reports/ and studies/ that the audit reaches (start:
+# reports/audit*.o; then, until nothing is added, every object of reports/ or studies/ that
+# defines a symbol one of them needs, by `nm`), and the files under reports/ and studies/
+# each of them was compiled from (its source and the headers, from the compiler's
+# dependency file, -MMD). The library (core/
 # fast/ ref/ api/) and oracle/ props/ gaps/ are what the audit judges, not its rules: a
 # change there changes the build digest the report records, not the rules'.
 # The digest: sha256 of the listing "SHA256  PATH" of those files, sorted by path, its
@@ -17,7 +18,8 @@ b=${1:?usage: rules-digest.sh BUILD OUT.c}; out=${2:?usage: rules-digest.sh BUIL
 command -v nm > /dev/null || { echo "rules-digest: needs nm (binutils)" >&2; exit 2; }
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-for o in "$b"/reports/*.o; do
+for o in "$b"/reports/*.o "$b"/studies/*.o; do
+  s=${o#"$b"/}; [ -f "${s%.o}.c" ] || continue   # left over: its source was moved or removed
   nm -g --defined-only "$o" | awk -v o="$o" 'NF == 3 { print $3 "\t" o }'
 done | sort > "$tmp/defs"
 ls "$b"/reports/audit*.o | sort > "$tmp/set"
@@ -32,7 +34,7 @@ done
 while read -r o; do
   d=${o%.o}.d
   [ -f "$d" ] || { echo "rules-digest: $d missing (objects are compiled with -MMD)" >&2; exit 2; }
-  sed 's/\\$//; s/^[^ ]*://' "$d" | tr ' ' '\n' | grep '^reports/'
+  sed 's/\\$//; s/^[^ ]*://' "$d" | tr ' ' '\n' | grep '^\(reports\|studies\)/'
 done < "$tmp/set" | LC_ALL=C sort -u > "$tmp/files"
 [ -s "$tmp/files" ] || { echo "rules-digest: no source found" >&2; exit 2; }
 # shellcheck disable=SC2046

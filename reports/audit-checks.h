@@ -22,7 +22,8 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "reports/reports.h"
+#include "reports/audit.h"
+#include "studies/studies.h"
 
 /* "= ID | statement | magnitude | paper size | why": a claim's description. */
 typedef struct {
@@ -151,7 +152,7 @@ void slpi_audit_archive_words(json_t *o, const slpi_audit_claim *cl, char *out, 
 void slpi_audit_digests(const slpi_audit *a, json_t *root);
 /* The freeze of the rules (reports/audit-freeze.c, docs/claims.md#decision-digest): the
  * run's decision digest (its sources' digest and the registry's bytes); the digests into a
- * report's root (slpi_audit_freeze_check and slpi_audit_digest_lines: reports/reports.h). */
+ * report's root (slpi_audit_freeze_check and slpi_audit_digest_lines: reports/audit.h). */
 void slpi_audit_decision_digest(const slpi_audit *a, char out[17]);
 void slpi_audit_freeze_record(const slpi_audit *a, json_t *root);
 /* When and where a report is written: UTC date; host, processors and load average. */

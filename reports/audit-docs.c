@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "slpi/errors.h"
-#include "reports/reports.h"
+#include "reports/audit.h"
 
 /* Markdown-safe text: '|' and '*' escaped, '<' '>' as entities. */
 static void md_text(FILE *f, const char *s)

@@ -14,7 +14,7 @@
 #include "slpi/version.h"
 #include "slpi/limits.h"
 #include "core/digest.h"
-#include "reports/reports.h"
+#include "reports/audit.h"
 #include "reports/audit-checks.h"
 
 static const char *outcome_name(slpi_check_outcome o)

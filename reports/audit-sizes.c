@@ -9,7 +9,7 @@
 #include "core/problem-store.h"
 #include "core/view-grid.h"
 #include "core/view-system.h"
-#include "reports/reports.h"
+#include "reports/audit.h"
 #include "reports/audit-checks.h"
 
 /* A named number of a check (NAN if absent). */

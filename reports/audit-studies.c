@@ -1,6 +1,6 @@
 /* audit-studies.c — checks on coupled convergence studies (docs/noise.md#coupling, docs/noise.md#estimators, docs/claims.md): slope
- * KIND ..., gap SCHEME ..., resolvable ... (reports/converge.c runs the study) and the
- * Monte-Carlo-free weak oracle weakexact (reports/weak-exact.c). */
+ * KIND ..., gap SCHEME ..., resolvable ... (studies/converge.c runs the study) and the
+ * Monte-Carlo-free weak oracle weakexact (studies/weak-exact.c). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,7 @@
 
 /* ---- convergence studies: slope, gap, resolvable */
 /* The audit's store of studies (with --cache DIR): a study's batch sums are kept as a
- * converge checkpoint, DIR/study-KEY.ckpt (reports/converge.c), KEY the FNV-1a of this
+ * converge checkpoint, DIR/study-KEY.ckpt (studies/converge.c), KEY the FNV-1a of this
  * executable, of the BLAS kernel and preload the environment names, and of the study's
  * command without its fit (which only reads the sums). A later run of the same study,
  * whatever its fit or level range (the multiverse's fit and levels members) or claim,

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "slpi/errors.h"
-#include "reports/reports.h"
+#include "reports/audit.h"
 
 #define MV_MAXDIM 16
 #define MV_SHARE_MIN 4 /* the least N whose share N/N has a 95% Wilson lower bound >= 0.5 */

@@ -14,7 +14,7 @@
 
 #include "slpi/errors.h"
 #include "fast/zeitlin.h"
-#include "reports/reports.h"
+#include "reports/audit.h"
 
 struct slpi_vort {
     int N;

@@ -14,7 +14,7 @@ nice=${SLPI_BUSY_NICE:-0}
 [ $# -gt 0 ] || set -- "$b/tests/t-fast-team" "$b/tests/t-interrupt" "$b/tests/t-trajectory" \
   tests/cli/t-ctrl-c.sh tests/cli/t-stop-signals.sh tests/cli/t-stop-reports.sh tests/cli/t-checkpoint.sh \
   tests/cli/t-ensemble-checkpoint.sh tests/cli/t-writers.sh tests/cli/t-progress.sh \
-  tests/reports/t-converge-ckpt.sh tests/reports/t-mlmc-ckpt.sh
+  tests/studies/t-converge-ckpt.sh tests/studies/t-mlmc-ckpt.sh
 busy=""
 trap 'for p in $busy; do kill "$p" 2>/dev/null; done' EXIT INT TERM HUP
 for i in 1 2 3 4 5 6 7 8; do

@@ -375,7 +375,7 @@ void slpi_verify_help(FILE *f);
 const char *slpi_golden_dir(void);
 
 /* ------------------------------------------- handle API: the tools' entries
- * (oracle/api-tools.c, reports/api-converge.c; python/slpi loads libslpi-tools.so for
+ * (oracle/api-tools.c, studies/api-converge.c; python/slpi loads libslpi-tools.so for
  * them). Errors as the handle API's (slpi.h): SLPI_OK or an error code, the message in
  * slpi_api_last_error() (libslpi's: this library links it, one copy in a process). */
 /* slpi_verify_file, its result written as slpi_verify_write_json writes it to the file json.
@@ -399,7 +399,7 @@ int slpi_api_noise_write(const char *file, const double *dw, long steps, int M, 
  * (cut at n - 1 bytes). NULL: dir (the built-in cases), report (when n is 0).
  * Thread: not safe (slpi_golden_cases). */
 int slpi_api_golden(const char *dir, int *verdict, char *report, size_t n);
-/* A coupled convergence study of the problem (reports/api-converge.c; docs/noise.md#coupling):
+/* A coupled convergence study of the problem (studies/api-converge.c; docs/noise.md#coupling):
  * kind "strong", "sup" or "weak"; levels kmin..kmax against reference level ref; paths
  * paths from path0; boot bootstrap replicates; indep a scheme name for an independent
  * reference. Per level i = 0..kmax-kmin: h[i], the error e[i] against the reference and
@@ -433,7 +433,7 @@ int slpi_api_converge_json_fn(const slpi_problem *p, const char *kind, int kmin,
                               int (*phi_fn)(double *value, const double *x, int dim, void *user_data), void *phi_data,
                               const char *fit, int drop_coarse, int threads, const char *json);
 /* A multilevel Monte Carlo estimate of E phi(X_T) to the requested RMSE rmse
- * (reports/mlmc.c; docs/noise.md#mlmc), written as `slpi mlmc --json` writes it: phi as
+ * (studies/mlmc.c; docs/noise.md#mlmc), written as `slpi mlmc --json` writes it: phi as
  * slpi_api_converge_json's, levels l0..lmax (h = T 2^-l), n0 pilot paths per new level,
  * alpha the weak order of the bias estimate, plain 1: plain Monte Carlo at level l0 alone;
  * checkpoint/resume as `slpi mlmc --checkpoint/--resume`; threads (0: the runtime's).

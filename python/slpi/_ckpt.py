@@ -93,6 +93,7 @@ def _array(name, text):
 def sections(path, form):
     """The sections (name -> text) of the checkpoint path of format form, every digest
     checked by the C reader; SlpiError (argument resume) naming what differs otherwise."""
+    cpath = _slpi._path("resume", path)
     try:
         with open(path, "rb") as f:
             raw = f.read()
@@ -101,7 +102,7 @@ def sections(path, form):
     if raw[:4] == b"PK\x03\x04":
         raise _slpi._bad("resume", path, _old_npz(raw, form))
     c = _ffi.new("slpi_container **")
-    if _lib.slpi_container_parse(c, path.encode(), raw, len(raw), form[0].encode(), form[1]) != 0:
+    if _lib.slpi_container_parse(c, cpath, raw, len(raw), form[0].encode(), form[1]) != 0:
         raise _slpi._bad("resume", path, _ffi.string(_lib.slpi_api_last_error()).decode())
     try:
         out = {}

@@ -227,3 +227,15 @@ def test_one_container_for_c_and_python(tmp_path):
     assert lines[0] == "# slpi-python-run-checkpoint 3" and re.fullmatch("end [0-9a-f]{16}", lines[-2])
     names = [ln.split()[1] for ln in lines if ln.startswith("section ")]
     assert names == ["meta"] + ["array." + k for k in ("diag", "iters", "resid", "stepper", "x")]
+
+
+def test_sections_takes_any_file_name(tmp_path):
+    """The reader takes a file name as every other argument does: a pathlib.Path reads
+    as its text would, and a name holding NUL (C would read only the text before it) is
+    a SlpiError naming resume, not a ValueError from open()."""
+    ck = tmp_path / "p.ck"
+    slpi.run(None, checkpoint=str(ck), **KW)
+    form = ("slpi-python-run-checkpoint", 3)
+    assert _ckpt.sections(ck, form) == _ckpt.sections(str(ck), form)
+    with pytest.raises(slpi.SlpiError, match="resume=.*NUL"):
+        _ckpt.sections(str(ck) + "\0x", form)

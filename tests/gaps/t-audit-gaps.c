@@ -24,7 +24,7 @@
 #include "core/problem-struct.h"
 #include "gaps/gaps.h"
 #include "reports/audit-checks.h"
-#include "reports/reports.h"
+#include "reports/audit.h"
 #include "testutil.h"
 
 static void test_dexpinv(uint64_t seed)

@@ -12,7 +12,7 @@
 #   3. the file with row 17's x1 moved by 1e-9 (relative): rows 17 and 18 FAIL (18 is
 #      checked from the moved 17), exit 1 everywhere;
 #   4. two paths pooled in one call: the same report, statistics included.
-# Skips (77) without Open MPI, as tests/reports/t-mpi.sh does.
+# Skips (77) without Open MPI, as tests/studies/t-mpi.sh does.
 cd "$(dirname "$0")/../.." || exit 2
 b="${SLPI_BUILD:-build}"
 bin="${SLPI_BIN:-$b/slpi}"

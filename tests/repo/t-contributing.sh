@@ -19,7 +19,7 @@ sub bad { print "t-contributing: FAIL: $_[0]\n"; $fail++ }
 # A placeholder <x> matches any name; [.sh] an optional part.
 sub glob_of { my $p = shift; $p =~ s/<[^>]+>/*/g; $p =~ s/\[[^\]]*\]//g; $p }
 sub re_of { my $p = quotemeta shift; $p =~ s/\\<[^>]+\\>/\\w+/g; $p }
-my @sources = grep { -f } map { glob "$_/*.[ch]" } qw(include/slpi core fast ref oracle props reports cli api tests);
+my @sources = grep { -f } map { glob "$_/*.[ch]" } qw(include/slpi core fast ref oracle props studies reports cli api tests);
 push @sources, glob "*.h";
 my $all = join "", map { local $/; open my $s, "<", $_ or die; <$s> } @sources;
 my %seen;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # t-conventions.sh — conventions of docs/conventions.md that each have one home and that the
-# source text shows, in every library and cli file (core fast ref oracle props gaps reports
+# source text shows, in every library and cli file (core fast ref oracle props gaps studies reports
 # cli, and any module the architecture table adds):
 #   1. out of memory is SLPI_EINPUT everywhere (docs/conventions.md#errors): no error set
 #      with another code within the three lines before an "out of memory" message, and

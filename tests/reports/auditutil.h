@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "reports/audit-checks.h"
-#include "reports/reports.h"
+#include "reports/audit.h"
 #include "testutil.h"
 
 static inline slpi_claim_verdict verdict_of(const slpi_audit *a, const char *id)

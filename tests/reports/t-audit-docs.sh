@@ -61,7 +61,7 @@ if [ "${SLPI_AUDIT_RULES_CHANGED:-}" != 1 ]; then
         echo "  enter it in docs/claims.md's changelog and set its Decision lines to \`slpi audit --digest\`'s"; fail=1; }
   done
   sh reports/decision-digest.sh > "$dir/recomputed" 2>&1 || { echo "t-audit-docs: FAIL: the frozen decision digest is not its sources':"; cat "$dir/recomputed"; fail=1; }
-  for f in reports/audit-checks.c reports/stats.c reports/converge-stats.c reports/audit-verdict.c; do
+  for f in reports/audit-checks.c studies/stats.c studies/converge-stats.c reports/audit-verdict.c; do
     grep "^Decision sources (" "$dir/digest" | tr ' ' '\n' | grep -qx "$f" ||
       { echo "t-audit-docs: FAIL: $f is not on the decision path the build derived"; fail=1; }
   done

@@ -110,7 +110,7 @@ static void check_closed(const char *dir)
 }
 
 /* weakexact's slope, computed again here from the exact quadrature of the case's scheme at
- * its six step sizes T 2^-3 .. T 2^-8 (the same WLS of reports/stats.c, its inputs built
+ * its six step sizes T 2^-3 .. T 2^-8 (the same WLS of studies/stats.c, its inputs built
  * independently): the check's number is that slope, bit for bit, every level in the fit. */
 static void check_weakexact_slope(const char *dir)
 {

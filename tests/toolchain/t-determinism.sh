@@ -14,7 +14,7 @@
 # Header lines that name the build (compiler, cflags, git_rev) are the only lines not
 # compared.
 # Bound where bits may legitimately differ: none is needed so far — every case is
-# compared byte for byte. Ensembles over 1/2 threads and MPI 1/2 ranks: tests/reports/t-mpi.sh,
+# compared byte for byte. Ensembles over 1/2 threads and MPI 1/2 ranks: tests/studies/t-mpi.sh,
 # which `make determinism` runs after this script.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}

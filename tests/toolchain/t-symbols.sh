@@ -103,7 +103,7 @@ C
     esac
   else note "cannot compile the one-copy program: $(head -3 "$tmp/cc.log")"; fi
 fi
-tools=$(for m in oracle props gaps reports; do ls "$build/$m"/*.o 2>/dev/null; done)
+tools=$(for m in oracle props gaps studies reports; do ls "$build/$m"/*.o 2>/dev/null; done)
 if [ -z "$tools" ]; then
   note "no objects of the tools' modules under $build (run make)"
 elif [ -f "$build/libslpi.a" ]; then

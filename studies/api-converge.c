@@ -1,6 +1,6 @@
 /* api-converge.c — the handle API's convergence study (slpi-tools.h, slpi_api_converge and
  * slpi_api_converge_json; the Python package's slpi.converge): the engine of
- * reports/converge.c on a problem set up by key names, its per-level errors and slope
+ * studies/converge.c on a problem set up by key names, its per-level errors and slope
  * returned in the caller's arrays, or the whole study written as `slpi converge --json`
  * writes it. The same validation as `slpi converge` (check_cfg), the same numbers as its
  * report. */
@@ -12,7 +12,7 @@
 #include "core/view-grid.h"
 #include "core/view-system.h"
 #include "api/api.h"
-#include "reports/reports.h"
+#include "studies/studies.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-converge-ckpt.sh — checkpoint/resume of `slpi converge` (reports/converge.c; the batch
+# t-converge-ckpt.sh — checkpoint/resume of `slpi converge` (studies/converge.c; the batch
 # checkpoint format "slpi-converge-checkpoint 2" of core/checkpoint.c):
 #  1. a checkpointed study (every batch, 2 threads) prints the bytes of a plain one;
 #  2. a study killed by SIGKILL mid-way (1 thread, then 2 threads) leaves a checkpoint

@@ -1,5 +1,5 @@
-/* t-converge-fail.c — a convergence study whose coarse level stalls (reports/converge.c,
- * reports/converge-paths.c; the rule of docs/noise.md#failed-paths):
+/* t-converge-fail.c — a convergence study whose coarse level stalls (studies/converge.c,
+ * studies/converge-paths.c; the rule of docs/noise.md#failed-paths):
  *  - the ISOMP rigid body with maxit=9 at h = T/2: the implicit solve of some paths' coarse
  *    steps does not converge; the study completes instead of aborting;
  *  - computed a second way, path by path (slpi_noise_increments at (h_l, refine L - l),
@@ -13,7 +13,7 @@
  * The seed (SLPI_TEST_SEED) is the problem's noise seed; SLPI_TEST_MULTIPLIER scales the
  * paths. */
 #include "convutil.h"
-#include "reports/reports.h"
+#include "studies/studies.h"
 
 static slpi_conv_cfg stall_cfg(slpi_problem *p, uint64_t seed, long paths, int maxit)
 {

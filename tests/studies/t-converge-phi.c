@@ -1,5 +1,5 @@
 /* t-converge-phi.c — the weak functional as an expression of the state or a function
- * (reports/converge-phi.c; docs/noise.md#functionals):
+ * (studies/converge-phi.c; docs/noise.md#functionals):
  *  - iso/rigid-body/weak with --phi 'x1*x2+x3^2': every level's E phi (the phi column),
  *    computed a second way path by path (slpi_noise_increments at (h_l, refine L - l),
  *    slpi_fast_step, phi written in C), summed per batch as the study does, to the bit;
@@ -22,8 +22,8 @@
 #include <math.h>
 
 #include "convutil.h"
-#include "reports/reports.h"
-#include "reports/converge.h"
+#include "studies/studies.h"
+#include "studies/converge.h"
 #include "core/expr.h"
 #include "fast/model-tape.h"
 

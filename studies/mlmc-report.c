@@ -1,4 +1,4 @@
-/* mlmc-report.c — the report of a multilevel Monte Carlo estimate (reports/mlmc.c): the
+/* mlmc-report.c — the report of a multilevel Monte Carlo estimate (studies/mlmc.c): the
  * text table of `slpi mlmc` and its JSON form (--json; Python's slpi.mlmc reads it), and
  * the handle API's entry point slpi_api_mlmc_json (slpi/tools.h). The text holds no
  * wall-clock figure (every byte a deterministic function of the estimate and the build);
@@ -17,7 +17,7 @@
 #include "core/view-noise.h"
 #include "core/view-scheme.h"
 #include "core/view-system.h"
-#include "reports/mlmc.h"
+#include "studies/mlmc.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t-mlmc-ckpt.sh — checkpoint/resume of `slpi mlmc` (reports/mlmc.c, "slpi-mlmc-checkpoint 2" in
+# t-mlmc-ckpt.sh — checkpoint/resume of `slpi mlmc` (studies/mlmc.c, "slpi-mlmc-checkpoint 2" in
 # the container of core/container.c):
 #  1. a checkpointed estimate (2 threads) prints the bytes of a plain one (1 thread);
 #  2. an estimate killed by SIGKILL after its first round leaves a checkpoint, and --resume

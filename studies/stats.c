@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "reports/reports.h"
+#include "studies/studies.h"
 
 int slpi_stats_wls(int n, const double *h, const double *e, const double *se, const int *use, double *slope,
                    double *intercept)

@@ -1,6 +1,6 @@
 /* mlmc.c — multilevel Monte Carlo estimates of E phi(X_T) to a requested RMSE eps
  * (docs/noise.md#mlmc; Giles, "Multilevel Monte Carlo path simulation", Oper. Res. 56(3),
- * 2008, Algorithm in §5), on the coupled levels of reports/converge.c.
+ * 2008, Algorithm in §5), on the coupled levels of studies/converge.c.
  *
  * Level j = 0 is P_{l0} = phi(X at h = T 2^-l0); level j >= 1 (l = l0 + j) is
  * Y_j = P_l - P_{l-1}, the fine and the coarse scheme driven by the same Brownian path (the
@@ -10,7 +10,7 @@
  * Level 0 is sampled here path by path (slpi_fast_step on the canonical increments of
  * h = T 2^-l0), at its own cost only. Under noise_tau a coloured component's increments
  * are its OU increments (docs/noise.md#ou-studies): at level 0 a plain run's at (h, refine
- * 0), above it the coupled levels' of reports/converge.c.
+ * 0), above it the coupled levels' of studies/converge.c.
  *
  * The algorithm: start with levels 0..2 (plain: level 0 only), n0 pilot paths each; then
  * repeat: draw the paths each level still needs, N_j = ceil(2 eps^-2 sqrt(V_j/C_j)
@@ -63,8 +63,8 @@
 #include "core/checkpoint.h"
 #include "core/clock.h"
 #include "core/threads.h"
-#include "reports/converge.h"
-#include "reports/mlmc.h"
+#include "studies/converge.h"
+#include "studies/mlmc.h"
 
 #define MLMC_CKPT_FORMAT "slpi-mlmc-checkpoint"
 #define MLMC_CKPT_VERSION 2

@@ -1,5 +1,5 @@
 /* t-converge-ou.c — coupled studies under Ornstein-Uhlenbeck noise (docs/noise.md#ou-studies;
- * reports/converge-paths.c, reports/mlmc.c, core/noise-levels.c's slpi_noise_ou_levels):
+ * studies/converge-paths.c, studies/mlmc.c, core/noise-levels.c's slpi_noise_ou_levels):
  *  - the hierarchy: level i of slpi_noise_ou_levels (drawn in segments, eta carried) is, bit
  *    for bit, slpi_noise_ou_steps at (2^i h, refine i) and a plain run's noise source at
  *    that level and refine (its pairwise sums: the coarse increments are the fine sums);
@@ -19,7 +19,7 @@
 
 #include "core/problem-struct.h"
 #include "core/noise.h"
-#include "reports/mlmc.h"
+#include "studies/mlmc.h"
 #include "testutil.h"
 #include "slpi.h"
 

@@ -1,4 +1,4 @@
-/* t-converge.c — the coupled convergence machinery (reports/converge.c, stats.c,
+/* t-converge.c — the coupled convergence machinery (studies/converge.c, stats.c,
  * weak-exact.c; docs/noise.md#coupling, docs/noise.md#estimators, docs/experiments.md#iso I16, docs/experiments.md#svi V21, docs/experiments.md#cross X4):
  *  - the lock-step engine's strong and sup errors equal, to the bit, a direct path-by-path
  *    computation from slpi_noise_increments at (h_l, refine L-l) and slpi_fast_step;
@@ -20,7 +20,7 @@
 #include "core/checkpoint.h"
 #include "ckptutil.h"
 #include "convutil.h"
-#include "reports/reports.h"
+#include "studies/studies.h"
 
 static double *saved;
 static size_t saved_n;

@@ -10,7 +10,7 @@
 
 #include "slpi/registry.h"
 #include "slpi/noise.h"
-#include "reports/reports.h"
+#include "studies/studies.h"
 
 #define GL_N 16      /* nodes per panel */
 #define GL_PANELS 96 /* panels on [-A, A] */

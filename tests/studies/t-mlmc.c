@@ -1,4 +1,4 @@
-/* t-mlmc.c — multilevel Monte Carlo to a requested RMSE (reports/mlmc.c; docs/noise.md#mlmc):
+/* t-mlmc.c — multilevel Monte Carlo to a requested RMSE (studies/mlmc.c; docs/noise.md#mlmc):
  *  - the so(3) weak oracle (iso/so3/weak-exact, phi = x1, exact E x1(T) = exp(-amp^2 T/2)):
  *    R = 20 estimates with the noise seeds seed .. seed + 19 at rmse eps = 0.015, levels
  *    1..12; their root-mean-square error against the exact value must be <= 1.5 eps.
@@ -18,7 +18,7 @@
 
 #include "core/problem-struct.h"
 #include "testutil.h"
-#include "reports/mlmc.h"
+#include "studies/mlmc.h"
 
 static slpi_mlmc_cfg oracle_cfg(slpi_problem *p, uint64_t seed, double eps)
 {

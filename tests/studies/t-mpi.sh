@@ -1,6 +1,6 @@
 #!/bin/sh
 # t-mpi.sh — `slpi converge` prints the same bytes for any OpenMP thread count and any
-# MPI rank count (reports/converge.c: batches of paths, fixed-order sums, exact rank
+# MPI rank count (studies/converge.c: batches of paths, fixed-order sums, exact rank
 # combination). Runs a weak study with an independent reference (all columns, the
 # bootstrap CIs and the MLMC check) and a sup-norm strong study: the plain binary with
 # 1 and 2 threads, and build/mpi/slpi under mpirun -n 1 and -n 2 (oversubscribed,

@@ -1,5 +1,5 @@
 /* converge-paths.c — the lock-step path engine of the convergence studies (the coupling and
- * the blocks: reports/converge.c's header): every level's fast object, one segment's
+ * the blocks: studies/converge.c's header): every level's fast object, one segment's
  * increments of a block of paths drawn once and summed dyadically (slpi_noise_levels) and
  * truncated per level, and every level advanced through the segment, the rigid-body
  * ISOMP/SVI levels in the vectorised lanes of fast/ensemble.c, the others path by path;
@@ -27,7 +27,7 @@
 #include "core/view-solver.h"
 #include "core/check.h"
 #include "core/noise.h"
-#include "reports/converge.h"
+#include "studies/converge.h"
 
 static double dist2(const double *a, const double *b, int n)
 {

@@ -1,15 +1,15 @@
-/* reports/converge.h — reports' private header between the files of the convergence studies
- * (reports/converge.c: the study, its configuration, checkpoints and the batch loop;
- * reports/converge-paths.c: the lock-step path engine; reports/converge-stats.c: the
- * estimators). Not an interface of reports: other modules see reports/reports.h. */
-#ifndef SLPI_REPORTS_CONVERGE_H
-#define SLPI_REPORTS_CONVERGE_H
+/* studies/converge.h — studies' private header between the files of the convergence studies
+ * (studies/converge.c: the study, its configuration, checkpoints and the batch loop;
+ * studies/converge-paths.c: the lock-step path engine; studies/converge-stats.c: the
+ * estimators). Not an interface of studies: other modules see studies/studies.h. */
+#ifndef SLPI_STUDIES_CONVERGE_H
+#define SLPI_STUDIES_CONVERGE_H
 
 #include <stdint.h>
 typedef struct slpi_error slpi_error; /* slpi/errors.h */
 typedef struct slpi_fast slpi_fast;
 #include "fast/ensemble.h"
-#include "reports/reports.h"
+#include "studies/studies.h"
 #include "core/expr.h"
 #include "core/noise.h"
 
@@ -42,7 +42,7 @@ typedef struct {
     const slpi_expr *phi; /* the parsed functional (SLPI_PHI_EXPR), else empty */
 } slpi_conv_layout;
 
-/* reports/converge-phi.c: parse an expression functional over the coordinate names of p's
+/* studies/converge-phi.c: parse an expression functional over the coordinate names of p's
  * state layout (and a model's parameters); SLPI_EINPUT naming phi= and the fix. */
 int slpi_conv_phi_parse(slpi_expr *e, const slpi_problem *p, const char *text, slpi_error *err);
 /* phi(x) (e: the parsed expression of SLPI_PHI_EXPR); NaN when it fails. */

@@ -1,5 +1,5 @@
 /* convutil.h — one coupled level of a convergence study computed directly, for the tests
- * that recompute reports/converge.c path by path (t-converge, t-converge-fail): level l
+ * that recompute studies/converge.c path by path (t-converge, t-converge-fail): level l
  * of the study's problem, its initial state, and its 2^l steps' increments on noise path
  * p, summed from the reference level L's Brownian path and clipped as the problem
  * truncates (docs/noise.md), as the engine couples the levels. */

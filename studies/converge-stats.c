@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "reports/converge.h"
+#include "studies/converge.h"
 
 /* Error estimate of one cell from path sums s1, s2 over n paths. */
 static void cell_from_sums(slpi_conv_kind kind, int col, double s1, double s2, double n, slpi_conv_cell *cell)

@@ -1,4 +1,4 @@
-/* converge-report.c — the report of a convergence study (reports/converge.c): the text
+/* converge-report.c — the report of a convergence study (studies/converge.c): the text
  * table (`slpi converge`, standard output or -o) and its JSON form (--json). Both open
  * with the provenance every slpi output carries (slpi, git revision, Arb, FLINT, MPFR,
  * GMP, OpenBLAS core, libc, compiler, flags) and the study's problem keys, and hold no
@@ -16,7 +16,7 @@
 #include "core/view-noise.h"
 #include "core/view-scheme.h"
 #include "core/view-system.h"
-#include "reports/reports.h"
+#include "studies/studies.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "slpi/problem.h"

@@ -1,13 +1,13 @@
-/* reports/mlmc.h — multilevel Monte Carlo estimates of E phi(X_T) to a requested RMSE
+/* studies/mlmc.h — multilevel Monte Carlo estimates of E phi(X_T) to a requested RMSE
  * (docs/noise.md#mlmc; Giles, "Multilevel Monte Carlo path simulation", Oper. Res. 56,
- * 2008). Used by cli/cmd-mlmc.c, reports/mlmc-report.c (the handle API, Python's slpi.mlmc)
+ * 2008). Used by cli/cmd-mlmc.c, studies/mlmc-report.c (the handle API, Python's slpi.mlmc)
  * and tests. Not on the audit's decision path. */
-#ifndef SLPI_REPORTS_MLMC_H
-#define SLPI_REPORTS_MLMC_H
+#ifndef SLPI_STUDIES_MLMC_H
+#define SLPI_STUDIES_MLMC_H
 
 #include <stdint.h>
 #include <stdio.h>
-#include "reports/reports.h"
+#include "studies/studies.h"
 
 #define SLPI_MLMC_MAXLEV 24
 /* Level j's paths are the canonical paths j 2^27 + n, n = 0, 1, ... (disjoint per level). */
@@ -44,14 +44,14 @@ typedef struct {
 /* The defaults, over base (held by pointer, as slpi_conv_init does: base must outlive the
  * runs of c). */
 void slpi_mlmc_init(slpi_mlmc_cfg *c, const slpi_problem *base);
-/* The estimate (Giles' algorithm; reports/mlmc.c says how); SLPI_OK, SLPI_EINPUT, SLPI_EINTR
+/* The estimate (Giles' algorithm; studies/mlmc.c says how); SLPI_OK, SLPI_EINPUT, SLPI_EINTR
  * (after a checkpoint of what was done), SLPI_ENUMERIC (a level lost every path). */
 int slpi_mlmc_run(const slpi_mlmc_cfg *c, slpi_mlmc_result *r, slpi_error *err);
 /* Means, variances, costs, the estimate, its SE, the bias estimate and plain MC's cost. */
 void slpi_mlmc_summary(const slpi_mlmc_cfg *c, slpi_mlmc_result *r);
 /* The paths each level needs: ceil(2 eps^-2 sqrt(V_j / C_j) sum_k sqrt(V_k C_k)). */
 long slpi_mlmc_paths_needed(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, int j);
-/* reports/mlmc-report.c: the estimate as text (every digit deterministic) and as JSON. */
+/* studies/mlmc-report.c: the estimate as text (every digit deterministic) and as JSON. */
 void slpi_mlmc_print(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE *f);
 int slpi_mlmc_write_json(const slpi_mlmc_cfg *c, const slpi_mlmc_result *r, FILE *f);
 

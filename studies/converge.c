@@ -13,14 +13,14 @@
  * path (column "indep") or an exact value (weak-exact oracles).
  *
  * The files: this one (the study's configuration, its checkpoints and the batch loop),
- * reports/converge-paths.c (the lock-step path engine), reports/converge-stats.c (the
- * estimators), sharing reports/converge.h.
+ * studies/converge-paths.c (the lock-step path engine), studies/converge-stats.c (the
+ * estimators), sharing studies/converge.h.
  *
- * Paths advance in lock-step blocks (slpi_conv_run_block, reports/converge-paths.c): per block, time is cut into the
+ * Paths advance in lock-step blocks (slpi_conv_run_block, studies/converge-paths.c): per block, time is cut into the
  * 2^kmin steps of the coarsest level, and in each such segment the block's increments are
  * drawn once and every level advances the whole block; the rigid-body ISOMP (iso-quad) and
  * SVI-SO3 (svi-lin) levels run in the vectorised lanes of fast/ensemble.c, bit-identical
- * to slpi_fast_step per path (cfg.general forces the general path; tests/reports/t-converge.c
+ * to slpi_fast_step per path (cfg.general forces the general path; tests/studies/t-converge.c
  * compares the two), the other systems path by path with slpi_fast_step.
  *
  * Work is split into batches of consecutive paths (batch b: paths [bR/B, (b+1)R/B)).
@@ -67,7 +67,7 @@
 #include "core/view-system.h"
 #include "core/checkpoint.h"
 #include "core/clock.h"
-#include "reports/converge.h"
+#include "studies/converge.h"
 #include "core/threads.h"
 #include "core/progress.h"
 

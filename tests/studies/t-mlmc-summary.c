@@ -1,4 +1,4 @@
-/* t-mlmc-summary.c — the numbers an MLMC report states (reports/mlmc.c, docs/noise.md#mlmc),
+/* t-mlmc-summary.c — the numbers an MLMC report states (studies/mlmc.c, docs/noise.md#mlmc),
  * computed again here from the documented formulas:
  *  - slpi_mlmc_summary on made-up sums (1..6 levels, random counts, means, variances, weak
  *    order alpha and rmse): each level's mean s1/n and variance (s2 - s1^2/n)/(n - 1), the
@@ -18,7 +18,7 @@
 
 #include "core/problem-struct.h"
 #include "testutil.h"
-#include "reports/mlmc.h"
+#include "studies/mlmc.h"
 
 static int close_rel(double a, double b, double tol)
 {

@@ -13,7 +13,7 @@
 #include "slpi/problem-shape.h"
 #include "core/expr.h"
 #include "fast/model-tape.h"
-#include "reports/converge.h"
+#include "studies/converge.h"
 #include "core/view-grid.h"
 #include "core/view-system.h"
 
