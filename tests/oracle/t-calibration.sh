@@ -61,6 +61,7 @@ $py tests/port/calibration_docs.py --dir "$d/f" --doc "$d/doc.md" 2> "$d/err" ||
 for want in "| $cell | 3 | 1 | 0.86 | 2 | 1 | 1 | 0 | miscalibrated | 0.4 | **not met**: 1 FAIL |" \
   "| binary32-su8-1000x2-torch | 0 | | | | | | | | 200 | not run: 17 CPU-h for 300 runs at 200 s/run (probe) |" \
   "| binary32-su128-1000x2-cport | 0 | | | | | | | | — | not run: cannot run: no memory |" \
+  "| binary32-su128-1x2000-cport | 0 | | | | | | | | — | not run, not probed: binary32-su128-1000x2-cport's probe: cannot run: no memory |" \
   "| binary32-su8-100x20-torch | 0 | | | | | | | | — | not run, not probed: about 17 CPU-h for 300 runs at 200 s/run (binary32-su8-1000x2-torch's probe: the same P·S rows) |" \
   "| binary64 | 1 | 3 | 1 | 0.86 | not met |" "45 cells n/a: slpi's double path computes in binary64 only"; do
   grep -qF -- "$want" "$d/doc.md" || note "the fixture's table lacks '$want'"

@@ -200,7 +200,7 @@ def verify(fmt, files, folder, sample=None):
     r = subprocess.run(cmd + files, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     cpu = child_cpu() - c0
     if r.returncode not in (0, 1, 3) or not os.path.exists(j):
-        sys.exit("calibrate: verify exit %d: %s" % (r.returncode, r.stderr.strip()[-500:]))
+        raise RuntimeError("verify exit %d: %s" % (r.returncode, r.stderr.strip()[-300:].replace(folder + "/", "")))
     with open(j) as f:
         return r.returncode, json.load(f), cpu
 
@@ -345,7 +345,10 @@ def main(argv):
             while have < stop and (o["runs"] is None or done[c[1]] < o["runs"]):
                 if spent + cost[c[1]] > o["budget"]:
                     break
-                spent += one_run(c, have, out)
+                try:
+                    spent += one_run(c, have, out)
+                except RuntimeError as e:
+                    sys.exit("calibrate: %s run %d: %s" % (c[1], have, e))
                 done[c[1]] += 1
                 have += 1
                 progressed = True

@@ -77,6 +77,9 @@ def lines(d):
                 left += GOAL_CELL * s
                 state = "not run, not probed: about %s for %d runs at %.3g s/run (%s's probe: the same P·S rows)" % (
                     hours(GOAL_CELL * s), GOAL_CELL, s, sib[0]["cell"])
+            elif pr is None and any(cost.get(x, {}).get("note") for x in siblings(name)):
+                x = [x for x in siblings(name) if cost.get(x, {}).get("note")][0]
+                state = "not run, not probed: %s's probe: %s" % (x, cost[x]["note"])
             elif pr is None:
                 state, unprobed = "not run: not probed yet", unprobed + 1
             elif not pr["run_cpu_s"]:
