@@ -1,0 +1,74 @@
+#!/bin/sh
+# t-calibration.sh — the calibration grid's tools (docs/power.md#calibration-rule):
+# tests/port/calibrate.py runs a cheap cell (slpi's double path, rigid body, 100 x 20) 2
+# runs into a temporary folder, each run one line with the rule's paths; killed after its
+# first run and run again, the cell's file holds each run once; tests/port/calibration_docs.py
+# writes a fixture's table (counts, the bound, the p-values' tail, a probe's cost, a FAIL)
+# and notices a changed run; docs/power.md carries the table of docs/calibration/.
+set -u
+. "$(dirname "$0")/prelude.sh"
+build=${SLPI_BUILD:-build}
+build=$(cd "$build" && pwd)
+export SLPI_BIN=${SLPI_BIN:-$build/slpi} SLPI_BUILD=$build SLPI_LIB=$build/libslpi.so
+export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
+cal="nice -n 5 $py tests/port/calibrate.py"
+cell=binary64-rb-100x20-slpi
+c=$($py -c 'import sys; sys.path.insert(0, "tests/port"); import calibrate
+print([x[0] for x in calibrate.cells() if x[1] == "'$cell'"][0])') || { note "calibrate.py has no cell $cell"; exit 1; }
+first() { echo $((200000000 + c * 10000000 + $1 * 100)); }
+
+# the docs' table is the script's (no slpi needed)
+$py tests/port/calibration_docs.py --check 2> "$d/err" || note "$(cat "$d/err")"
+
+# two runs, the rule's paths
+$cal --dir "$d/a" --cell $cell --runs 2 > "$d/log" 2>&1 || { note "calibrate.py: $(tail -3 "$d/log")"; exit 1; }
+got=$(awk -F'\t' 'NR > 1 { print $1, $2, $3, $4, $7 }' "$d/a/$cell.tsv" | tr '\n' ';')
+want="0 $(first 0) 100 20 PASS;1 $(first 1) 100 20 PASS;"
+[ "$got" = "$want" ] || note "runs: got '$got', want '$want'"
+grep -q "^$cell	" "$d/a/cost.tsv" || note "no cost probe of $cell"
+# a committed run is never redone
+$cal --dir "$d/a" --cell $cell --target 2 > /dev/null 2>&1
+[ "$(wc -l < "$d/a/$cell.tsv")" -eq 3 ] || note "--target 2 over 2 committed runs ran another"
+
+# killed after the first run, resumed: each run once
+mkdir "$d/b" && cp "$d/a/cost.tsv" "$d/b/"
+$cal --dir "$d/b" --cell $cell --target 3 > /dev/null 2>&1 &
+pid=$!
+while kill -0 $pid 2> /dev/null && [ "$(cat "$d/b/$cell.tsv" 2> /dev/null | wc -l)" -lt 2 ]; do sleep 0.1; done
+kill -9 $pid 2> /dev/null
+wait $pid 2> /dev/null
+$cal --dir "$d/b" --cell $cell --target 3 > "$d/log" 2>&1 || note "resume: $(tail -3 "$d/log")"
+got=$(awk -F'\t' 'NR > 1 { print $1 }' "$d/b/$cell.tsv" | tr '\n' ' ')
+[ "$got" = "0 1 2 " ] || note "after a kill and a resume the runs are '$got', not '0 1 2 '"
+cmp -s "$d/b/$cell.tsv" /dev/null && note "resume wrote nothing"
+
+# the table of a fixture: 3 runs (one FAIL), one probe, an unprobed cell
+mkdir "$d/f"
+h=$(head -1 "$d/a/$cell.tsv")
+{
+  echo "$h"
+  printf '0\t1\t100\t20\t0\tPASS\tPASS\t0.5\t1.0\t2000\t0.1\t0.3\tv\tv\tt\n'
+  printf '1\t2\t100\t20\t0\tPASS\tPASS\t0.05\t1.0\t2000\t0.1\t0.3\tv\tv\tt\n'
+  printf '2\t3\t100\t20\t1\tPASS\tFAIL\t0.0001\t1.0\t2000\t0.1\t0.3\tv\tv\tt\n'
+} > "$d/f/$cell.tsv"
+{
+  head -1 "$d/a/cost.tsv"
+  printf 'binary32-su8-1000x2-torch\t2\t1\t2000\t40\t2\t200\tt\t\n'
+  printf 'binary32-su128-1000x2-cport\t\t\t\t\t\t\tt\tcannot run: no memory\n'
+} > "$d/f/cost.tsv"
+printf 'x\n<!-- calibration-table -->\n<!-- /calibration-table -->\ny\n' > "$d/doc.md"
+$py tests/port/calibration_docs.py --dir "$d/f" --doc "$d/doc.md" 2> "$d/err" || note "calibration_docs.py: $(cat "$d/err")"
+for want in "| $cell | 3 | 1 | 0.86 | 2 | 1 | 1 | 0 | miscalibrated | 0.4 | **not met**: 1 FAIL |" \
+  "| binary32-su8-1000x2-torch | 0 | | | | | | | | 200 | not run: 17 CPU-h for 300 runs at 200 s/run (probe) |" \
+  "| binary32-su128-1000x2-cport | 0 | | | | | | | | — | not run: cannot run: no memory |" \
+  "| binary32-su128-1x2000-cport | 0 | | | | | | | | — | not run, not probed: binary32-su128-1000x2-cport's probe: cannot run: no memory |" \
+  "| binary32-su8-100x20-torch | 0 | | | | | | | | — | not run, not probed: about 17 CPU-h for 300 runs at 200 s/run (binary32-su8-1000x2-torch's probe: the same P·S rows) |" \
+  "| binary64 | 1 | 3 | 1 | 0.86 | not met |" "45 cells n/a: slpi's double path computes in binary64 only"; do
+  grep -qF -- "$want" "$d/doc.md" || note "the fixture's table lacks '$want'"
+done
+$py tests/port/calibration_docs.py --check --dir "$d/f" --doc "$d/doc.md" || note "--check of the table just written"
+sed 's/\tFAIL\t0.0001/\tPASS\t0.0001/' "$d/f/$cell.tsv" > "$d/x" && mv "$d/x" "$d/f/$cell.tsv"
+$py tests/port/calibration_docs.py --check --dir "$d/f" --doc "$d/doc.md" 2> /dev/null
+[ $? -eq 1 ] || note "a FAIL turned PASS went unnoticed by --check"
+[ $fail -eq 0 ] && echo "t-calibration: 2 runs with the rule's paths, a killed run resumed once, the fixture's table, docs/power.md's table"
+exit $fail

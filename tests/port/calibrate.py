@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""calibrate.py - the calibration grid of `slpi verify`'s statistics
+(docs/power.md#calibration-rule): correct ports, formats x systems x shapes x
+implementations, one run a P x S batch judged by one `slpi verify --local`, each finished
+run one line appended to DIR/CELL.tsv, resumable in pieces over sessions.
+
+usage: calibrate.py [--dir DIR] [--cell NAME ...] [--runs N] [--target K]
+                    [--budget SECONDS] [--probe] [--list]
+  --dir DIR        the committed data (default docs/calibration)
+  --cell NAME      only this cell (repeatable; default: every applicable cell, cheapest
+                   first by its cost probe, in rounds of 50 runs)
+  --runs N         at most N runs per cell in this call
+  --target K       bring each cell to K committed runs (default 300)
+  --budget S       start no probe or run that would take this call past S CPU seconds
+                   (generation and verify, estimated from the cell's probe or its runs)
+  --probe          only measure the cost of the cells that have no probe yet
+  --list           print every cell, applicable or why not, and its committed runs
+A run is never redone: run r is the cell's r-th committed line, and its paths follow from
+the cell and r alone. A killed run leaves no line (each line is one write and fsync,
+after the run) and runs again whole. Environment: SLPI_BIN (default build/slpi),
+SLPI_BUILD (build; the C ports are built under it), CC (cc), PYTHONPATH with python/ and
+SLPI_LIB for slpi and slpi.torch."""
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SLPI = os.path.abspath(os.environ.get("SLPI_BIN", os.path.join(ROOT, "build", "slpi")))
+BUILD = os.path.abspath(os.environ.get("SLPI_BUILD", os.path.join(ROOT, "build")))
+
+FORMATS = ("binary64", "binary32", "tf32", "bfloat16")
+SYSTEMS = (("rb", "iso/rigid-body/trajectories", {}), ("su8", "iso/zeitlin/strong", {"N": 8, "ic_lmax": 7}),
+           ("su32", "iso/zeitlin/strong", {"N": 32}), ("su64", "iso/zeitlin/strong", {"N": 64}),
+           ("su128", "iso/zeitlin/strong", {"N": 128}))
+SHAPES = ((1, 2000), (100, 20), (1000, 2))
+IMPLS = ("slpi", "torch", "cport")
+TORCH = {"binary64": "float64", "binary32": "float32", "tf32": "tf32", "bfloat16": "bfloat16"}
+FIELDS = ("run", "first_path", "paths", "steps", "exit", "proof", "statistics", "p_systematic", "p_size", "rows",
+          "gen_cpu_s", "verify_cpu_s", "slpi_version", "impl_version", "utc")
+COST_FIELDS = ("cell", "paths_verified", "gen_cpu_s", "rows", "rows_sampled", "verify_cpu_s", "run_cpu_s", "utc",
+               "note")
+PROBE_SAMPLE = 20
+# the tree's commit (a run's version beside slpi's), "" outside a git checkout
+try:
+    TREE = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True).stdout.strip()
+except OSError:
+    TREE = ""
+PROBE_WHOLE = 30.0
+
+
+def cells():
+    """every cell in the rule's order: (index, name, format, system, shape, impl)"""
+    out = []
+    for f in FORMATS:
+        for s in SYSTEMS:
+            for sh in SHAPES:
+                for im in IMPLS:
+                    out.append((len(out), "%s-%s-%dx%d-%s" % (f, s[0], sh[0], sh[1], im), f, s, sh, im))
+    return out
+
+
+def not_applicable(fmt, impl):
+    """why a cell cannot apply (the rule's reasons), or None"""
+    if impl == "slpi" and fmt != "binary64":
+        return "n/a: slpi's double path computes in binary64 only"
+    if impl == "cport" and fmt not in ("binary64", "binary32"):
+        return "n/a: the C ports compute in float or double only"
+    return None
+
+
+def first_path(c, r, paths):
+    """the first noise path of run r of the cell of index c (the rule's formula)"""
+    return 2 * 10 ** 8 + c * 10 ** 7 + r * paths
+
+
+def probe_path(c):
+    return 4 * 10 ** 9 + c * 10 ** 5
+
+
+def child_cpu():
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return u.ru_utime + u.ru_stime
+
+
+def read_table(path, fields):
+    """the lines of a data file as dicts; exit 2 naming a line that is not whole"""
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        lines = f.read().split("\n")
+    if lines[-1] != "":
+        sys.exit("calibrate: %s:%d: a line without its newline (not written by calibrate.py)" % (path, len(lines)))
+    if not lines[0] or tuple(lines[0].split("\t")) != fields:
+        sys.exit("calibrate: %s:1: not the header %s" % (path, "\\t".join(fields)))
+    rows = []
+    for i, line in enumerate(lines[1:-1], 2):
+        v = line.split("\t")
+        if len(v) != len(fields):
+            sys.exit("calibrate: %s:%d: %d fields, not %d" % (path, i, len(v), len(fields)))
+        rows.append(dict(zip(fields, v)))
+    return rows
+
+
+def append(path, fields, values):
+    """one line, one write and fsync (a new file gets its header first, by rename)"""
+    if not os.path.exists(path):
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".calibrate-")
+        os.write(fd, ("\t".join(fields) + "\n").encode())
+        os.fsync(fd)
+        os.close(fd)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        os.write(fd, ("\t".join(str(values[k]) for k in fields) + "\n").encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def many_path_file(problem, steps, t, paths, labels, states, name):
+    """slpi's many-path trajectory file (oracle/README.md#many-paths), hex doubles"""
+    lines = ["# slpi-trajectory 1"]
+    lines += ["# %s=%s" % (k, v) for k, v in problem.items() if k not in ("path", "steps")]
+    lines.append("# steps=%d" % int(steps[-1]))
+    lines.append("\t".join(["step", "t", "path"] + list(labels)))
+    for r, n in enumerate(steps.tolist()):
+        for q, k in enumerate(paths.tolist()):
+            lines.append("%d\t%.17g\t%d\t%s" % (n, t[r], k, "\t".join(float(v).hex() for v in states[q, r])))
+    with open(name, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return [name]
+
+
+def build_port(system, fmt):
+    """the C port of a system in a format, built once under SLPI_BUILD"""
+    src = "rb-isomp.c" if system[0] == "rb" else "zeitlin-isomp.c"
+    real = "double" if fmt == "binary64" else "float"
+    # the preset's ic_lmax: 11 unless the cell sets it (su(8): 7)
+    extra = [] if system[0] == "rb" else ["-DN=%d" % system[2]["N"], "-DIC_LMAX=%d" % system[2].get("ic_lmax", 11)]
+    d = os.path.join(BUILD, "calibrate")
+    os.makedirs(d, exist_ok=True)
+    exe = os.path.join(d, "%s-%s" % (system[0], real))
+    if not os.path.exists(exe):
+        cc = os.environ.get("CC", "cc")
+        tmp = exe + ".%d" % os.getpid()
+        cmd = [cc, "-std=c11", "-O2", "-ffp-contract=off", "-DREAL=" + real] + extra + ["-o", tmp,
+                                                                                        os.path.join(HERE, src), "-lm"]
+        subprocess.run(cmd, check=True)
+        os.replace(tmp, exe)
+    return exe
+
+
+def generate(cell, first, count, folder):
+    """the files of `count` paths from `first` (the cell's P unless probing), the CPU
+    seconds spent (this process and its children) and the implementation's version"""
+    _, _, fmt, system, (_, steps), impl = cell
+    t0, c0 = time.process_time(), child_cpu()
+    if impl == "slpi":
+        import slpi
+        e = slpi.ensemble(system[1], paths=count, first_path=first, save_every=1, steps=steps, **system[2])
+        files = many_path_file(e.problem, e.step, e.t, e.paths, e.labels, e.states, os.path.join(folder, "path.tsv"))
+        version = "slpi.ensemble " + slpi.__version__
+    elif impl == "torch":
+        import torch
+        import slpi.torch as st
+        torch.set_num_threads(1)
+        e = st.run(system[1], paths=count, first_path=first, precision=TORCH[fmt], steps=steps, **system[2])
+        files = st.write(e, folder, many=True)
+        version = "torch " + torch.__version__
+    else:
+        exe = build_port(system, fmt)
+        keys = ["%s=%s" % kv for kv in system[2].items()]
+        files = []
+        for k in range(first, first + count):
+            noise, traj = os.path.join(folder, "noise-%d.tsv" % k), os.path.join(folder, "p%d.tsv" % k)
+            subprocess.run([SLPI, "noise", "--preset", system[1], "-q", "steps=%d" % steps, "path=%d" % k, "-o", noise]
+                           + keys, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            with open(traj, "w") as f:
+                subprocess.run([exe, noise, str(steps)], check=True, stdout=f)
+            files.append(traj)
+        version = os.path.basename(exe)
+    return files, time.process_time() - t0 + child_cpu() - c0, version
+
+
+def verify(fmt, files, folder, sample=None):
+    """`slpi verify --local` of the files: (exit, its JSON, CPU seconds)"""
+    j = os.path.join(folder, "v.json")
+    cmd = [SLPI, "verify", "--local", "-q", "--threads", "1", "--precision", fmt, "--json", j]
+    if sample:
+        cmd += ["--sample", str(sample), "--sample-seed", "1"]
+    c0 = child_cpu()
+    r = subprocess.run(cmd + files, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    cpu = child_cpu() - c0
+    if r.returncode not in (0, 1, 3) or not os.path.exists(j):
+        raise RuntimeError("verify exit %d: %s" % (r.returncode, r.stderr.strip()[-300:].replace(folder + "/", "")))
+    with open(j) as f:
+        return r.returncode, json.load(f), cpu
+
+
+def utc():
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def probe_fail(out, name, e):
+    why = ("%s" % e).replace("\t", " ").replace("\n", " ")[:200]
+    append(os.path.join(out, "cost.tsv"), COST_FIELDS, dict.fromkeys(COST_FIELDS, "") | {
+        "cell": name, "utc": utc(), "note": "cannot run: " + why})
+    print("probe %s: cannot run: %s" % (name, why), flush=True)
+
+
+def probe(cell, out):
+    """the cost probe, on paths outside the runs' range: verify of min(P, 2) paths of the
+    cell's implementation with PROBE_SAMPLE rows of each (a file's --sample draws from
+    each path's rows), scaled to the run's paths and rows, plus the generation of the P
+    paths (cport: of those 2, scaled); when that estimate is under PROBE_WHOLE CPU seconds,
+    a whole run's files instead (where the fixed costs, processes, reading and splitting,
+    would make the scaling wrong); its verdict is not read"""
+    c, name, fmt, _, (paths, steps), impl = cell
+    count, rows = min(paths, 2), paths * steps
+    with tempfile.TemporaryDirectory(prefix="calibrate-") as folder:
+        try:
+            files, gen, _ = generate(cell, probe_path(c), count, folder)
+            each = min(steps, PROBE_SAMPLE)
+            _, _, vcpu = verify(fmt, files, folder, sample=each if each < steps else None)
+            sampled = each * count
+            if impl != "cport" and count < paths:
+                _, gen, _ = generate(cell, probe_path(c), paths, tempfile.mkdtemp(dir=folder))
+            else:
+                gen *= paths / count
+            if gen + vcpu * rows / sampled < PROBE_WHOLE:
+                whole = tempfile.mkdtemp(dir=folder)
+                files, gen, _ = generate(cell, probe_path(c), paths, whole)
+                _, _, vcpu = verify(fmt, files, whole)
+                count, sampled = paths, rows
+        except (subprocess.CalledProcessError, MemoryError, RuntimeError) as e:
+            probe_fail(out, name, e)
+            return None
+    run_cpu = gen + vcpu * rows / sampled
+    v = {"cell": name, "paths_verified": count, "gen_cpu_s": "%.3f" % gen, "rows": rows,
+         "rows_sampled": sampled, "verify_cpu_s": "%.3f" % vcpu, "run_cpu_s": "%.3f" % run_cpu,
+         "utc": utc(), "note": ""}
+    append(os.path.join(out, "cost.tsv"), COST_FIELDS, v)
+    print("probe %s: %.1f CPU s a run (estimated)" % (name, run_cpu), flush=True)
+    return run_cpu
+
+
+def one_run(cell, r, out):
+    """run r of the cell, its line appended when it has finished"""
+    c, name, fmt, _, (paths, steps), _ = cell
+    first = first_path(c, r, paths)
+    with tempfile.TemporaryDirectory(prefix="calibrate-") as folder:
+        files, gen, version = generate(cell, first, paths, folder)
+        rc, j, vcpu = verify(fmt, files, folder)
+    st = j.get("statistics") or {}
+    g = lambda k: "" if st.get(k) is None else repr(st[k])  # noqa: E731
+    v = {"run": r, "first_path": first, "paths": paths, "steps": steps, "exit": rc,
+         "proof": (j.get("proof") or {}).get("verdict", j.get("verdict")), "statistics": st.get("verdict", "absent"),
+         "p_systematic": g("p_systematic"), "p_size": g("p_size"), "rows": st.get("steps", 0),
+         "gen_cpu_s": "%.3f" % gen, "verify_cpu_s": "%.3f" % vcpu,
+         "slpi_version": (j.get("slpi_version", "") + " " + TREE).strip(),
+         "impl_version": version, "utc": utc()}
+    append(os.path.join(out, name + ".tsv"), FIELDS, v)
+    print("%s run %d: %s (statistics %s) %.1f CPU s" % (name, r, v["proof"], v["statistics"], gen + vcpu), flush=True)
+    return gen + vcpu
+
+
+def costs(out):
+    """each cell's CPU seconds a run: the mean of its runs, else its probe"""
+    got = {r["cell"]: float(r["run_cpu_s"]) if r["run_cpu_s"] else None
+           for r in read_table(os.path.join(out, "cost.tsv"), COST_FIELDS)}
+    for cell in cells():
+        rows = read_table(os.path.join(out, cell[1] + ".tsv"), FIELDS)
+        if rows:
+            got[cell[1]] = sum(float(x["gen_cpu_s"]) + float(x["verify_cpu_s"]) for x in rows) / len(rows)
+    return got
+
+
+def parse(argv):
+    o = {"dir": os.path.join(ROOT, "docs", "calibration"), "cell": [], "runs": None, "target": 300,
+         "budget": float("inf"), "probe": False, "list": False}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("--probe", "--list"):
+            o[a[2:]] = True
+        elif a in ("--dir", "--cell", "--runs", "--target", "--budget") and i + 1 < len(argv):
+            i += 1
+            try:
+                v = {"--runs": int, "--target": int, "--budget": float}.get(a, str)(argv[i])
+            except ValueError:
+                sys.exit("calibrate: %s %s: not a number" % (a, argv[i]))
+            if a == "--cell":
+                o["cell"].append(v)
+            else:
+                o[a[2:]] = v
+        else:
+            sys.exit("calibrate: unknown option %s (usage: see the script's docstring)" % a)
+        i += 1
+    return o
+
+
+def main(argv):
+    # SIGTERM unwinds (the run's temporary folder is removed; no line is written)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    o = parse(argv)
+    out = o["dir"]
+    os.makedirs(out, exist_ok=True)
+    by_name = {c[1]: c for c in cells()}
+    for n in o["cell"]:
+        if n not in by_name:
+            sys.exit("calibrate: --cell %s: no such cell (--list names them)" % n)
+        why = not_applicable(by_name[n][2], by_name[n][5])
+        if why:
+            sys.exit("calibrate: --cell %s: %s" % (n, why))
+    chosen = [by_name[n] for n in o["cell"]] or [c for c in cells() if not not_applicable(c[2], c[5])]
+    if o["list"]:
+        for c in cells():
+            why = not_applicable(c[2], c[5])
+            print("%s\t%s" % (c[1], why or "%d runs" % len(read_table(os.path.join(out, c[1] + ".tsv"), FIELDS))))
+        return 0
+    spent = 0.0
+    cost = costs(out)
+    for c in chosen:
+        if c[1] not in cost and spent < o["budget"]:
+            t0, c0 = time.process_time(), child_cpu()
+            cost[c[1]] = probe(c, out)
+            spent += time.process_time() - t0 + child_cpu() - c0
+    if o["probe"]:
+        return 0
+    chosen = sorted((c for c in chosen if cost.get(c[1]) is not None), key=lambda c: (cost[c[1]], c[0]))
+    done = {c[1]: 0 for c in chosen}
+    while True:
+        progressed = False
+        for c in chosen:
+            have = len(read_table(os.path.join(out, c[1] + ".tsv"), FIELDS))
+            stop = min(o["target"], (have // 50 + 1) * 50)
+            while have < stop and (o["runs"] is None or done[c[1]] < o["runs"]):
+                if spent + cost[c[1]] > o["budget"]:
+                    break
+                try:
+                    spent += one_run(c, have, out)
+                except RuntimeError as e:
+                    sys.exit("calibrate: %s run %d: %s" % (c[1], have, e))
+                done[c[1]] += 1
+                have += 1
+                progressed = True
+        if not progressed:
+            break
+    print("calibrate: %.0f CPU s spent" % spent)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""calibration_docs.py - docs/power.md's calibration tables
+(docs/power.md#calibration-results), generated from the committed runs of
+tests/port/calibrate.py (DIR/CELL.tsv, DIR/cost.tsv), between the marker lines
+<!-- calibration-table --> and <!-- /calibration-table -->: every applicable cell with
+its runs, FAILs, the one-sided 95 % Clopper-Pearson upper bound, the systematic test's
+p-values' tail and pile at 1, the calibration check, its CPU seconds a run and its state
+(or, not run, its measured cost); the cells that cannot apply, with their reason; the
+formats pooled; the CPU-hours the grid still needs.
+
+usage: calibration_docs.py [--check] [--dir DIR] [--doc FILE]
+Writes the block into FILE (default docs/power.md; DIR default docs/calibration), or with
+--check compares it and exits 1 when it differs (2: a file or a marker missing)."""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+from binomial import binom_sf, clopper_pearson  # noqa: E402
+import calibrate  # noqa: E402
+
+GOAL_CELL, GOAL_FORMAT = 300, 2995
+TAIL = ((0.1, "≤ 0.1"), (0.01, "≤ 0.01"), (0.001, "≤ 10⁻³"))
+
+
+def fmt_bound(x):
+    return "%.2g" % x if x < 1 else "1"
+
+
+def summary(rows):
+    """(runs, FAILs, upper bound, tail counts, count above 0.9, check word, proof FAILs)"""
+    n = len(rows)
+    k = sum(r["statistics"] == "FAIL" for r in rows)
+    ps = [float(r["p_systematic"]) for r in rows if r["p_systematic"]]
+    tail = [sum(p <= q for p in ps) for q, _ in TAIL]
+    hi = sum(p > 0.9 for p in ps)
+    words = []
+    if any(binom_sf(c, len(ps), q) < 0.01 for c, (q, _) in zip(tail, TAIL)):
+        words.append("miscalibrated")
+    if ps and binom_sf(hi, len(ps), 0.1) < 0.01:
+        words.append("conservative")
+    proof = sum(r["proof"] == "FAIL" for r in rows)
+    return n, k, clopper_pearson(k, n, 0.95)[1] if n else 1.0, tail, hi, ", ".join(words) or "—", proof
+
+
+def siblings(name):
+    """the cells of the same format, system and implementation in the other shapes"""
+    f, system, _, impl = name.split("-")
+    return ["%s-%s-%dx%d-%s" % (f, system, p, q, impl) for p, q in calibrate.SHAPES
+            if "%dx%d" % (p, q) != name.split("-")[2]]
+
+
+def hours(seconds):
+    return "%.2g CPU-h" % (seconds / 3600)
+
+
+def lines(d):
+    """the block's lines from the data folder d"""
+    cost = {}
+    for r in calibrate.read_table(os.path.join(d, "cost.tsv"), calibrate.COST_FIELDS):
+        cost[r["cell"]] = r
+    out = ["| cell | runs | FAIL | 95 % upper | p " + " | ".join(t for _, t in TAIL)
+           + " | p > 0.9 | p-values | CPU s / run | state |", "|---" * 11 + "|"]
+    na, pooled, left, unprobed = {}, {}, 0.0, 0
+    for c, name, f, system, shape, impl in calibrate.cells():
+        why = calibrate.not_applicable(f, impl)
+        if why:
+            na.setdefault(why, []).append(name)
+            continue
+        rows = calibrate.read_table(os.path.join(d, name + ".tsv"), calibrate.FIELDS)
+        pr = cost.get(name)
+        if not rows:
+            sib = [cost[x] for x in siblings(name) if cost.get(x, {}).get("run_cpu_s")]
+            if pr is None and sib:
+                s = float(sib[0]["run_cpu_s"])
+                left += GOAL_CELL * s
+                state = "not run, not probed: about %s for %d runs at %.3g s/run (%s's probe: the same P·S rows)" % (
+                    hours(GOAL_CELL * s), GOAL_CELL, s, sib[0]["cell"])
+            elif pr is None and any(cost.get(x, {}).get("note") for x in siblings(name)):
+                x = [x for x in siblings(name) if cost.get(x, {}).get("note")][0]
+                state = "not run, not probed: %s's probe: %s" % (x, cost[x]["note"])
+            elif pr is None:
+                state, unprobed = "not run: not probed yet", unprobed + 1
+            elif not pr["run_cpu_s"]:
+                state = "not run: " + pr["note"]
+            else:
+                s = float(pr["run_cpu_s"])
+                left += GOAL_CELL * s
+                state = "not run: %s for %d runs at %.3g s/run (probe)" % (hours(GOAL_CELL * s), GOAL_CELL, s)
+            out.append("| %s | 0 | | | | | | | | %s | %s |" % (
+                name, "%.3g" % float(pr["run_cpu_s"]) if pr and pr["run_cpu_s"] else "—", state))
+            continue
+        n, k, up, tail, hi, word, proof = summary(rows)
+        p = pooled.setdefault(f, [0, 0, 0])
+        p[0] += 1
+        p[1] += n
+        p[2] += k
+        s = sum(float(r["gen_cpu_s"]) + float(r["verify_cpu_s"]) for r in rows) / n
+        if k:
+            state = "**not met**: %d FAIL" % k
+        elif n >= GOAL_CELL:
+            state = "met"
+        else:
+            left += (GOAL_CELL - n) * s
+            state = "unfinished: %d more runs, %s" % (GOAL_CELL - n, hours((GOAL_CELL - n) * s))
+        if proof:
+            state += "; %d proof FAIL" % proof
+        out.append("| %s | %d | %d | %s | %s | %d | %s | %.3g | %s |" % (
+            name, n, k, fmt_bound(up), " | ".join(str(t) for t in tail), hi, word, s, state))
+    out.append("")
+    for why, names in na.items():
+        out.append("%d cells %s (%s … %s)." % (len(names), why, names[0], names[-1]))
+    out += ["", "| format | cells run | runs | FAIL | 95 %% upper | pooled goal (≥ %d runs, no FAIL) |" % GOAL_FORMAT,
+            "|---|---|---|---|---|---|"]
+    for f in calibrate.FORMATS:
+        cells, n, k = pooled.get(f, [0, 0, 0])
+        up = clopper_pearson(k, n, 0.95)[1] if n else 1.0
+        word = "not met" if k else ("met" if n >= GOAL_FORMAT else "unfinished")
+        out.append("| %s | %d | %d | %d | %s | %s |" % (f, cells, n, k, fmt_bound(up), word))
+    out += ["", "Still needed for every applicable cell's %d runs: %s%s." % (
+        GOAL_CELL, hours(left), " (and %d cells not probed yet)" % unprobed if unprobed else "")]
+    return out
+
+
+def replace(text, name, block):
+    a, b = "<!-- %s -->\n" % name, "<!-- /%s -->" % name
+    i, j = text.find(a), text.find(b)
+    if i < 0 or j < i:
+        return None
+    return text[:i + len(a)] + "\n".join(block).rstrip("\n") + "\n" + text[j:]
+
+
+def main(argv):
+    check, d, doc = False, os.path.join(ROOT, "docs", "calibration"), os.path.join(ROOT, "docs", "power.md")
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--check":
+            check = True
+        elif argv[i] in ("--dir", "--doc") and i + 1 < len(argv):
+            d, doc = (argv[i + 1], doc) if argv[i] == "--dir" else (d, argv[i + 1])
+            i += 1
+        else:
+            print(__doc__, file=sys.stderr)
+            return 2
+        i += 1
+    try:
+        old = open(doc, encoding="utf-8").read()
+    except OSError as e:
+        print("calibration_docs.py: %s" % e, file=sys.stderr)
+        return 2
+    new = replace(old, "calibration-table", lines(d))
+    if new is None:
+        print("calibration_docs.py: %s: no <!-- calibration-table --> block" % doc, file=sys.stderr)
+        return 2
+    if check:
+        if new != old:
+            print("calibration_docs.py: %s: calibration-table differs from %s's runs (run "
+                  "tests/port/calibration_docs.py)" % (doc, d), file=sys.stderr)
+            return 1
+        return 0
+    if new != old:
+        with open(doc, "w", encoding="utf-8") as f:
+            f.write(new)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
