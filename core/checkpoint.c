@@ -209,12 +209,20 @@ static void skip_heads(slpi_checkpoint_reader *r)
     }
 }
 
-/* The value of the next line "key value"; NULL (err set) if the key differs. */
 int slpi_checkpoint_more(slpi_checkpoint_reader *r)
 {
     skip_heads(r);
     return r->pos < r->end;
 }
+
+int slpi_checkpoint_last(slpi_checkpoint_reader *r)
+{
+    if (!slpi_checkpoint_more(r)) return SLPI_OK;
+    r->line++;
+    return slpi_checkpoint_fail(r, "unexpected line before the end line%s", "");
+}
+
+/* The value of the next line "key value"; NULL (err set) if the key differs. */
 
 char *slpi_checkpoint_value(slpi_checkpoint_reader *r, const char *key)
 {
@@ -356,11 +364,7 @@ static int read_problem_and_state(slpi_checkpoint_reader *r, slpi_checkpoint *c)
         c->ntokens = i + 1;
         if (!c->x[i]) return slpi_checkpoint_fail(r, "out of memory for the state%s", "");
     }
-    if (slpi_checkpoint_more(r)) {
-        r->line++;
-        return slpi_checkpoint_fail(r, "unexpected line before the end line%s", "");
-    }
-    return SLPI_OK;
+    return slpi_checkpoint_last(r);
 }
 
 /* The whole file, NUL-terminated; NULL (err set) if unreadable or too large. */
@@ -551,11 +555,7 @@ static int read_batches(slpi_checkpoint_reader *r, const char *study, double *ro
         rc = read_batch(r, nb, stride, prev, rows, row_check, arg, &prev);
         if (rc == SLPI_OK) done[prev] = 1;
     }
-    if (rc == SLPI_OK && slpi_checkpoint_more(r)) {
-        r->line++;
-        rc = slpi_checkpoint_fail(r, "unexpected line before the end line%s", "");
-    }
-    return rc;
+    return rc == SLPI_OK ? slpi_checkpoint_last(r) : rc;
 }
 
 int slpi_checkpoint_batches_read(const char *path, const char *study, double *rows, unsigned char *done, int nb,

@@ -93,6 +93,9 @@ int slpi_checkpoint_open(slpi_checkpoint_reader *r, const char *path, const char
 void slpi_checkpoint_close(slpi_checkpoint_reader *r);
 /* Whether a line is left (the container's "section" lines are skipped). */
 int slpi_checkpoint_more(slpi_checkpoint_reader *r);
+/* After a reader's last expected line: SLPI_OK when no line is left, else the error
+ * "unexpected line before the end line". */
+int slpi_checkpoint_last(slpi_checkpoint_reader *r);
 /* The value of the next line "key value" (NULL, error set, if the key differs). */
 char *slpi_checkpoint_value(slpi_checkpoint_reader *r, const char *key);
 /* The next line "key N" with lo <= N <= hi. */
