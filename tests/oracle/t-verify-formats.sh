@@ -4,8 +4,9 @@
 # operation rounded to the format): bfloat16, binary16, tf32 (products of 11-bit
 # operands summed in binary32) and a user's u = 2^-16, and on its NumPy float32 build at
 # binary32. For each: the correct port PASSes, proof and statistics; its "max ulps"
-# counts ulps of the declared format (at most 64 u of it, a coordinate far below |x|
-# having finer ulps; the same file read at binary64 counts 2^(53 - p) times more); at
+# counts ulps of the declared format: at most 2^12 of them (a coordinate passing near
+# zero has finer ulps, so no fixed count bounds a correct port's; 2^12 is far below the
+# 2^(53 - p) times more that the same file read at binary64 counts, which is checked); at
 # bfloat16, binary16 and p = 16, where most steps move the state by at most 2^10 ulps,
 # the deviations are taken from the exact step rounded to the format
 # (docs/power.md#rounding-amendment), at tf32 (binary32 outputs) not; the systematic
@@ -41,7 +42,7 @@ for c in "bfloat16 bfloat16 8 0.28 1 emu bfloat16" "binary16 binary16 11 0.035 1
   [ $rc -eq 0 ] || note "$1: the correct port: verify exit $rc ($(field statistics verdict), p $(field statistics p_value))"
   ulps=$(field local max_ulps)
   awk -v x="$ulps" -v b="$3" -v p="$2" 'BEGIN { u = p ~ /^u=/ ? 2 ^ -16 : p == "tf32" ? 2 ^ -11 : 2 ^ -b
-    exit !(x >= 0 && x <= 64 * u * 2 ^ b) }' || note "$1: max $ulps ulps of the format, more than 64 u"
+    exit !(x >= 0 && x <= 4096 * u * 2 ^ b) }' || note "$1: max $ulps ulps of the format, more than 2^12 u"
   small=$(field statistics steps_of_few_ulps)
   rounded=$(field statistics against_rounded)
   tau=$(field statistics data_tolerance_u)
