@@ -104,11 +104,13 @@ class Check:
             json.dump(self.summary, f, indent=1)
         os.replace(name + ".tmp", name)
 
-    def part(self, name, estimate, fn):
-        """run fn() as part `name` unless its estimate exceeds what is left of the budget;
-        its result, error or skip goes into the summary, which is rewritten"""
-        if estimate > self.left():
-            rec = dict(status="skipped", reason="budget: estimated %.3g s, %.3g s left" % (estimate, self.left()))
+    def part(self, name, estimate, fn, reserve=0.0):
+        """run fn() as part `name` unless its estimate exceeds what is left of the budget
+        less `reserve` (what later parts need); its result, error or skip goes into the
+        summary, which is rewritten"""
+        if estimate > self.left() - reserve:
+            rec = dict(status="skipped", reason="budget: estimated %.3g s, %.3g s left, %.3g s kept for later parts"
+                       % (estimate, self.left(), reserve))
             print("%s: skipped (%s)" % (name, rec["reason"]))
         else:
             t = time.perf_counter()
@@ -233,10 +235,11 @@ def rigid(storch, dev, paths, steps):
 
 def plan(a, model, budget, rigid_rate):
     """what fits: the noise KAT's normals (up to 2^22, within 5% of the budget), the
-    format runs' N (the largest of 256, 128, ... within 30%), the timing sizes (ascending,
-    while the total fits 40%; where none of --sizes fits, the largest of their halvings
-    down to 32 that does), the rigid body's paths (5%); the rest is slack for the model's
-    error"""
+    format runs' N (the largest of 256, 128, ... within 30%), the timing sizes (every one
+    of --sizes, ascending, each judged at its turn on the model the smaller ones refined,
+    with the rigid body's time kept; where the smallest does not fit 40%, the largest of
+    its halvings down to 32 that does), the rigid body's paths (5%); the rest is slack
+    for the model's error"""
     quick = a["quick"]
     tuples = 4 if quick else 40
     normals = 1 << 12 if quick else next((1 << k for k in range(22, 10, -1) if (1 << k) * model.normal <= 0.05 * budget), 1 << 10)
@@ -244,12 +247,10 @@ def plan(a, model, budget, rigid_rate):
     run_N = 8 if quick else next((n for n in (256, 128, 64, 32, 16)
                                   if model.run_s(n, steps, paths, len(FORMATS)) <= 0.30 * budget), 8)
     tsteps = 3 if quick else 8
-    sizes, total = [], 0.0
-    for n in ([8, 16] if quick else sorted(a["sizes"])):
-        c = model.run_s(n, tsteps, 1, len(FORMATS))
-        if total + c <= 0.40 * budget:
-            sizes.append(n)
-            total += c
+    sizes = [8, 16] if quick else sorted(a["sizes"])
+    if not quick and model.run_s(sizes[0], tsteps, 1, len(FORMATS)) > 0.40 * budget:
+        sizes = []
+    total = sum(model.run_s(n, tsteps, 1, len(FORMATS)) for n in sizes)
     if not sizes and not quick:
         n = min(a["sizes"]) // 2
         while n >= 32 and model.run_s(n, tsteps, 1, len(FORMATS)) > 0.40 * budget:
@@ -306,12 +307,12 @@ def main(argv):
                     lambda: format_run(storch, slpi, a, folder, N, p["run_steps"], precision, dev))
         if r and "verdict" in r:
             verdicts.append(r["verdict"])
-    for n in p["timing_sizes"]:
+    rigid_s = p["rigid_paths"] * p["rigid_steps"] / rate["path_steps_per_second"]
+    for n in p["timing_sizes"]:   # each size judged on the model the smaller ones refined
         for precision in FORMATS:
             ck.part("timing.N=%d.%s" % (n, precision), model.run_s(n, p["timing_steps"]),
-                    lambda: timed_step(storch, torch, model, dev, n, precision, p["timing_steps"]))
-    ck.part("rigid_body", p["rigid_paths"] * p["rigid_steps"] / rate["path_steps_per_second"],
-            lambda: rigid(storch, dev, p["rigid_paths"], p["rigid_steps"]))
+                    lambda: timed_step(storch, torch, model, dev, n, precision, p["timing_steps"]), reserve=rigid_s)
+    ck.part("rigid_body", rigid_s, lambda: rigid(storch, dev, p["rigid_paths"], p["rigid_steps"]))
     print("wrote %s (%.3g s of %g)" % (os.path.join(folder, "summary.json"), summary["elapsed_seconds"], a["budget"]))
     return 0 if not ck.failed and all(v == "PASS" for v in verdicts) else 1
 
