@@ -115,6 +115,17 @@ def test_zeitlin_judged_by_the_oracle(tmp_path, precision, defect, want):
     assert verdict(files, e.verify_precision) == want
 
 
+def test_saved_rows_are_the_header_grid(tmp_path):
+    """rows saved every k steps are written with output_every=k, the grid they are on:
+    verify finds no rows missing and PASSes (written with the problem's output_every=1,
+    gpu-check's files of 16 steps saved at the end were UNABLE: 15 rows missing)"""
+    e = storch.run("iso/zeitlin/strong", paths=2, N=4, ic_lmax=3, steps=12, h=2.0 ** -8, save_every=4)
+    assert list(e.step) == [0, 4, 8, 12] and e.problem["output_every"] == "4"
+    files = storch.write(e, str(tmp_path))
+    assert "# output_every=4\n" in open(files[0]).read()
+    assert verdict(files, e.verify_precision) == "PASS"
+
+
 @pytest.mark.parametrize("N", [16, 32, 64])
 @pytest.mark.parametrize("precision", ["float64", "float32"])
 def test_sizes_judged_by_the_oracle(tmp_path, N, precision):

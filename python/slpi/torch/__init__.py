@@ -263,7 +263,7 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
                          var=states.var(axis=0, ddof=1) if paths > 1 else np.full(states.shape[1:], np.nan),
                          min=states.min(axis=0), max=states.max(axis=0), radius=np.zeros(states.shape[1:]))
     e = slpi.Ensemble(t=step * h, step=step, states=states, labels=list(labels), paths=np.array(pathlist),
-                      stats=st, problem=kv, route="torch %s on %s" % (precision, dev))
+                      stats=st, problem=dict(kv, output_every=str(every)), route="torch %s on %s" % (precision, dev))
     e.precision, e.verify_precision, e.iterations = precision, vprec, iters
     e.stagnated, e.capped, e.seconds, e.tol, e.device = stag, capped, seconds, tol, str(dev)
     e.cpu_seconds, e.flags = cpu, fl
