@@ -1,7 +1,8 @@
 """gpu-check.py — slpi.torch on a GPU, in one run (docs/gpu.md#check): the canonical
 noise on the device against slpi's own, an Euler–Zeitlin run in each format (float64,
 float32, tf32, bfloat16) written as trajectories for `slpi verify`, and the timings (a
-step at each size and its products, the rigid-body ensemble's path-steps/s), with a JSON
+step at each size and its products, the rigid-body ensemble's path-steps/s, a profile of
+the step), with a JSON
 summary, all under one folder. It cannot lose a run: every part (each format, each size
 and format, the rigid body) runs in its own try, an error is recorded in the summary and
 the next part runs, and summary.json is rewritten after every part.
@@ -148,11 +149,12 @@ def noise_kat(tn, slpi, torch, dev, tuples, n):
                 device_vs_cpu_normals=n, device_vs_cpu_equal=same)
 
 
-def zeitlin(storch, N, steps, paths, precision, dev):
-    """an iso/zeitlin/strong run and its wall time with the set-up"""
+def zeitlin(storch, N, steps, paths, precision, dev, save_every=None):
+    """an iso/zeitlin/strong run and its wall time with the set-up; rows at the start and
+    the end unless save_every says more"""
     t = time.perf_counter()
     e = storch.run("iso/zeitlin/strong", paths=paths, N=N, ic_lmax=min(11, N - 1), h=2.0 ** -8, steps=steps,
-                   precision=precision, device=dev, save_every=steps)
+                   precision=precision, device=dev, save_every=save_every or steps)
     return e, time.perf_counter() - t
 
 
@@ -172,7 +174,7 @@ def calibrate(storch, tn, torch, model, dev):
 
 
 def format_run(storch, slpi, a, folder, N, steps, precision, dev):
-    e, _ = zeitlin(storch, N, steps, int(a["paths"]), precision, dev)
+    e, _ = zeitlin(storch, N, steps, int(a["paths"]), precision, dev, save_every=1)   # every step: statistics rows
     e_files = storch.write(e, os.path.join(folder, precision))
     r = dict(N=N, files=e_files, verify_precision=e.verify_precision, seconds_per_step=e.seconds / steps,
              mean_iterations=float(e.iterations.mean()), capped=int(e.capped.sum()),
@@ -223,6 +225,34 @@ def timed_step(storch, torch, model, dev, N, precision, steps):
           (N, precision, 1e3 * s, it, s / prod, ", %.2f GiB" % mem if mem is not None else ""))
     return dict(N=N, precision=precision, ms_per_step=1e3 * s, iterations=it, memory_gib=mem,
                 step_over_products=s / prod)
+
+
+def profile(storch, torch, dev, N, precision, steps):
+    """where a step's time goes: torch.profiler over `steps` steps of one path at su(N)
+    (set-up included, as its own operations: linalg_eigh), the 20 operations with most
+    device time (self; CPU time on the CPU), their calls, and the host synchronisations
+    (aten::item and aten::_local_scalar_dense calls)"""
+    from torch.profiler import profile as prof, ProfilerActivity
+    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if dev.type == "cuda" else [])
+    with prof(activities=acts) as p:
+        e, wall = zeitlin(storch, N, steps, 1, precision, dev)
+    ka = p.key_averages()
+
+    def device_us(k):   # PyTorch >= 2.4 says device, older cuda; on the CPU the CPU's
+        if dev.type != "cuda":
+            return k.self_cpu_time_total
+        return getattr(k, "self_device_time_total", None) or getattr(k, "self_cuda_time_total", 0)
+    top = sorted(ka, key=device_us, reverse=True)[:20]
+    calls = {k.key: k.count for k in ka}
+    r = dict(N=N, precision=precision, steps=steps, ms_per_step=1e3 * e.seconds / steps, wall_seconds=wall,
+             operations=sum(k.count for k in ka), self_ms=sum(device_us(k) for k in ka) / 1e3,
+             syncs=calls.get("aten::item", 0) + calls.get("aten::_local_scalar_dense", 0),
+             top=[dict(name=k.key, calls=k.count, self_ms=device_us(k) / 1e3, cpu_ms=k.cpu_time_total / 1e3)
+                  for k in top])
+    print("profile.N=%d.%s: %d operations, %d syncs, %.3g ms self time in %.3g s; most: %s" %
+          (N, precision, r["operations"], r["syncs"], r["self_ms"], wall,
+           ", ".join("%s %.3g ms" % (t["name"], t["self_ms"]) for t in r["top"][:4])))
+    return r
 
 
 def rigid(storch, dev, paths, steps):
@@ -276,7 +306,7 @@ def main(argv):
     import slpi.torch as storch
     from slpi.torch import noise as tn
     dev = torch.device(a["device"] or ("cuda" if torch.cuda.is_available() else "cpu"))
-    quick, folder = a["quick"], a["folder"]
+    folder = a["folder"]
     os.makedirs(folder, exist_ok=True)
     name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
     summary = dict(device=str(dev), device_name=name, torch=torch.__version__, slpi=slpi.__version__,
@@ -313,6 +343,9 @@ def main(argv):
             ck.part("timing.N=%d.%s" % (n, precision), model.run_s(n, p["timing_steps"]),
                     lambda: timed_step(storch, torch, model, dev, n, precision, p["timing_steps"]), reserve=rigid_s)
     ck.part("rigid_body", rigid_s, lambda: rigid(storch, dev, p["rigid_paths"], p["rigid_steps"]))
+    pN = max([n for n in p["timing_sizes"] if n <= 256] or [p["run_N"]])
+    ck.part("profile.N=%d.float64" % pN, 2 * model.run_s(pN, 4),
+            lambda: profile(storch, torch, dev, pN, "float64", 4))
     print("wrote %s (%.3g s of %g)" % (os.path.join(folder, "summary.json"), summary["elapsed_seconds"], a["budget"]))
     return 0 if not ck.failed and all(v == "PASS" for v in verdicts) else 1
 

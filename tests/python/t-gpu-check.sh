@@ -35,6 +35,7 @@ for run, failing in (("full", None), ("planted", "runs.float32")):
     parts = s["parts"]
     want = ["calibrate", "rigid_calibrate", "noise_kat"] + ["runs." + f for f in formats]
     want += ["timing.N=%d.%s" % (n, f) for n in s["plan"]["timing_sizes"] for f in formats] + ["rigid_body"]
+    want += ["profile.N=%d.float64" % max([n for n in s["plan"]["timing_sizes"] if n <= 256] or [s["plan"]["run_N"]])]
     if list(parts) != want:
         bad.append("%s: parts %s, want %s" % (run, list(parts), want))
     if log.find("plan (") < 0 or log.find("plan (") > log.find("noise_kat"):
