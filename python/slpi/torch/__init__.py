@@ -248,7 +248,7 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
                     if S.sweeps is None and not learning:
                         S.sweeps = S.made         # the run's first step sets the sweeps
                     cits.append(it)
-                    cstag, ccap, short = cstag + st.long(), ccap + cp.long(), short | sh
+                    cstag, ccap, short = cstag + st, ccap + cp, short | sh
                     if (c0 + j + 1) % every == 0 or c0 + j + 1 == steps:
                         saved.append(S.packed())
                 block = torch.stack(saved, 1).reshape(-1) if saved else short.new_zeros(0, dtype=torch.float64)
