@@ -229,7 +229,7 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
     seed, refine = int(kv.get("seed", 1), 0), int(kv.get("refine", 0))
     pathlist = list(range(first_path, first_path + paths))
     rows, tsteps = [S.packed().cpu().numpy()], [0]
-    its, stag, capped = [], 0, 0     # kept on the device: no copy to the host per step
+    its, stag, capped, reruns = [], 0, 0, 0     # kept on the device: no copy to the host per step
     t0, c0_cpu = time.perf_counter(), time.process_time()
     ou = tnoise.ou_start(seed, pathlist, taus, device=dev) if taus else None
     with _Flags(precision) as fl:
@@ -239,17 +239,31 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
             eta = tnoise.increments(seed, pathlist, M, h, cn, refine=refine, first=c0,
                                     truncate=D if math.isfinite(D) else None, device=dev, taus=taus,
                                     eta=ou) if M else None
-            saved = []
-            for j in range(cn):
-                n = c0 + j
-                it, st, cp = S.step(eta[:, j, :] if M else None, tol, maxit, update, defect)
-                its.append(it)
-                stag, capped = stag + st.long(), capped + cp.long()
-                if (n + 1) % every == 0 or n + 1 == steps:
-                    saved.append(S.packed())
-                    tsteps.append(n + 1)
-            if saved:                     # the chunk's rows leave the device in one copy
-                rows.extend(torch.stack(saved, 1).cpu().numpy().transpose(1, 0, 2))
+            start, learning = S.state, False
+            while True:                   # the chunk, again (learning its sweeps) when a path was short
+                saved, cits, cstag, ccap = [], [], stag, capped
+                short = torch.zeros(paths, dtype=torch.bool, device=dev)
+                for j in range(cn):
+                    it, st, cp, sh = S.step(eta[:, j, :] if M else None, tol, maxit, update, defect)
+                    if S.sweeps is None and not learning:
+                        S.sweeps = S.made         # the run's first step sets the sweeps
+                    cits.append(it)
+                    cstag, ccap, short = cstag + st.long(), ccap + cp.long(), short | sh
+                    if (c0 + j + 1) % every == 0 or c0 + j + 1 == steps:
+                        saved.append(S.packed())
+                block = torch.stack(saved, 1).reshape(-1) if saved else short.new_zeros(0, dtype=torch.float64)
+                host = torch.cat([block, short.double()]).cpu().numpy()   # the chunk's one copy to the host
+                if not host[block.numel():].any():
+                    break
+                S.state, S.sweeps, S.made, learning = start, None, 0, True
+                reruns += 1
+            if learning:
+                S.sweeps = S.made
+            its.extend(cits)
+            stag, capped = cstag, ccap
+            if saved:
+                rows.extend(host[:block.numel()].reshape(paths, len(saved), -1).transpose(1, 0, 2))
+                tsteps.extend(n + 1 for n in range(c0, c0 + cn) if (n + 1) % every == 0 or n + 1 == steps)
     if dev.type == "cuda":
         torch.cuda.synchronize()
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0_cpu
@@ -266,7 +280,7 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
                       stats=st, problem=dict(kv, output_every=str(every)), route="torch %s on %s" % (precision, dev))
     e.precision, e.verify_precision, e.iterations = precision, vprec, iters
     e.stagnated, e.capped, e.seconds, e.tol, e.device = stag, capped, seconds, tol, str(dev)
-    e.cpu_seconds, e.flags = cpu, fl
+    e.cpu_seconds, e.flags, e.sweeps, e.reruns, e.chunk = cpu, fl, S.sweeps, reruns, chunk
     return e
 
 
@@ -296,8 +310,10 @@ def _header(ensemble, i):
                  % (ensemble.precision, ensemble.verify_precision, ensemble.device, torch.__version__, ensemble.tol))
     lines.append("## slpi.torch flags: " + " ".join("%s=%s" % (k, "absent" if v is None else v)
                                                     for k, v in ensemble.flags.items()))
-    lines.append("## slpi.torch solver: a stopped path keeps its iterate; the host checks the batch after the "
-                 "sweeps the previous step took, then after every sweep")
+    lines.append("## slpi.torch solver: %s fixed sweeps a step, no host sync in a step: a device-side check after "
+                 "the last sweep, read once a chunk of %d steps with its rows; a chunk where a path had not "
+                 "stopped is re-run from its start with the sweeps learned by a host check each sweep (%d "
+                 "re-runs); a stopped path keeps its iterate" % (ensemble.sweeps, ensemble.chunk, ensemble.reruns))
     it = ensemble.iterations if i is None else ensemble.iterations[i]
     st, cp = (ensemble.stagnated, ensemble.capped) if i is None else (ensemble.stagnated[i], ensemble.capped[i])
     lines.append("## slpi.torch iterations: mean %.3f max %d, stagnated %d, capped %d"

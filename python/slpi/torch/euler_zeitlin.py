@@ -19,7 +19,7 @@ class Stepper:
         N = int(kv["N"])
         self.N, self.P, self.dtype, self.device = N, paths, dtype, device
         self.h = float(problem.h)
-        self._basis, self.sweeps = None, 1
+        self._basis, self.sweeps, self.made = None, None, 0
         self.fam = Family(kv, N)
         f64 = dict(dtype=torch.float64, device=device)
         lam = torch.tensor(self.fam.lam, **f64)
@@ -45,7 +45,7 @@ class Stepper:
         off = v[N:].reshape(-1, 2)
         Xr[iu[0], iu[1]], Xi[iu[0], iu[1]] = off[:, 0], off[:, 1]
         Xr[iu[1], iu[0]], Xi[iu[1], iu[0]] = -off[:, 0], off[:, 1]
-        self.X = (Xr.to(dtype).expand(paths, N, N).contiguous(), Xi.to(dtype).expand(paths, N, N).contiguous())
+        self.state = (Xr.to(dtype).expand(paths, N, N).contiguous(), Xi.to(dtype).expand(paths, N, N).contiguous())
 
     def _coefficients(self, eta):
         """the grouped g and k of this step's increments (P, M), in the run's dtype"""
@@ -117,13 +117,14 @@ class Stepper:
             def psi(Y):
                 c = basis.analyse(*Y)
                 return basis.synthesise([gi * ci + ki for gi, ci, ki in zip(g, c, k)], P)
-        self.X, it, st, cp, self.sweeps = isomp.step(self.X, psi, tol, maxit, update, defect, self.sweeps)
-        return it, st, cp
+        self.state, it, st, cp, short, made = isomp.step(self.state, psi, tol, maxit, update, defect, self.sweeps)
+        self.made = max(self.made, made)
+        return it, st, cp, short
 
     def packed(self):
         """the states in slpi's su(N) layout (P, N^2), float64, on the device"""
         import torch
-        Xr, Xi = self.X[0].double(), self.X[1].double()
+        Xr, Xi = self.state[0].double(), self.state[1].double()
         d = torch.diagonal(Xi, dim1=-2, dim2=-1)
         off = torch.stack([Xr[:, self.iu[0], self.iu[1]], Xi[:, self.iu[0], self.iu[1]]], -1).reshape(self.P, -1)
         return torch.cat([d, off], 1)

@@ -11,9 +11,11 @@ accumulated into the products' outputs (baddbmm) rather than made in passes of t
 own, and X added last: one rounding at X's size an iteration. Stopping (docs/schemes.md#solver): the
 max-abs change of Y on every path at most tol max(1, max|Y|); a path whose change stopped
 decreasing while below 100 tol max(1, |Y|) is stagnated (accepted and counted); maxit
-reached is capped. All paths iterate together until each has stopped; a path that
-stopped keeps its Y (solve), and the host checks the batch after as many sweeps as the
-previous step took, then every sweep: one host sync a step when the count is steady."""
+reached is capped. All paths iterate together; a path that stopped keeps its Y (solve).
+No host sync in a step: the batch makes a fixed number of sweeps S with a device-side
+check after the last (solve's ``short``), which slpi.torch.run reads with the saved
+rows, once a chunk, re-running the chunk from its start with the sweeps learned on the
+host (one check a sweep) when a path had not stopped (docs/gpu.md#how)."""
 
 
 def _torch():
@@ -61,51 +63,57 @@ def coefficients(defect):
     return half, quarter
 
 
-def _keep(done, Z, Y):
-    """Z on the paths still iterating, Y on those that stopped (a pair or a tensor)"""
+def _keep(live, Z, Y):
+    """Z on the paths still iterating (live), Y on those that stopped (a pair or a tensor)"""
     torch = _torch()
     if isinstance(Y, tuple):
-        return tuple(_keep(done, z, y) for z, y in zip(Z, Y))
-    return torch.where(done.view((-1,) + (1,) * (Y.dim() - 1)), Y, Z)
+        return tuple(_keep(live, z, y) for z, y in zip(Z, Y))
+    return torch.where(live.view((-1,) + (1,) * (Y.dim() - 1)), Z, Y)
 
 
-def solve(g, Y, gap, size, P, device, tol, maxit, first=1):
+def solve(g, Y, gap, size, P, device, tol, maxit, sweeps=None):
     """docs/schemes.md#solver on a batch: Y <- g(Y) until every path has stopped (its change
-    gap(Z, Y) at most tol max(1, size(Z)), or stagnated), at most maxit times; returns Y,
-    the per-path (iterations, stagnated, capped) and the sweeps the batch took. gap and
-    size give (P,) tensors; every representation (pairs of matrices, vectors) shares this
-    loop. A path that stopped keeps its Y (frozen: its result is the one-path run's,
-    whatever the batch). The host reads the device once per check, not once per sweep:
-    the first check after ``first`` sweeps (the previous step's count), then one a sweep;
-    one check (done, and the sweeps taken) is one copy of two numbers."""
+    gap(Z, Y) at most tol max(1, size(Z)), or stagnated), at most maxit times. gap and size
+    give (P,) tensors; every representation (pairs of matrices, vectors) shares this loop.
+    A path that stopped keeps its Y (frozen: its result is the one-path run's, whatever
+    the batch, however many sweeps the batch makes).
+
+    ``sweeps`` = S (an int): exactly min(S, maxit) sweeps, no host read: the check is on
+    the device, after the last sweep (``short``: a path still iterating below maxit,
+    which the caller reads at its next save point and answers by re-running with more
+    sweeps). ``sweeps`` = None: the host reads the batch after every sweep and stops when
+    every path has stopped (one sync a sweep: learning S). Returns Y, the per-path
+    (iterations, stagnated, capped, short) as device tensors and the sweeps made."""
     torch = _torch()
-    done = torch.zeros(P, dtype=torch.bool, device=device)
+    live = torch.ones(P, dtype=torch.bool, device=device)
     iters = torch.zeros(P, dtype=torch.int64, device=device)
-    stag = torch.zeros_like(done)
+    stag = torch.zeros_like(live)
     last = torch.full((P,), float("inf"), dtype=torch.float64, device=device)
-    used = maxit
-    for i in range(maxit):
+    n = maxit if sweeps is None else max(1, min(sweeps, maxit))
+    made = n
+    for i in range(n):
         Z = g(Y)
         change = gap(Z, Y).double()
-        scale = torch.clamp(size(Z).double(), min=1.0)
-        Y = _keep(done, Z, Y)
-        iters += (~done).long()
-        conv = change <= tol * scale
-        st = (~conv) & (change >= last) & (change <= 100 * tol * scale)
-        stag |= st & ~done
-        done |= conv | st
+        lim = torch.clamp(size(Z).double(), min=1.0).mul_(tol)
+        Y = _keep(live, Z, Y)
+        iters += live
+        conv = change <= lim
+        stop = conv | ((change >= last) & (change <= 100 * lim))
+        stag |= stop & ~conv & live
+        live &= ~stop
         last = change
-        if i + 1 >= first:
-            all_done, used = torch.stack([done.all().long(), iters.max()]).tolist()
-            if all_done:
-                break
-    return Y, iters, stag, ~done, max(1, used)
+        if sweeps is None and not bool(live.any()):
+            made = i + 1
+            break
+    if made < maxit:
+        return Y, iters, stag, torch.zeros_like(live), live, made
+    return Y, iters, stag, live, torch.zeros_like(live), made
 
 
-def step(X, psi, tol, maxit, update="comm", defect=None, first=1):
+def step(X, psi, tol, maxit, update="comm", defect=None, sweeps=None):
     """One ISOMP step of every path from X (a pair) with Psi(Y) = psi(Y); returns the new
-    pair, the per-path (iterations, stagnated, capped) as tensors and the sweeps taken
-    (``solve``'s, whose first check comes after ``first`` sweeps)."""
+    pair, the per-path (iterations, stagnated, capped, short) as tensors and the sweeps
+    made (``solve``'s, ``sweeps`` fixed or None)."""
     half, quarter = coefficients(defect)
     Y = commutator(X, cmm(psi(X), X), half)
 
@@ -117,17 +125,17 @@ def step(X, psi, tol, maxit, update="comm", defect=None, first=1):
         Ci.baddbmm_(PY[0], Pm[1], beta=half, alpha=quarter).baddbmm_(PY[1], Pm[0], alpha=quarter)
         return X[0] + Cr, X[1] + Ci     # one rounding at X's size (it matters in bfloat16)
 
-    Y, iters, stag, capped, used = solve(g, Y, lambda Z, Y: amax((Z[0] - Y[0], Z[1] - Y[1])), amax,
-                                         X[0].shape[0], X[0].device, tol, maxit, first)
+    Y, *flags, made = solve(g, Y, lambda Z, Y: amax((Z[0] - Y[0], Z[1] - Y[1])), amax,
+                            X[0].shape[0], X[0].device, tol, maxit, sweeps)
     Pm = psi(Y)
-    if update == "cay":
-        return cayley(X, Pm), iters, stag, capped, used
-    return commutator(X, cmm(Pm, Y), 1.0), iters, stag, capped, used
+    return (cayley(X, Pm) if update == "cay" else commutator(X, cmm(Pm, Y), 1.0)), *flags, made
 
 
 def cayley(X, Psi):
     """C X C*, C = (I - Psi/2)^-1 (I + Psi/2): one complex LU per path, in complex128 for
-    binary64 and complex64 otherwise (bfloat16 has no complex type: its LU is binary32)"""
+    binary64 and complex64 otherwise (bfloat16 has no complex type: its LU is binary32);
+    solve_ex, whose error check is not read (linalg.solve's is a host sync): Psi is
+    skew-Hermitian, so the eigenvalues 1 - i lambda/2 of I - Psi/2 have modulus >= 1"""
     torch = _torch()
     dt = X[0].dtype
     cd = torch.complex128 if dt == torch.float64 else torch.complex64
@@ -135,6 +143,6 @@ def cayley(X, Psi):
     Pc = torch.complex(Psi[0].to(rd), Psi[1].to(rd)).to(cd)
     Xc = torch.complex(X[0].to(rd), X[1].to(rd)).to(cd)
     eye = torch.eye(Pc.shape[-1], dtype=cd, device=Pc.device)
-    C = torch.linalg.solve(eye - 0.5 * Pc, eye + 0.5 * Pc)
+    C = torch.linalg.solve_ex(eye - 0.5 * Pc, eye + 0.5 * Pc)[0]   # no host check: I - Psi/2 is regular
     Xn = C @ Xc @ C.conj().transpose(-1, -2)
     return Xn.real.to(dt).contiguous(), Xn.imag.to(dt).contiguous()

@@ -39,12 +39,12 @@ class Stepper:
             self.const = torch.tensor([[0.0, 0.0, amp]], dtype=torch.float64, device=device)
         elif self.noise not in ("iso-quad", "iso-quad1", "none"):
             raise ValueError("slpi.torch: rigid-body noise=%s is not one the torch path runs" % self.noise)
-        self.x = torch.tensor(x0, dtype=torch.float64, device=device).to(dtype).expand(paths, 3).contiguous()
-        self.sweeps = 1
+        self.state = torch.tensor(x0, dtype=torch.float64, device=device).to(dtype).expand(paths, 3).contiguous()
+        self.sweeps, self.made = None, 0
 
     def step(self, eta, tol, maxit, update, defect):
         import torch
-        x = self.x
+        x = self.state
         half, quarter = isomp.coefficients(defect)
         if self.noise in ("iso-quad", "iso-quad1"):
             M = eta.shape[1]
@@ -63,13 +63,14 @@ class Stepper:
             p = psi(y)
             return x + half * torch.cross(p, y, dim=1) - quarter * (p * y).sum(1, keepdim=True) * p
 
-        y, iters, stag, capped, self.sweeps = isomp.solve(g, x + half * torch.cross(psi(x), x, dim=1),
+        y, iters, stag, capped, short, made = isomp.solve(g, x + half * torch.cross(psi(x), x, dim=1),
                                                           lambda z, y: (z - y).abs().amax(1),
                                                           lambda z: z.abs().amax(1), self.P, self.device, tol,
                                                           maxit, self.sweeps)
-        self.x = x + torch.cross(psi(y), y, dim=1)
-        return iters, stag, capped
+        self.made = max(self.made, made)
+        self.state = x + torch.cross(psi(y), y, dim=1)
+        return iters, stag, capped, short
 
     def packed(self):
         """the states (P, 3), float64, on the device"""
-        return self.x.double()
+        return self.state.double()
