@@ -21,6 +21,7 @@
 #include "slpi/stepper.h"
 #include "api/api.h"
 #include "api/stepper-struct.h"
+#include "core/blas.h"
 #include "core/checkpoint.h"
 #include "core/digest.h"
 #include "core/noise.h"
@@ -71,6 +72,7 @@ static int stepper_text(slpi_stepper *s, char **text, size_t *len, slpi_error *e
     c.res.clipped = s->clipped;
     c.res.max_radius = t->max_radius;
     c.res.max_prec = t->max_prec;
+    snprintf(c.zproduct, sizeof c.zproduct, "%s", slpi_blas_zproduct_used());
     int rc = SLPI_OK;
     if (s->M > 0 && !(c.ou_eta = calloc((size_t)s->M, sizeof *c.ou_eta)))
         rc = slpi_error_set(err, SLPI_EINPUT, "slpi_stepper_save: out of memory");
@@ -140,6 +142,12 @@ static int same_stepper(const slpi_stepper *s, const slpi_checkpoint *c, slpi_er
         b += lb + (b[lb] == '\n');
     }
     free(want);
+    const char *have = slpi_blas_zproduct_used();
+    if (rc == SLPI_OK && c->zproduct[0] && have[0] && strcmp(c->zproduct, have) != 0)
+        rc = slpi_error_set(err, SLPI_EINPUT,
+                            "checkpoint: its products were formed with %s, and this process forms them with %s "
+                            "(%s): set SLPI_ZPRODUCT=%s before its first su(N) kernel (docs/install.md#products)",
+                            c->zproduct, slpi_blas_zproduct_name(), slpi_blas_zproduct_why(), c->zproduct);
     if (rc == SLPI_OK && c->step > slpi_view_grid(s->q)->steps)
         rc = slpi_error_set(err, SLPI_EINPUT, "checkpoint: step %ld, past this run's %ld steps", c->step,
                             slpi_view_grid(s->q)->steps);

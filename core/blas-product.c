@@ -9,12 +9,15 @@
  * processes that race agree: the file is made by link(2), which fails for the second,
  * which then reads the first's. SLPI_ZPRODUCT=zgemm|zgemm3m decides instead (to pin the
  * bits across machines); another value is an error the su(N) kernels report. Where no
- * cache can be written, each process times anew and its provenance says so. */
+ * cache can be written, each process times anew and its provenance says so. A resume
+ * pins the choice its checkpoint recorded (slpi_blas_zproduct_pin) before anything settles
+ * it, so that it continues the run's bits. */
 #include <cblas.h>
 #include <complex.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +40,10 @@ char *openblas_get_config(void) __attribute__((weak));
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int choice = -1;
-static char why[4800]; /* room for the cache path */
+static int pinned = -1;    /* slpi_blas_zproduct_pin's m3, read by settle */
+static atomic_int settled; /* 1 once settle has run */
+static atomic_int formed;  /* 1 once a kernel formed products (slpi_blas_zproduct_use) */
+static char why[4800];     /* room for the cache path */
 
 int slpi_blas_zproduct_env(const char *env)
 {
@@ -158,7 +164,7 @@ static const char *name(int m3)
     return m3 ? "zgemm3m" : "zgemm";
 }
 
-static void settle(void)
+static void decide(void)
 {
     const char *env = getenv("SLPI_ZPRODUCT");
     const int forced = slpi_blas_zproduct_env(env);
@@ -169,6 +175,11 @@ static void settle(void)
     if (forced >= 0) {
         choice = forced;
         snprintf(why, sizeof why, "set by SLPI_ZPRODUCT");
+        return;
+    }
+    if (pinned >= 0) {
+        choice = pinned;
+        snprintf(why, sizeof why, "as recorded by the checkpoint this run resumes");
         return;
     }
     char key[256], dir[4096], path[4400], text[1024];
@@ -213,6 +224,30 @@ static void settle(void)
     }
     snprintf(why, sizeof why, "measured: zgemm %.3f ms, zgemm3m %.3f ms at N %d; %s (%s)", 1e3 * tz, 1e3 * t3,
              SLPI_ZPRODUCT_N, fate, path);
+}
+
+static void settle(void)
+{
+    decide();
+    atomic_store(&settled, 1);
+}
+
+int slpi_blas_zproduct_use(void)
+{
+    const int c = slpi_blas_zproduct();
+    atomic_store(&formed, 1);
+    return c;
+}
+
+const char *slpi_blas_zproduct_used(void)
+{
+    return atomic_load(&formed) && choice >= 0 ? name(choice) : "";
+}
+
+int slpi_blas_zproduct_pin(int m3)
+{
+    if (!atomic_load(&settled)) pinned = m3;
+    return slpi_blas_zproduct() == m3 ? 0 : -1;
 }
 
 int slpi_blas_zproduct(void)

@@ -43,6 +43,15 @@ const char *slpi_blas_why(void);
 int slpi_blas_zproduct(void);
 const char *slpi_blas_zproduct_name(void);
 const char *slpi_blas_zproduct_why(void);
+/* _use: slpi_blas_zproduct for a kernel that forms the products (fast/sun.c), which marks
+ * the process as one that formed them. _used: the choice's name once a kernel of this
+ * process used it (what a checkpoint records), else "", without settling anything. _pin: settle it as m3 (a checkpoint's record, so that a resume
+ * forms its products as the run it continues did) unless SLPI_ZPRODUCT decides or the
+ * process settled it already; 0 when the process's choice is then m3, else -1 (_why says
+ * how it was decided). */
+int slpi_blas_zproduct_use(void);
+const char *slpi_blas_zproduct_used(void);
+int slpi_blas_zproduct_pin(int m3);
 /* The pure parts, tested alone. _env: SLPI_ZPRODUCT's value (NULL, "": -1, unset; "zgemm"
  * 0; "zgemm3m" 1; anything else -2). _decide: zgemm3m (1) only when strictly faster.
  * _format writes a cache file's text; _parse reads one back for `key`: the choice, with the

@@ -14,6 +14,10 @@
  *   out_digest HEX16            FNV-1a 64 of those B bytes (checked before appending)
  *   total_iters I               solver iterations over steps 0..S-1
  *   max_iters I   stagnated N   capped N   clipped N   (one per line)
+ *   zproduct NAME               present when the run's process formed complex products with
+ *                               BLAS (the su(N) kernels): zgemm | zgemm3m, the one a resume
+ *                               must form them with (docs/install.md#products); checkpoints
+ *                               without it (before 2026-11-28, or no su(N) kernel) pin none
  *   section noise               empty, or with coloured noise (key noise_tau, docs/noise.md#ou):
  *   ou_eta E_1 ... E_M          the OU state eta at step S of each of the M noise
  *                               components, %a (0 for white ones)
@@ -56,6 +60,7 @@
 #include "slpi/diag.h"
 #include "slpi/output.h"
 #include "slpi/run.h"
+#include "core/blas.h"
 #include "core/checkpoint.h"
 #include "core/digest.h"
 #include "core/parse.h"
@@ -150,6 +155,7 @@ static void write_body(slpi_checkpoint_writer *w, const slpi_checkpoint *c)
             c->dim, c->step, c->out_bytes, c->out_digest);
     fprintf(f, "total_iters %ld\nmax_iters %d\nstagnated %ld\ncapped %ld\nclipped %ld\n", c->total_iters, r->max_iters,
             r->stagnated, r->capped, r->clipped);
+    if (c->zproduct[0]) fprintf(f, "zproduct %s\n", c->zproduct);
     slpi_checkpoint_section(w, "noise");
     if (c->nou > 0) {
         fprintf(f, "ou_eta");
@@ -309,6 +315,13 @@ static int read_header(slpi_checkpoint_reader *r, slpi_checkpoint *c)
         slpi_checkpoint_long(r, "capped", 0, c->step, &res->capped) ||
         slpi_checkpoint_long(r, "clipped", 0, LONG_MAX, &res->clipped))
         return SLPI_EINPUT;
+    if (slpi_checkpoint_more(r) && r->end - r->pos > 9 && strncmp(r->pos, "zproduct ", 9) == 0) {
+        v = slpi_checkpoint_value(r, "zproduct");
+        if (!v) return SLPI_EINPUT;
+        if (slpi_blas_zproduct_env(v) < 0)
+            return slpi_checkpoint_fail(r, "zproduct '%s': expected zgemm or zgemm3m", v);
+        snprintf(c->zproduct, sizeof c->zproduct, "%s", v);
+    }
     if (slpi_checkpoint_more(r) && r->end - r->pos > 7 && strncmp(r->pos, "ou_eta ", 7) == 0 &&
         read_ou(r, c) != SLPI_OK)
         return SLPI_EINPUT;

@@ -24,6 +24,8 @@ typedef struct {
     uint64_t out_digest; /* FNV-1a 64 of those out_bytes bytes */
     long total_iters;
     slpi_run_result res; /* counters and diagnostics so far (names not stored) */
+    char zproduct[16];   /* the complex product the run formed (core/blas.h): zgemm | zgemm3m,
+                          * or "" when its process formed none (no su(N) kernel ran) */
     char **x;            /* ntokens exact state tokens of the path (state_save) */
     int nou;             /* 0, or M: the noise's OU state at `step` (docs/noise.md#ou) */
     double *ou_eta;      /* nou doubles: eta of each noise component (0 for white ones) */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "core/problem-struct.h"
+#include "core/blas.h"
 #include "core/checkpoint.h"
 #include "core/digest.h"
 #include "core/rows.h"
@@ -152,15 +153,30 @@ static int resume_ou(const slpi_run_ckpt_state *cs, const slpi_checkpoint *c, co
     return SLPI_OK;
 }
 
+int slpi_run_ckpt_read(const slpi_run_ckpt *ck, slpi_checkpoint *c, slpi_error *err)
+{
+    int rc = slpi_checkpoint_read(ck->resume, c, err);
+    if (rc != SLPI_OK) return rc;
+    const int m3 = slpi_blas_zproduct_env(c->zproduct);
+    if (m3 >= 0 && slpi_blas_zproduct_pin(m3) != 0) {
+        rc = slpi_error_set(err, SLPI_EINPUT,
+                            "%s: the run formed its complex products with %s, and this process forms them with %s "
+                            "(%s): resumed so, it would not continue the run's bits; unset SLPI_ZPRODUCT or set it "
+                            "to %s (docs/install.md#products)",
+                            ck->resume, c->zproduct, slpi_blas_zproduct_name(), slpi_blas_zproduct_why(), c->zproduct);
+        slpi_checkpoint_free(c);
+    }
+    return rc;
+}
+
 /* Check a checkpoint against this run and restore the state, counters and output. */
-int slpi_run_ckpt_resume(slpi_run_ckpt_state *cs, const slpi_problem *p, const slpi_rows *rows,
-                         const slpi_path_ops *ops, void *ctx, FILE *out, int hex, slpi_run_result *res,
-                         long *total_iters, slpi_error *err)
+int slpi_run_ckpt_resume(slpi_run_ckpt_state *cs, const slpi_checkpoint *cp, const slpi_problem *p,
+                         const slpi_rows *rows, const slpi_path_ops *ops, void *ctx, FILE *out, int hex,
+                         slpi_run_result *res, long *total_iters, slpi_error *err)
 {
     const char *file = cs->ck->resume, *oname = cs->ck->output ? cs->ck->output : "output";
-    slpi_checkpoint c;
-    int rc = slpi_checkpoint_read(file, &c, err);
-    if (rc != SLPI_OK) return rc;
+    const slpi_checkpoint c = *cp;
+    int rc = SLPI_OK;
     int fd = fileno(out), dim = slpi_problem_state_dim(p), pm;
     struct stat st;
     if (strcmp(c.problem, cs->problem) != 0) {
@@ -205,7 +221,6 @@ int slpi_run_ckpt_resume(slpi_run_ckpt_state *cs, const slpi_problem *p, const s
         memcpy(res->diag_name, names, (size_t)nd * sizeof names[0]);
         *total_iters = c.total_iters;
     }
-    slpi_checkpoint_free(&c);
     return rc;
 }
 
@@ -230,6 +245,7 @@ int slpi_run_ckpt_take(slpi_run_ckpt_state *cs, const slpi_path_ops *ops, void *
     c.out_digest = cs->digest;
     c.total_iters = total_iters;
     c.res = *res;
+    snprintf(c.zproduct, sizeof c.zproduct, "%s", slpi_blas_zproduct_used());
     const int M = cs->steps->M;
     if (cs->steps->noise && M > 0 && !(c.ou_eta = calloc((size_t)M, sizeof *c.ou_eta)))
         return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory for the OU state", cs->ck->checkpoint);

@@ -204,12 +204,15 @@ static int run_checkpointed(const slpi_plan *plan, const slpi_path_ops *ops, FIL
     /* the set-up has its own line (a certified su(256) path builds tables for minutes) */
     char what[48];
     snprintf(what, sizeof what, "run (%s path), set-up", ops->name);
+    slpi_checkpoint rk = { 0 }; /* the checkpoint resumed: read before the path is made */
+    if (ck && ck->resume && (rc = slpi_run_ckpt_read(ck, &rk, err)) != SLPI_OK) return rc;
     slpi_progress *pg = slpi_progress_begin(what, 1);
     slpi_progress_current(pg);
     void *ctx = ops->create(plan, err);
     if (!ctx) {
         slpi_progress_current(NULL);
         slpi_progress_end(pg);
+        slpi_checkpoint_free(&rk);
         return err ? err->code : SLPI_EINPUT;
     }
 
@@ -244,7 +247,7 @@ static int run_checkpointed(const slpi_plan *plan, const slpi_path_ops *ops, FIL
         goto done;
     }
     if (cs.ck && cs.ck->resume) {
-        if ((rc = slpi_run_ckpt_resume(&cs, p, &rows, ops, ctx, out, hex, res, &total_iters, err)) != SLPI_OK)
+        if ((rc = slpi_run_ckpt_resume(&cs, &rk, p, &rows, ops, ctx, out, hex, res, &total_iters, err)) != SLPI_OK)
             goto done;
         first = res->steps_done;
         clip_base = res->clipped;
@@ -312,6 +315,7 @@ done:
     slpi_steps_close(&steps);
     slpi_rows_close(&rows);
     ops->destroy(ctx);
+    slpi_checkpoint_free(&rk);
     return rc;
 }
 

@@ -89,7 +89,7 @@ int slpi_fast_sun_init(slpi_fast_sun *u, int N,
     u->m_gen_sum = m_gen_sum;
     u->gen = gen;
     u->nblk = sun_default_blocks(N);
-    u->m3 = slpi_blas_zproduct();
+    u->m3 = slpi_blas_zproduct_use();
     if (u->m3 < 0) return slpi_error_set(err, SLPI_EINPUT, "su(%d): %s", N, slpi_blas_zproduct_why());
     for (int i = 0; i < 4; i++) {
         u->w[i] = malloc((size_t)N * N * sizeof(cplx));

@@ -13,6 +13,8 @@
 #     from a cut output is byte-identical (hex rows, iterations column included);
 #  3c. the solver counters a fast run writes in its rows (stagnated, capped) continue
 #     across a resume (runs that stagnate or reach their cap on every step);
+#  3d. the complex product the run formed (zgemm or zgemm3m) is recorded, and a resume
+#     forms its products with it whatever this machine's cached choice, or is refused;
 #  4. resuming is refused (exit 2, message naming the problem) for: an output locked by
 #     another process (the output untouched; a fresh run onto it too, at its start and
 #     at its rename), a checkpoint edited consistently (its step moved back, every
@@ -133,6 +135,35 @@ for ws in 1 2; do
   "$slpi" run $warm -o "$tmp/wpart.tsv" --resume "$tmp/wck" || bad "warm_start=$ws resume failed"
   cmp -s "$tmp/wfull.tsv" "$tmp/wpart.tsv" || bad "warm_start=$ws resumed output differs"
 done
+
+# the complex product (docs/install.md#products): the two write different last bits, so a
+# checkpoint records the one its run formed and a resume forms its products with it, not
+# with this machine's cached choice ($mine, measured into a cache folder of its own); a
+# resume that SLPI_ZPRODUCT sends to the other product is refused; a run that formed none
+# (rigid body) records none
+n=$((n+1))
+unset SLPI_ZPRODUCT
+mine=$(SLPI_CACHE_DIR="$tmp/zc" "$slpi" list --system | sed -n 's/^products: *\(zgemm3*m*\) .*/\1/p')
+case $mine in zgemm) other=zgemm3m ;; zgemm3m) other=zgemm ;; *) other=; bad "slpi list --system names no product" ;; esac
+zp="system=euler-zeitlin scheme=isomp N=8 ic_lmax=4 noise=none h=0.25 steps=40 -q --hex"
+SLPI_ZPRODUCT=$mine "$slpi" run $zp -o "$tmp/zmine.tsv" || bad "the run with $mine failed"
+SLPI_ZPRODUCT=$other "$slpi" run $zp -o "$tmp/zfull.tsv" || bad "the run with $other failed"
+cmp -s "$tmp/zmine.tsv" "$tmp/zfull.tsv" && bad "zgemm and zgemm3m wrote the same bits: the case below shows nothing"
+SLPI_ZPRODUCT=$other "$slpi" run $zp -o "$tmp/zpart.tsv" --checkpoint "$tmp/zck" --checkpoint-every 7 ||
+  bad "the checkpointed run with $other failed"
+grep -q "^zproduct $other\$" "$tmp/zck" || bad "the checkpoint does not record zproduct $other"
+head -c $(( $(wc -c < "$tmp/zfull.tsv") - 100 )) "$tmp/zfull.tsv" > "$tmp/zpart.tsv"
+cp "$tmp/zpart.tsv" "$tmp/zcut.tsv"
+SLPI_CACHE_DIR="$tmp/zc" "$slpi" run $zp -o "$tmp/zpart.tsv" --resume "$tmp/zck" || bad "the resume with the cached $mine failed"
+cmp -s "$tmp/zfull.tsv" "$tmp/zpart.tsv" || bad "a resume formed its products with the cached $mine, not the recorded $other"
+cp "$tmp/zcut.tsv" "$tmp/zpart.tsv"
+SLPI_ZPRODUCT=$mine "$slpi" run $zp -o "$tmp/zpart.tsv" --resume "$tmp/zck" > "$tmp/zmsg" 2>&1; rc=$?
+want="zck: the run formed its complex products with $other, and this process forms them with $mine (set by SLPI_ZPRODUCT)"
+[ $rc -eq 2 ] && grep -qF "$want" "$tmp/zmsg" || bad "SLPI_ZPRODUCT=$mine resume: exit $rc, $(head -c 300 "$tmp/zmsg") (want exit 2, $want)"
+cmp -s "$tmp/zcut.tsv" "$tmp/zpart.tsv" || bad "a resume refused for its product changed the output"
+"$slpi" run --preset iso/rigid-body/trajectories --steps 60 -q -o "$tmp/rb.tsv" --checkpoint "$tmp/rbck" --checkpoint-every 25 ||
+  bad "rigid-body checkpointed run failed"
+grep -q '^zproduct' "$tmp/rbck" && bad "a rigid-body run recorded a complex product it never formed"
 
 # the solver's counters are carried too: TMK on Euler-Zeitlin N = 8 with tol = 1e-14 of
 # the step (tol_scale=step, h = 0.01) stagnates at the rounding level on every step, and

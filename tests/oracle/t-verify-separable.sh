@@ -15,6 +15,16 @@
 # Measured before this test was written (paths 700, 900, 1100): the joint t of the first
 # at most 1.3 on the short paths (the critical t 3.9: `more_rows` 9-32), at least 87 on
 # the long one.
+# And the GPU shape, many short paths from one x0 (docs/power.md#separability-rule): the C float Euler-Zeitlin
+# su(4) port of tests/port/ (preset iso/zeitlin/strong, N=4) with the update's commutator
+# off by 1e-6 (`upd`, about 0.4 u |x| per step), whose `update` and `noise` directions
+# are 2.2-2.4 deg apart on every row (the strong noise dominates the update's derivative):
+#   - 50 paths x 4 steps from the port's x0: FAIL, and "indistinguishable on these rows"
+#     with `update` in the group (never `update` or `noise` named alone);
+#   - 4 paths x 800 steps (16 times the rows) with the update off by 3e-6: `update` named
+#     first, alone, and the JSON's `indistinguishable` empty. (At 1e-6 these rows separate
+#     it on 7 of 8 seeds only: paths 320000..327000 and a test seed, more_rows 1.2 and 2.6
+#     on the two that did not; 3e-6 gives 9 times the joint t^2.)
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
@@ -26,18 +36,22 @@ first=$((seed % 100000 * 100 + 50000))
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 PORT_X0=0.6,0.8,0.001
 ${CC:-cc} -std=c11 -O2 -ffp-contract=off -DREAL=float -o "$d/rb" tests/port/rb-isomp.c -lm \
   || { note "cannot build tests/port/rb-isomp.c"; exit 1; }
-# paths P STEPS: P trajectories of STEPS steps with the defect, their names in $d/files
+${CC:-cc} -std=c11 -O2 -ffp-contract=off -DREAL=float -DN=4 -DIC_LMAX=3 -o "$d/ez4" tests/port/zeitlin-isomp.c -lm \
+  || { note "cannot build tests/port/zeitlin-isomp.c -DN=4"; exit 1; }
+# paths P STEPS: P trajectories of STEPS steps of $port over $preset's noise with $defect,
+# their names in $d/files
+port=$d/rb preset=iso/rigid-body/trajectories defect="lap 4e-5"
 paths() {
   : > "$d/files"
   k=$first
   while [ $k -lt $((first + $1)) ]; do
-    $slpi noise --preset iso/rigid-body/trajectories steps=$2 path=$k -o "$d/n.noise" 2> /dev/null \
-      && "$d/rb" "$d/n.noise" $2 lap 4e-5 > "$d/p$k.traj" || { note "path $k: slpi noise or the port failed"; return 1; }
+    $slpi noise --preset $preset steps=$2 path=$k -o "$d/n.noise" 2> /dev/null \
+      && "$port" "$d/n.noise" $2 $defect > "$d/p$k.traj" || { note "path $k: slpi noise or the port failed"; return 1; }
     echo "$d/p$k.traj" >> "$d/files"
     k=$((k + 1))
   done
 }
-# json short|long: what the diagnosis's JSON gets wrong for the shape, or nothing
+# json short|long|ez-short|ez-long: what the diagnosis's JSON gets wrong for the shape, or nothing
 json() {
   $py -c "import json, sys
 d = json.load(open(sys.argv[1]))['statistics']['diagnosis']
@@ -46,6 +60,10 @@ first, alike, more = d['ingredients'][0]['ingredient'], d['indistinguishable'], 
 if sys.argv[2] == 'short' and not (alike[:1] == [first] and 'drift dH/dx2' in alike and more > 1
                                    and not sep[first] and not sep['drift dH/dx2']):
     print('indistinguishable %s, more_rows %s, separated %s' % (alike, more, sep))
+if sys.argv[2] == 'ez-short' and not (alike[:1] == [first] and 'update' in alike and more > 1 and not sep['update']):
+    print('indistinguishable %s, more_rows %s, separated %s' % (alike, more, sep))
+if sys.argv[2] == 'ez-long' and not (first == 'update' and alike == [] and more is None):
+    print('first %s, indistinguishable %s, more_rows %s' % (first, alike, more))
 if sys.argv[2] == 'long' and not (alike == [] and more is None and all(sep[i] for i in sep if i != first)):
     print('indistinguishable %s, more_rows %s, separated %s' % (alike, more, sep))" "$d/v.json" $1 2>&1
 }
@@ -72,5 +90,30 @@ esac
 bad=$(json long)
 [ -z "$bad" ] || note "1 x 400: JSON $bad"
 
-[ $fail -eq 0 ] && echo "t-verify-separable: two near-parallel drift components called indistinguishable on 100 short paths from one x0, told apart on one path of 400 steps"
+unset PORT_X0 # the su(4) port starts from its own x0
+port=$d/ez4 preset="iso/zeitlin/strong N=4 ic_lmax=3" defect="upd 1e-6"
+paths 50 4 || exit 1
+$slpi verify --precision binary32 --local --json "$d/v.json" $(cat "$d/files") > "$d/out" 2>&1
+line=$(grep '^diagnosis' "$d/out")
+grep -q '^statistics: FAIL' "$d/out" || note "su(4) 50 x 4: the statistics do not FAIL: $(grep '^statistics:' "$d/out" | head -1)"
+case "$line" in
+  *"update"*": indistinguishable on these rows (angle "*) ;;
+  *) note "su(4) 50 x 4: no indistinguishable call naming update: $line" ;;
+esac
+bad=$(json ez-short)
+[ -z "$bad" ] || note "su(4) 50 x 4: JSON $bad"
+
+defect="upd 3e-6"
+paths 4 800 || exit 1
+$slpi verify --precision binary32 --local --json "$d/v.json" $(cat "$d/files") > "$d/out" 2>&1
+line=$(grep '^diagnosis' "$d/out")
+case "$line" in
+  *indistinguishable*) note "su(4) 4 x 800: an indistinguishable call: $line" ;;
+  "diagnosis: update off by "*) ;;
+  *) note "su(4) 4 x 800: first named is not update: $line" ;;
+esac
+bad=$(json ez-long)
+[ -z "$bad" ] || note "su(4) 4 x 800: JSON $bad"
+
+[ $fail -eq 0 ] && echo "t-verify-separable: near-parallel ingredients called indistinguishable on many short paths from one x0 (rigid body 100 x 2, Euler-Zeitlin su(4) 50 x 4), told apart on long paths"
 exit $fail

@@ -11,6 +11,8 @@
 # constants' response beside the data's (at least 1.5 times the data term 2 |D| / s of
 # the last path alone: 4 to 20 times on these sizes). The paths are drawn from the seed.
 # The fuller check (4 paths x 40 steps, 1 u per step) is docs/power.md#sizes-results'.
+# The C port (tests/port/zeitlin-isomp.c) at su(64), binary64 and binary32, 2 steps: every
+# row PASSes, the first too.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
@@ -48,5 +50,21 @@ for N in 16 32 64; do
     || note "N=$N defect of $E u per step: exit $rc, statistics $(field "$d/d$N.json" "['statistics']['verdict']") p $pd"
   echo "t-verify-sizes: N=$N paths $first, $((first + 1)): correct p = $p ($rows rows, tau $tau, data term $data), defect of $E u per step p = $pd"
 done
+# the C port (tests/port/zeitlin-isomp.c) at su(64), its default ic_lmax = 11, binary64 and
+# binary32, 2 steps of path $first: every row PASSes, the first too (it built X0 from
+# every degree, and its dense N^4 tables did not link at su(128))
+if command -v "${CC:-cc}" > /dev/null; then
+  $slpi noise --preset iso/zeitlin/strong N=64 steps=2 path=$first > "$d/n64.tsv" 2> /dev/null || note "slpi noise N=64"
+  for r in double:binary64 float:binary32; do
+    "${CC:-cc}" -std=c11 -O2 -ffp-contract=off -DREAL=${r%%:*} -DN=64 -DIC_LMAX=11 -o "$d/cport" \
+      tests/port/zeitlin-isomp.c -lm || { note "cannot build tests/port/zeitlin-isomp.c -DN=64"; continue; }
+    "$d/cport" "$d/n64.tsv" 2 > "$d/c64.tsv" || { note "the C port at su(64) ${r%%:*} failed"; continue; }
+    $slpi verify --local -q --threads 1 --precision ${r##*:} "$d/c64.tsv" > "$d/c.txt" 2>&1
+    rc=$?
+    grep -q "3 rows: 3 PASS, 0 FAIL" "$d/c.txt" && [ $rc -eq 0 ] \
+      || note "the C port at su(64) ${r%%:*}: exit $rc: $(cat "$d/c.txt")"
+  done
+  echo "t-verify-sizes: the C port at su(64), binary64 and binary32, 2 steps: every row checked"
+fi
 [ $fail -eq 0 ] && echo "t-verify-sizes: PASS"
 exit $fail

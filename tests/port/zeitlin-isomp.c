@@ -6,7 +6,8 @@
  * Delta_N Y_alpha = -l(l+1) Y_alpha,
  *   Psi(Y) = sum_alpha omega_alpha(Y) (h / (-l(l+1)) - [l >= N/2] a_l eta_alpha) Y_alpha,
  *   a_l = 2 / (l(l+1)), the noise index k = alpha - (N/2)^2 + 1 (degrees N/2..N-1),
- *   Y = X + 1/2 [Psi(Y), Y] + 1/4 Psi(Y) Y Psi(Y)  (fixed point from Y = X),
+ *   Y = X + 1/2 [Psi(Y), Y] + 1/4 Psi(Y) Y Psi(Y)  (fixed point from Y = X; under the
+ *       defect `pred` from the Euler predictor Y = X + 1/2 [Psi(X), X]),
  *   X' = X + [Psi(Y), Y].
  * State: core's packed layout (Im X_aa, then Re X_ab, Im X_ab for a < b). Driver, usage
  * and planted defects: port.h. */
@@ -23,9 +24,14 @@
 #define M (3 * N * N / 4)
 typedef REAL _Complex cplx;
 
-static cplx basis[NB][N][N];                /* Y_alpha in `real` */
-static double dbasis[NB][N][N][2], lam[NB]; /* Y_alpha (re, im) in double; -l(l+1) */
-static int degree[NB];
+/* Y_alpha lives on one pair of diagonals, m = mdiag[alpha] (m = 0: Y_l0 = i T_l0; else
+ * (b+m, b) and (b, b+m) for b < N - m): its entries there, v_b (Y_l0) or v_b / sqrt 2
+ * (Y^c, Y^s), in double (dval) and rounded once to `real` (rval); kind 0: Y_l0, 1: Y^c
+ * (entries v, -v), 2: Y^s (entries i v, i v). O(N^3) storage, so that su(64) and su(128)
+ * build (a dense table of N^4 entries did not link at N = 128). */
+static double dval[NB][N], lam[NB]; /* -l(l+1) */
+static real rval[NB][N];
+static int degree[NB], mdiag[NB], kind[NB];
 
 /* eigenvectors of the symmetric n x n matrix a (Jacobi rotations), columns of v, by
  * decreasing eigenvalue (= increasing l) */
@@ -74,11 +80,15 @@ static void jacobi(double a[N][N], double v[N][N], int n)
             }
 }
 
-static void put(int alpha, int l, int a, int b, double re, double im)
+static void put(int alpha, int l, int m, int k, const double *v, int n, double scale)
 {
-    dbasis[alpha][a][b][0] = re;
-    dbasis[alpha][a][b][1] = im;
+    for (int b = 0; b < n; b++) {
+        dval[alpha][b] = scale * v[b];
+        rval[alpha][b] = (real)dval[alpha][b];
+    }
     degree[alpha] = l;
+    mdiag[alpha] = m;
+    kind[alpha] = k;
     lam[alpha] = -(double)l * (l + 1);
 }
 
@@ -91,7 +101,8 @@ static void build_basis(void)
     for (int a = 0; a < N; a++) beta[a] = a < N - 1 ? sqrt(s * (s + 1) - (a - s) * (a - s + 1)) : 0;
     for (int m = 0; m < N; m++) {
         int n = N - m;
-        double L[N][N] = { { 0 } }, v[N][N];
+        static double L[N][N], v[N][N];
+        memset(L, 0, sizeof L);
         for (int a = 0; a < n; a++) {
             L[a][a] = -2 * (s * (s + 1) - (a - s) * (a + m - s));
             if (a + 1 < n) L[a][a + 1] = L[a + 1][a] = beta[a] * beta[a + m];
@@ -99,25 +110,52 @@ static void build_basis(void)
         jacobi(L, v, n);
         for (int l = m; l < N; l++) {
             int col = l - m;
-            double sg = v[n - 1][col] > 0 ? 1 : -1;
+            double sg = v[n - 1][col] > 0 ? 1 : -1, t[N];
             if (l == 0) continue;
-            for (int b = 0; b < n; b++) {
-                double t = sg * v[b][col];
-                if (m == 0)
-                    put(l * l - 1, l, b, b, 0, t);
-                else {
-                    int c = l * l - 1 + 2 * m - 1;
-                    put(c, l, b + m, b, t / sqrt(2), 0);
-                    put(c, l, b, b + m, -t / sqrt(2), 0);
-                    put(c + 1, l, b + m, b, 0, t / sqrt(2));
-                    put(c + 1, l, b, b + m, 0, t / sqrt(2));
-                }
+            for (int b = 0; b < n; b++) t[b] = sg * v[b][col];
+            if (m == 0)
+                put(l * l - 1, l, 0, 0, t, n, 1);
+            else {
+                put(l * l - 1 + 2 * m - 1, l, m, 1, t, n, 1 / sqrt(2));
+                put(l * l - 1 + 2 * m, l, m, 2, t, n, 1 / sqrt(2));
             }
         }
     }
-    for (int k = 0; k < NB; k++)
-        for (int a = 0; a < N; a++)
-            for (int b = 0; b < N; b++) basis[k][a][b] = (real)dbasis[k][a][b][0] + I * (real)dbasis[k][a][b][1];
+}
+
+/* Re Tr(Y_k^* y) */
+static real omega(int k, cplx y[N][N])
+{
+    int m = mdiag[k];
+    real om = 0;
+    for (int b = 0; b < N - m; b++) {
+        real r = rval[k][b];
+        if (kind[k] == 0)
+            om += r * cimag(y[b][b]);
+        else if (kind[k] == 1)
+            om += r * creal(y[b + m][b]) - r * creal(y[b][b + m]);
+        else
+            om += r * cimag(y[b + m][b]) + r * cimag(y[b][b + m]);
+    }
+    return om;
+}
+
+/* p += c Y_k */
+static void add_basis(cplx p[N][N], int k, real c)
+{
+    int m = mdiag[k];
+    for (int b = 0; b < N - m; b++) {
+        real r = c * rval[k][b];
+        if (kind[k] == 0)
+            p[b][b] += I * r;
+        else if (kind[k] == 1) {
+            p[b + m][b] += r;
+            p[b][b + m] -= r;
+        } else {
+            p[b + m][b] += I * r;
+            p[b][b + m] += I * r;
+        }
+    }
 }
 
 static void mul(cplx c[N][N], cplx a[N][N], cplx b[N][N])
@@ -136,9 +174,7 @@ static void psi(cplx p[N][N], cplx y[N][N], const double *dw, const defect *d)
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++) p[i][j] = 0;
     for (int k = 0; k < NB; k++) {
-        real om = 0;
-        for (int a = 0; a < N; a++)
-            for (int b = 0; b < N; b++) om += creal(conj(basis[k][a][b]) * y[a][b]);
+        real om = omega(k, y);
         int l = degree[k];
         real c = h / (real)(lam[k] * (l == 2 ? dfac(d, D_LAP, 1) : 1));
         int noise = k - (N / 2) * (N / 2) + 1;
@@ -146,9 +182,7 @@ static void psi(cplx p[N][N], cplx y[N][N], const double *dw, const defect *d)
             real al = (real)(2.0 / (l * (l + 1)) * dfac(d, D_AMP, 1) * (noise == 0 ? dfac(d, D_SIGN, -2) : 1));
             c -= al * (real)dw[noise];
         }
-        c *= om;
-        for (int a = 0; a < N; a++)
-            for (int b = 0; b < N; b++) p[a][b] += c * basis[k][a][b];
+        add_basis(p, k, c * om);
     }
 }
 
@@ -181,6 +215,13 @@ static void step(real *v, const double *dw, const defect *d)
     cplx x[N][N], y[N][N], p[N][N], py[N][N], yp[N][N], pyp[N][N], pt[N][N], pypt[N][N];
     unpack(x, v);
     memcpy(y, x, sizeof y);
+    if (d->kind == D_PRED) {
+        psi(p, x, dw, d);
+        mul(py, p, x);
+        mul(yp, x, p);
+        for (int a = 0; a < N; a++)
+            for (int b = 0; b < N; b++) y[a][b] = x[a][b] + half * (py[a][b] - yp[a][b]);
+    }
     for (int it = 0, cap = dcap(d); it < cap; it++) {
         psi(p, y, dw, d);
         mul(py, p, y);
@@ -209,23 +250,33 @@ static void step(real *v, const double *dw, const defect *d)
     pack(v, x);
 }
 
-/* X0 = sum_alpha c_alpha Y_alpha, c_alpha = cos(1.3 l + 0.7 j + 0.2), normalized to
- * |X0|_F = 1 (docs/systems.md#euler-zeitlin, ic_lmax = N - 1) */
+/* X0 = sum_alpha c_alpha Y_alpha over l <= IC_LMAX, c_alpha = cos(1.3 l + 0.7 j + 0.2),
+ * normalized to |X0|_F = 1 (docs/systems.md#euler-zeitlin) */
 static void x0(double *v)
 {
-    double c[NB], norm = 0;
+    static double c[NB], xr[N][N], xi[N][N];
+    double norm = 0;
     for (int k = 0; k < NB; k++) {
         int l = degree[k];
-        c[k] = cos(1.3 * l + 0.7 * (k - (l * l - 1)) + 0.2);
+        c[k] = l <= IC_LMAX ? cos(1.3 * l + 0.7 * (k - (l * l - 1)) + 0.2) : 0;
         norm += c[k] * c[k];
     }
-    double xr[N][N] = { { 0 } }, xi[N][N] = { { 0 } };
-    for (int k = 0; k < NB; k++)
-        for (int a = 0; a < N; a++)
-            for (int b = 0; b < N; b++) {
-                xr[a][b] += c[k] / sqrt(norm) * dbasis[k][a][b][0];
-                xi[a][b] += c[k] / sqrt(norm) * dbasis[k][a][b][1];
+    for (int k = 0; k < NB; k++) {
+        int m = mdiag[k];
+        double w = c[k] / sqrt(norm);
+        for (int b = 0; b < N - m; b++) {
+            double t = w * dval[k][b];
+            if (kind[k] == 0)
+                xi[b][b] += t;
+            else if (kind[k] == 1) {
+                xr[b + m][b] += t;
+                xr[b][b + m] -= t;
+            } else {
+                xi[b + m][b] += t;
+                xi[b][b + m] += t;
             }
+        }
+    }
     int k = N;
     for (int a = 0; a < N; a++) v[a] = xi[a][a];
     for (int a = 0; a < N; a++)
