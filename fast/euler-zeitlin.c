@@ -157,7 +157,10 @@ static void ez_gen(slpi_fast_sun *u, int k, const cplx *X, int derivative, cplx 
 static int ez_initial_map(const slpi_fast_system *s, double *x, const double *om, slpi_error *err)
 {
     ez_ctx *c = ez_of(s);
-    (void)err;
+    int top = c->u.N * c->u.N - 2; /* the highest alpha with a coefficient: the basis up to its degree */
+    while (top > 0 && om[top] == 0) top--;
+    int rc = slpi_fast_zeitlin_degrees(&c->z, slpi_fast_zeitlin_degree(top), err);
+    if (rc != SLPI_OK) return rc;
     slpi_fast_zeitlin_synthesis(c->X, om, &c->z);
     if (c->F)
         for (size_t i = 0; i < (size_t)c->u.N * c->u.N; i++) c->X[i] += c->F[i];
@@ -293,13 +296,23 @@ static int ez_family(ez_ctx *c, const slpi_problem *p, slpi_error *err)
             : sys->ez.noise == SLPI_EZ_NOISE_FIELDS    ? 1.0
                                                        : ez_a(c, c->alpha[k]);
     }
+    int lmax = 1; /* the degrees the modes read: the basis up to them */
+    for (int k = 0; sys->ez.noise == SLPI_EZ_NOISE_MODES && k < M; k++)
+        if (slpi_fast_zeitlin_degree(c->alpha[k]) > lmax) lmax = slpi_fast_zeitlin_degree(c->alpha[k]);
+    if (nb > 0 && slpi_zeitlin_modes_parse(md, "background_modes", sys->ez.background_modes, N, err) != nb) {
+        free(md);
+        return SLPI_EINPUT;
+    }
+    for (int k = 0; k < nb; k++)
+        if (slpi_fast_zeitlin_degree(md[k].alpha) > lmax) lmax = slpi_fast_zeitlin_degree(md[k].alpha);
+    int rc = slpi_fast_zeitlin_degrees(&c->z, lmax, err);
+    if (rc != SLPI_OK) {
+        free(md);
+        return rc;
+    }
     if (nb == 0 && sys->ez.rotation == 0) {
         free(md);
         return SLPI_OK;
-    }
-    if (slpi_zeitlin_modes_parse(md, "background_modes", sys->ez.background_modes, N, err) != nb && nb > 0) {
-        free(md);
-        return SLPI_EINPUT;
     }
     c->F = calloc(NN, sizeof *c->F);
     c->G = malloc(NN * sizeof *c->G);
@@ -344,7 +357,11 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     c->lmin = lmin;
     c->amp = sys->ez.amp;
     int rc = slpi_fast_sun_init(&c->u, N, ez_m_gen_sum, ez_gen, err);
-    if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init(&c->z, N, err);
+    /* the basis: of every degree where a map reads them all (reading Q or L, noise=fields, a
+     * multiplier), else of those the modes and the initial state read (below) */
+    int all = sys->ez.noise == SLPI_EZ_NOISE_Q || sys->ez.noise == SLPI_EZ_NOISE_L ||
+        sys->ez.noise == SLPI_EZ_NOISE_FIELDS || sys->ez.multiplier[0];
+    if (rc == SLPI_OK) rc = slpi_fast_zeitlin_init_degrees(&c->z, N, all ? N - 1 : 1, err);
     /* the parity blocks of the modal pass: the built-in noise's degrees, else the multiplier's */
     if (rc == SLPI_OK && (sys->ez.noise == SLPI_EZ_NOISE_Q || sys->ez.noise == SLPI_EZ_NOISE_L))
         rc = slpi_fast_zeitlin_modal_init(&c->z, N / 2, err);

@@ -29,6 +29,7 @@ struct slpi_fast {
     char why[256]; /* the system's fault in the last step, "" if none */
     double *coef;  /* the ingredients' coefficients (fast/ingredients.h), */
     int coef_on;   /* read while coef_on */
+    int stop_pred; /* the solver's stop counts from the Euler predictor (ISOMP's terms) */
 };
 
 /* The ISOMP terms of fast/ingredients.h, in the order of their coefficients. */

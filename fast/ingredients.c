@@ -3,7 +3,8 @@
  * (delta_0 = h times the drift's, delta_k = dW_k times noise k's: every scheme reads H_k
  * only through delta_k grad H_k; the time reads the unscaled h, fast/system.h's t_h).
  * ISOMP reads its terms' coefficients itself (fast/isomp.c); the time stage is the
- * system's t_shift, the solver's stops the policy's fixed_iters (fast/solver.h). */
+ * system's t_shift, the solver's stops the policy's fixed_iters (fast/solver.h) and, after
+ * the predictor, f->stop_pred (fast/isomp.c). */
 #include <stdlib.h>
 #include <stddef.h>
 #include "slpi/errors.h"
@@ -21,9 +22,12 @@ static const char *const noise_name[] = {
 };
 static const char *const isomp_term[] = { "[Psi,Y]/2", "Psi Y Psi/4", "update" };
 static const char *const stop_name[] = { "solver stop", "solver stop 2", "solver stop 3", "solver stop 4" };
+static const char *const pred_stop_name[] = { "solver stop 1 after predictor", "solver stop 2 after predictor",
+                                              "solver stop 3 after predictor" };
 _Static_assert(sizeof noise_name / sizeof *noise_name == SLPI_FAST_NOISE_NAMED, "a name per named noise");
 _Static_assert(sizeof isomp_term / sizeof *isomp_term == SLPI_FAST_TERMS, "a name per ISOMP term");
 _Static_assert(sizeof stop_name / sizeof *stop_name == SLPI_FAST_STOPS, "a name per solver stop");
+_Static_assert(sizeof pred_stop_name / sizeof *pred_stop_name == SLPI_FAST_PRED_STOPS, "a name per stop after E");
 
 /* The noise ingredients of M components: one each (up to SLPI_FAST_NOISE_NAMED), then
  * one for all of them together when there are two or more. */
@@ -45,6 +49,13 @@ static int has_terms(const slpi_problem *p)
         slpi_view_solver(p)->solver == SLPI_SOLVER_FIXED_POINT;
 }
 
+/* The count of p's solver stops, the last ingredients: from X_n, then (ISOMP's terms) from
+ * the Euler predictor. */
+static int stops(const slpi_problem *p)
+{
+    return SLPI_FAST_STOPS + (has_terms(p) ? SLPI_FAST_PRED_STOPS : 0);
+}
+
 /* Whether p's step has a time stage: a model's (no built-in system reads t). */
 static int has_time(const slpi_problem *p)
 {
@@ -64,14 +75,14 @@ int slpi_fast_ingredients(const slpi_problem *p, const char **name)
         if (name) name[n] = isomp_term[j];
     if (has_time(p) && name) name[n] = "time stage";
     n += has_time(p);
-    for (int k = 0; k < SLPI_FAST_STOPS; k++)
-        if (name) name[n + k] = stop_name[k];
-    return n + SLPI_FAST_STOPS;
+    for (int k = 0; k < stops(p); k++)
+        if (name) name[n + k] = k < SLPI_FAST_STOPS ? stop_name[k] : pred_stop_name[k - SLPI_FAST_STOPS];
+    return n + stops(p);
 }
 
 int slpi_fast_ingredient_discrete(const slpi_problem *p, int i)
 {
-    return i >= slpi_fast_ingredients(p, NULL) - SLPI_FAST_STOPS;
+    return i >= slpi_fast_ingredients(p, NULL) - stops(p);
 }
 
 int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
@@ -85,10 +96,14 @@ int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
     if (i >= 0) f->coef[i] = coef;
     /* the time's h and stage, and the solver's stops (the last ingredients) */
     f->sys.t_h = f->coef_on ? f->h : 0;
-    f->sys.t_shift = has_time(f->p) ? f->coef[n - SLPI_FAST_STOPS - 1] - 1.0 : 0;
-    int stop = 0;
-    for (int k = 0; k < SLPI_FAST_STOPS; k++)
-        if (f->coef[n - SLPI_FAST_STOPS + k] != 1.0) stop = k + 1;
+    int ns = stops(f->p), stop = 0;
+    f->sys.t_shift = has_time(f->p) ? f->coef[n - ns - 1] - 1.0 : 0;
+    f->stop_pred = 0;
+    for (int k = 0; k < ns; k++)
+        if (f->coef[n - ns + k] != 1.0) {
+            f->stop_pred = k >= SLPI_FAST_STOPS;
+            stop = f->stop_pred ? k - SLPI_FAST_STOPS + 1 : k + 1;
+        }
     f->pol.fixed_iters = stop ? stop : slpi_view_solver(f->p)->fixed_iters;
     return 0;
 }

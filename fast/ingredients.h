@@ -11,15 +11,19 @@
  * other than 1, stop m ("solver stop", "solver stop 2", ...) stops an implicit step's
  * solve m iterations after its start X_n (fixed_iters=m), as ports with a fixed count of
  * sweeps do, and as a tolerance stop does on a path where its count does not change; none
- * changes an explicit step. */
+ * changes an explicit step. A step with ISOMP's terms then has SLPI_FAST_PRED_STOPS more:
+ * stop m after the predictor ("solver stop 1 after predictor", ...) starts the solve from
+ * the Euler predictor X_n + [Psi(X_n), X_n]/2 and stops it m iterations later, as GPU
+ * ports with a fixed count of sweeps and no data-dependent exit do. */
 #ifndef SLPI_FAST_INGREDIENTS_H
 #define SLPI_FAST_INGREDIENTS_H
 
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_fast slpi_fast;
 
-#define SLPI_FAST_INGREDIENTS_MAX 19
+#define SLPI_FAST_INGREDIENTS_MAX 22
 #define SLPI_FAST_STOPS 4
+#define SLPI_FAST_PRED_STOPS 3
 #define SLPI_FAST_NOISE_NAMED 9
 
 /* The ingredients of problem p's step: their count (at most SLPI_FAST_INGREDIENTS_MAX),

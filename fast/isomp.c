@@ -131,7 +131,8 @@ static int isomp_predict(const slpi_fast_system *s, isomp_work *w, slpi_predicto
 }
 
 /* The unfused form with the terms' coefficients c = (a, b, c) of fast/ingredients.h (the
- * diagnosis of `slpi verify`, oracle/README.md#diagnosis): from Y = X_n,
+ * diagnosis of `slpi verify`, oracle/README.md#diagnosis): from Y = X_n (from the Euler
+ * predictor under a stop after it, f->stop_pred),
  * Y <- X_n + a [Psi(Y), Y]/2 + b Psi(Y) Y Psi(Y)/4, then X_{n+1} = X_n + c [Psi(Y), Y], each
  * term from the m_* operations: [Psi, Y] = m_comm_update(Psi, Y, 0) and Psi Y Psi/4 =
  * m_isomp_iter(X_n = 0, Y) - [Psi, Y]/2. At c = (1, 1, 1) it is the scheme's map to within
@@ -144,7 +145,8 @@ static slpi_step_status isomp_step_terms(slpi_fast *f, double *x, const double *
     int m = s->mdim, st;
     slpi_fast_time(s, 1, delta);
     s->m_unpack(s, w->Xn, x);
-    memcpy(w->Y, w->Xn, sizeof *w->Y * (size_t)m);
+    if (f->stop_pred) isomp_predict(s, w, SLPI_PREDICTOR_EULER, delta); /* into w->out */
+    memcpy(w->Y, f->stop_pred ? w->out : w->Xn, sizeof *w->Y * (size_t)m);
     slpi_fast_iter it;
     slpi_fast_iter_begin(&it, &f->pol);
     do {

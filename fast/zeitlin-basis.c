@@ -21,7 +21,8 @@
 #include <stddef.h>
 #include <string.h>
 
-/* Hard limit of the construction: V_d storage is ~N^3/3 doubles (2.8 GB at 1024). */
+/* Hard limit of the construction: the whole basis (lmax = N - 1) is ~N^3/3 doubles (2.8 GB at
+ * 1024); a run builds the degrees it reads (slpi_fast_zeitlin_degrees). */
 #define ZEITLIN_N_MAX 1024
 #define ZEITLIN_SQRT1_2 0.70710678118654752440
 
@@ -84,89 +85,114 @@ static void zeitlin_factor(slpi_fast_zeitlin *z)
 
 int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err)
 {
+    return slpi_fast_zeitlin_init_degrees(z, N, N - 1, err);
+}
+
+int slpi_fast_zeitlin_init_degrees(slpi_fast_zeitlin *z, int N, int lmax, slpi_error *err)
+{
     memset(z, 0, sizeof *z);
     if (N < 2 || N > ZEITLIN_N_MAX)
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: N = %d out of range 2..%d", N, ZEITLIN_N_MAX);
     z->N = N;
-    size_t tri = (size_t)N * (size_t)(N + 1) / 2, cube = 0;
+    z->lmax = -1;
+    size_t tri = (size_t)N * (size_t)(N + 1) / 2;
     z->off = malloc((size_t)(N + 1) * sizeof *z->off);
-    z->voff = malloc((size_t)(N + 1) * sizeof *z->voff);
-    if (z->off && z->voff) {
-        z->off[0] = z->voff[0] = 0;
-        for (int d = 0; d < N; d++) {
-            size_t n = (size_t)(N - d);
-            z->off[d + 1] = z->off[d] + n;
-            z->voff[d + 1] = z->voff[d] + n * n;
-        }
-        cube = z->voff[N];
-    }
     z->ld = malloc(tri * sizeof *z->ld);
     z->le = malloc(tri * sizeof *z->le);
     z->te = calloc((size_t)N * N, sizeof *z->te);
     z->tc = calloc((size_t)N * N, sizeof *z->tc);
     z->tinv = calloc((size_t)N * N, sizeof *z->tinv);
-    z->vec = cube ? malloc(cube * sizeof *z->vec) : NULL;
-    double *w = malloc((size_t)N * 2 * sizeof *w);
-    lapack_int *isuppz = malloc((size_t)N * 2 * sizeof *isuppz);
-    if (!z->off || !z->voff || !z->ld || !z->le || !z->te || !z->tc || !z->tinv || !z->vec || !w || !isuppz) {
-        free(w);
-        free(isuppz);
+    if (!z->off || !z->ld || !z->le || !z->te || !z->tc || !z->tinv) {
         slpi_fast_zeitlin_clear(z);
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory for the basis at N = %d", N);
     }
-
+    z->off[0] = 0;
     double s = 0.5 * (N - 1);
     for (int d = 0; d < N; d++) {
         int n = N - d;
+        z->off[d + 1] = z->off[d] + (size_t)n;
         double *ld = z->ld + z->off[d], *le = z->le + z->off[d];
         for (int a = 0; a < n; a++) {
             double ma = -s + a, mb = -s + a + d;
             ld[a] = -2.0 * (s * (s + 1.0) - ma * mb);
             le[a] = a + 1 < n ? zeitlin_beta(s, ma) * zeitlin_beta(s, mb) : 0.0;
         }
-
-        /* Eigenvectors of L_d: dstevr returns ascending eigenvalues, i.e. descending l. */
-        double *V = z->vec + z->voff[d];
-        double *dd = w + N, *ee = malloc((size_t)n * sizeof *ee);
-        double *Z = malloc((size_t)n * (size_t)n * sizeof *Z);
-        if (!ee || !Z) {
-            free(ee);
-            free(Z);
-            free(w);
-            free(isuppz);
-            slpi_fast_zeitlin_clear(z);
-            return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
-        }
-        memcpy(dd, ld, (size_t)n * sizeof *dd);
-        memcpy(ee, le, (size_t)n * sizeof *ee);
-        lapack_int found = 0;
-        lapack_int info =
-            LAPACKE_dstevr(LAPACK_COL_MAJOR, 'V', 'A', n, dd, ee, 0.0, 0.0, 0, 0, 0.0, &found, w, Z, n, isuppz);
-        double tol = 1e3 * DBL_EPSILON * (double)N * (double)N * (double)N;
-        int bad = info != 0 || found != n;
-        for (int k = 0; k < n && !bad; k++) {
-            int l = d + k;
-            double lam = w[n - 1 - k];
-            if (fabs(lam + (double)l * (l + 1)) > tol) bad = 1;
-            const double *src = Z + (size_t)(n - 1 - k) * n;
-            double sg = src[n - 1] < 0.0 ? -1.0 : 1.0;
-            for (int a = 0; a < n; a++) V[(size_t)k * n + a] = sg * src[a];
-        }
-        free(ee);
-        free(Z);
-        if (bad) {
-            free(w);
-            free(isuppz);
-            slpi_fast_zeitlin_clear(z);
-            return slpi_error_set(err, SLPI_ENUMERIC,
-                                  "euler-zeitlin: eigen-decomposition of L_%d failed at N = %d "
-                                  "(dstevr info %d, %d of %d eigenvalues -l(l+1))",
-                                  d, N, (int)info, (int)found, n);
-        }
     }
-    free(w);
-    free(isuppz);
+    int rc = slpi_fast_zeitlin_degrees(z, lmax, err);
+    if (rc != SLPI_OK) {
+        slpi_fast_zeitlin_clear(z);
+        return rc;
+    }
     zeitlin_factor(z);
+    return SLPI_OK;
+}
+
+/* V_d into V (n x n): its columns k < cols (degrees l = d..d+cols-1), the others zero. All
+ * of L_d's eigenvectors by dstevr (the same bits whatever cols is), ascending eigenvalues,
+ * i.e. descending l; sign: last component positive. */
+static int zeitlin_eigvec(const slpi_fast_zeitlin *z, int d, int cols, double *V, slpi_error *err)
+{
+    int N = z->N, n = N - d;
+    double *dd = malloc((size_t)n * 3 * sizeof *dd), *ee = dd ? dd + n : NULL, *w = dd ? dd + 2 * n : NULL;
+    double *Z = malloc((size_t)n * (size_t)n * sizeof *Z);
+    lapack_int *isuppz = malloc((size_t)n * 2 * sizeof *isuppz);
+    if (!dd || !Z || !isuppz) {
+        free(dd);
+        free(Z);
+        free(isuppz);
+        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
+    }
+    memcpy(dd, z->ld + z->off[d], (size_t)n * sizeof *dd);
+    memcpy(ee, z->le + z->off[d], (size_t)n * sizeof *ee);
+    lapack_int found = 0;
+    lapack_int info =
+        LAPACKE_dstevr(LAPACK_COL_MAJOR, 'V', 'A', n, dd, ee, 0.0, 0.0, 0, 0, 0.0, &found, w, Z, n, isuppz);
+    double tol = 1e3 * DBL_EPSILON * (double)N * (double)N * (double)N;
+    int bad = info != 0 || found != n;
+    for (int k = 0; k < n && !bad; k++) {
+        int l = d + k;
+        if (fabs(w[n - 1 - k] + (double)l * (l + 1)) > tol) bad = 1;
+        const double *src = Z + (size_t)(n - 1 - k) * n;
+        double sg = src[n - 1] < 0.0 ? -1.0 : 1.0;
+        for (int a = 0; a < n; a++) V[(size_t)k * n + a] = k < cols ? sg * src[a] : 0.0;
+    }
+    free(dd);
+    free(Z);
+    free(isuppz);
+    if (bad)
+        return slpi_error_set(err, SLPI_ENUMERIC,
+                              "euler-zeitlin: eigen-decomposition of L_%d failed at N = %d "
+                              "(dstevr info %d, %d of %d eigenvalues -l(l+1))",
+                              d, N, (int)info, (int)found, n);
+    return SLPI_OK;
+}
+
+int slpi_fast_zeitlin_degrees(slpi_fast_zeitlin *z, int lmax, slpi_error *err)
+{
+    int N = z->N;
+    if (lmax > N - 1) lmax = N - 1;
+    if (lmax <= z->lmax) return SLPI_OK;
+    size_t *voff = malloc((size_t)(N + 1) * sizeof *voff);
+    if (!voff) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory for the basis at N = %d", N);
+    voff[0] = 0;
+    for (int d = 0; d < N; d++) {
+        size_t n = (size_t)(N - d);
+        voff[d + 1] = voff[d] + (d <= lmax ? n * n : 0);
+    }
+    double *vec = malloc((voff[N] ? voff[N] : 1) * sizeof *vec);
+    int rc =
+        vec ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory for the basis at N = %d", N);
+    for (int d = 0; d <= lmax && rc == SLPI_OK; d++) rc = zeitlin_eigvec(z, d, lmax - d + 1, vec + voff[d], err);
+    if (rc != SLPI_OK) {
+        free(voff);
+        free(vec);
+        return rc;
+    }
+    free(z->voff);
+    free(z->vec);
+    z->voff = voff;
+    z->vec = vec;
+    z->lmax = lmax;
     return SLPI_OK;
 }
 
@@ -377,6 +403,11 @@ static void zeitlin_pass_diagonal(void *arg, int m)
     int N = z->N, lmin = b->lmin, base = slpi_fast_zeitlin_alpha(lmin, 0);
     int n = N - m, k0 = lmin - m > 0 ? lmin - m : 0, kk = n - k0, parts = m ? 2 : 1;
     if (kk <= 0) return;
+    if (m > z->lmax) { /* V_m not built: its degrees read 0 and add nothing (see zeitlin.h) */
+        for (int part = 0; b->omega && part < parts; part++)
+            for (int k = 0; k < kk; k++) b->omega[zeitlin_alpha(m + k0 + k, m, part)] = 0.0;
+        return;
+    }
     double x[2 * N], c[2 * N];
     const double *V = z->vec + z->voff[m] + (size_t)k0 * n;
     if (b->X) {
@@ -461,6 +492,8 @@ int slpi_fast_zeitlin_modal_init(slpi_fast_zeitlin *z, int lmin, slpi_error *err
 {
     int N = z->N;
     if (lmin < 1) lmin = 1;
+    int rc = slpi_fast_zeitlin_degrees(z, N - 1, err);
+    if (rc != SLPI_OK) return rc;
     free(z->poff);
     free(z->pvec);
     z->pvec = NULL;

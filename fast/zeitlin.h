@@ -25,7 +25,8 @@ typedef struct {
      * matrices indexed like the entries: entry a of diagonal d, (a, a+d) and (a+d, a), has
      * off-diagonal te = beta_a beta_{a+d}, tc and tinv */
     double *te, *tc, *tinv;
-    size_t *voff; /* voff[d]: start of V_d (n_d x n_d, column-major) in vec */
+    int lmax;     /* the degrees built: V_d for d <= lmax, its columns of l > lmax zero */
+    size_t *voff; /* voff[d]: start of V_d (n_d x n_d, column-major; none for d > lmax) in vec */
     double *vec;  /* column k of V_d = (T_{d+k, d})_{a+d, a}, a = 0..n_d-1 */
     /* The modal pass's parity blocks (slpi_fast_zeitlin_modal_init; plmin = 0: none).
      * L_d is persymmetric, so column k of V_d is symmetric (k even) or antisymmetric (k odd)
@@ -37,9 +38,17 @@ typedef struct {
     double *pvec;
 } slpi_fast_zeitlin;
 
-/* Build all of the above for N >= 2 (LAPACK dstevr per diagonal, O(N^3) total).
- * Returns SLPI_OK, or SLPI_EINPUT / SLPI_ENUMERIC with a message. */
+/* Build all of the above for N >= 2 (LAPACK dstevr per diagonal, O(N^3) total, ~N^3/3
+ * doubles). _init_degrees: the basis of the degrees l <= lmax only: V_d of the diagonals
+ * d <= lmax (O(lmax N^2) time and memory), its columns of higher degrees zero, so that
+ * every map below forms the same products, and writes the same bits, as with the whole
+ * basis where the coefficients of those degrees are zero; _degrees grows it to l <= lmax
+ * (no-op if built). The maps read higher degrees as 0 and add nothing of them: the caller
+ * grows the basis to the degrees it uses (slpi_fast_zeitlin_modal_init to all). Returns
+ * SLPI_OK, or SLPI_EINPUT / SLPI_ENUMERIC with a message. */
 int slpi_fast_zeitlin_init(slpi_fast_zeitlin *z, int N, slpi_error *err);
+int slpi_fast_zeitlin_init_degrees(slpi_fast_zeitlin *z, int N, int lmax, slpi_error *err);
+int slpi_fast_zeitlin_degrees(slpi_fast_zeitlin *z, int lmax, slpi_error *err);
 void slpi_fast_zeitlin_clear(slpi_fast_zeitlin *z);
 
 /* Number of real-basis elements, N^2 - 1, and the index of (l, j). */

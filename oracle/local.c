@@ -32,6 +32,8 @@
 #include "core/steps.h"
 #include "oracle/oracle.h"
 #include "core/progress.h"
+#include "core/fpmode.h"
+#include "slpi/noise.h"
 
 /* Doubles per row in the buffer the ranks combine: lo, hi, ulps, verdict + 1, status,
  * route, then the row's part of the statistical test. */
@@ -42,22 +44,29 @@ double slpi_oracle_local_unit(long steps, int dim, double u)
     return slpi_score_unit(steps, u) * ceil(sqrt((double)dim));
 }
 
-/* A thread's certified path on Arb's products (port->plan_arb), made at its first use:
- * the statistics' reference where the certified ball is too wide for them. */
+/* A thread's other references for the statistics, made at their first use: the certified
+ * path on Arb's products (port->plan_arb), where the certified ball is too wide for them,
+ * and the double path's step (port->double_reference), into x. */
 typedef struct {
     int tried, ok;
     slpi_ref *s;
     arb_ptr x;
     slpi_ref_at at;
     slpi_steps steps;
+    double *d; /* the double path's step, dim doubles */
 } arb_reference;
+
+static void arb_reference_init(arb_reference *a, int dim)
+{
+    if (!a->x) a->x = _arb_vec_init(dim);
+}
 
 static int arb_reference_open(arb_reference *a, const slpi_oracle_port *port)
 {
     if (a->tried) return a->ok;
     a->tried = 1;
     slpi_error e = { 0, "" };
-    a->x = _arb_vec_init(port->dim);
+    arb_reference_init(a, port->dim);
     a->at.x = a->x;
     a->ok = slpi_ref_create_plan(&a->s, port->plan_arb, &e) == SLPI_OK;
     a->at.r = a->s;
@@ -68,10 +77,29 @@ static int arb_reference_open(arb_reference *a, const slpi_oracle_port *port)
 
 static void arb_reference_close(arb_reference *a, int dim)
 {
+    if (a->x) _arb_vec_clear(a->x, dim);
+    free(a->d);
     if (!a->tried) return;
-    _arb_vec_clear(a->x, dim);
     slpi_steps_close(&a->steps);
     slpi_ref_free(a->s);
+}
+
+/* The row's k steps on the double path from its start over dw into a->x (exact balls of
+ * its doubles): 1, or 0 when a step failed (*nomem set when memory did). */
+static int double_reference_steps(arb_reference *a, slpi_fast *f, const slpi_oracle_port *port,
+                                  const slpi_oracle_local_row *lr, const double *dw, int M, int *nomem)
+{
+    if (!a->d) a->d = malloc(((size_t)port->dim + (size_t)M + 1) * sizeof(double));
+    if (!a->d) {
+        *nomem = 1;
+        return 0;
+    }
+    double *one = a->d + port->dim;
+    for (int l = 0; l < M; l++) one[l] = 1.0;
+    if (slpi_oracle_fast_steps(f, lr, lr->start, dw, M, one, a->d, port->dim, nomem) != 0) return 0;
+    arb_reference_init(a, port->dim);
+    for (int i = 0; i < port->dim; i++) arb_set_d(a->x + i, a->d[i]);
+    return 1;
 }
 
 /* The row's steps on Arb's products from its start into a->x: 1, or 0 when a step failed. */
@@ -86,9 +114,48 @@ static int arb_reference_steps(arb_reference *a, const slpi_oracle_port *port, c
     return !slpi_step_failed(st);
 }
 
+/* The row's increments from the noise source into dw (k x M): SLPI_OK or its error. */
+static int row_increments(slpi_steps *steps, const slpi_oracle_local_row *lr, double *dw, slpi_error *err)
+{
+    slpi_fpmode r = slpi_round_nearest(); /* the path's increments, whatever the caller's direction */
+    int rc = SLPI_OK;
+    for (long n = lr->from; n < lr->to && rc == SLPI_OK; n++)
+        rc = slpi_noise_source_step(steps->noise, n, dw + (n - lr->from) * steps->M, err);
+    slpi_round_restore(r);
+    return rc;
+}
+
+/* The most steps a row's statistics take: --max-steps (no bound without it), at least one
+ * under the double reference, which needs no certified step. */
+static long stat_steps(const slpi_oracle_port *port, const slpi_oracle_local_row *lr)
+{
+    if (port->max_steps < 0) return lr->to - lr->from;
+    return port->double_reference && port->max_steps < 1 ? 1 : port->max_steps;
+}
+
+/* The statistics' fields of a row (out[6..]): from the double path's step (the double
+ * reference, certified or not, within max(max_steps, 1) steps), else from the certified
+ * ball x, or where it is too wide for them the step on Arb's products. */
+static void stat_fields(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
+                        int M, arb_srcptr x, int certified, arb_reference *acc, double *out)
+{
+    long k = lr->to - lr->from;
+    if (port->double_reference) {
+        int nomem = 0;
+        if (k > 0 && double_reference_steps(acc, f, port, lr, dw, M, &nomem))
+            slpi_oracle_stat_row(f, port, lr, dw, acc->x, out);
+        if (nomem) out[0] = SLPI_STAT_NOMEM;
+        return;
+    }
+    if (!certified) return;
+    int wide = k > 0 && !slpi_oracle_stat_resolves(port, x, k) && arb_reference_steps(acc, port, lr);
+    slpi_oracle_stat_row(f, port, lr, dw, wide ? acc->x : x, out);
+    out[SLPI_STAT_ARB_FIELD] = wide;
+}
+
 /* The certified state after the steps from the row's start to its step (through the
  * stepping primitive, core/steps.h), compared with the port's state there. The statistics
- * take the certified ball, or where it is too wide for them the step on Arb's products. */
+ * take their reference as stat_fields says. */
 static void check_row(slpi_steps *steps, const slpi_ref *s, slpi_fast *f, const slpi_oracle_port *port,
                       const slpi_oracle_local_row *lr, arb_ptr x, arb_reference *acc, double *out)
 {
@@ -97,14 +164,13 @@ static void check_row(slpi_steps *steps, const slpi_ref *s, slpi_fast *f, const 
     slpi_error err = { 0, "" };
     long raised = steps->tally.prec_raised, prec = slpi_view_cert(port->p)->prec;
     if (port->max_steps >= 0 && lr->to - lr->from > port->max_steps) st = SLPI_STEP_INVALID;
-    int M = steps->M;
-    double *dw = malloc(((size_t)(lr->to - lr->from) * (size_t)M + 1) * sizeof(double)); /* for the statistics */
-    for (long n = lr->from; n < lr->to && !slpi_step_failed(st); n++) {
-        if (slpi_steps_take(steps, n, NULL, &st, &err) != SLPI_OK)
+    int M = steps->M, within = lr->to - lr->from <= stat_steps(port, lr);
+    /* the increments, drawn once for the steps and the statistics (else the steps draw them) */
+    double *dw = within ? malloc(((size_t)(lr->to - lr->from) * (size_t)M + 1) * sizeof(double)) : NULL;
+    int drawn = dw && row_increments(steps, lr, dw, &err) == SLPI_OK;
+    for (long n = lr->from; n < lr->to && !slpi_step_failed(st); n++)
+        if (slpi_steps_take(steps, n, drawn ? dw + (n - lr->from) * M : NULL, &st, &err) != SLPI_OK)
             st = SLPI_STEP_INVALID;
-        else if (dw)
-            memcpy(dw + (n - lr->from) * M, steps->dW, (size_t)M * sizeof(double));
-    }
     raised = steps->tally.prec_raised - raised;
     /* the route of the steps at the problem's precision and of those raised above it (the
      * rule, slpi_ref_blas_route, is the same at every raised precision) */
@@ -113,20 +179,16 @@ static void check_row(slpi_steps *steps, const slpi_ref *s, slpi_fast *f, const 
     memset(out, 0, ROW_FIELDS * sizeof *out);
     out[4] = (double)st;
     out[5] = lr->to == lr->from ? -1 : raised == 0 || first == retried ? (all_raised ? retried : first) : 2;
-    if (slpi_step_failed(st)) {
+    int certified = !slpi_step_failed(st);
+    if (!dw && within && (certified || port->double_reference))
+        out[6] = SLPI_STAT_NOMEM; /* an error below, not a row left out */
+    else if (f && drawn)
+        stat_fields(f, port, lr, dw, M, x, certified, acc, out + 6);
+    free(dw);
+    if (!certified) {
         out[3] = 1.0 + (double)SLPI_VERDICT_UNABLE;
-        free(dw);
         return;
     }
-    if (!dw)
-        out[6] = SLPI_STAT_NOMEM; /* an error below, not a row left out */
-    else if (f) {
-        long k = lr->to - lr->from;
-        int wide = k > 0 && !slpi_oracle_stat_resolves(port, x, k) && arb_reference_steps(acc, port, lr);
-        slpi_oracle_stat_row(f, port, lr, dw, wide ? acc->x : x, out + 6);
-        out[6 + SLPI_STAT_ARB_FIELD] = wide;
-    }
-    free(dw);
     slpi_score sc;
     slpi_score_vector_bits(lr->state, x, port->dim,
                            slpi_oracle_local_unit(lr->to - lr->from, port->dim, port->precision.u), 0.0, &sc,

@@ -86,6 +86,9 @@ typedef struct {
      * where the certified ball is too wide for them (the BLAS route at binary64); NULL:
      * the plan's products are Arb's already, or the problem refuses them */
     const slpi_plan *plan_arb;
+    /* 1: the statistics' reference is the double path's step (docs/power.md#reference-rule):
+     * every row gives its statistics row, certified or not, within max(max_steps, 1) steps */
+    int double_reference;
 } slpi_oracle_port;
 
 /* Doubles a row gives the test: valid (1, or 2 when its step moves the state by a few

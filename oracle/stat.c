@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
+#include "slpi/errors.h"
 #include "slpi/tools.h"
 #include "slpi/problem-shape.h"
 #include "oracle/oracle.h"
@@ -300,6 +301,7 @@ void slpi_oracle_stat_init(slpi_verify_stats *st, int M, int dim, double alpha)
     st->alpha = alpha;
     st->verdict = SLPI_VERDICT_UNABLE;
     st->which = st->effect_direction = "";
+    st->reference = "certified";
 }
 
 /* One row's projections a (J of them) and |r|^2 into the sums, with the twin's |t|^2. */
@@ -458,7 +460,10 @@ static void tolerant(slpi_verify_stats *st, const slpi_verify_sums *S, int *used
     for (int j = 0; j < st->dirs; j++) {
         double a, v;
         dir_moments(&a, &v, S, j, n);
-        if (!(v > 0)) continue;
+        if (!(v > 0)) { /* every row's projection is the mean: beyond tau it is certain */
+            pmin = fabs(a) > st->tolerance_u ? 0.0 : pmin;
+            continue;
+        }
         m++;
         double t = fmax(fabs(a) - st->tolerance_u, 0) / sqrt(v / n);
         tmax = fmax(tmax, t);
@@ -466,7 +471,7 @@ static void tolerant(slpi_verify_stats *st, const slpi_verify_sums *S, int *used
     }
     *used = m;
     st->tol_t = tmax;
-    st->p_systematic = fmin(1.0, m * pmin);
+    st->p_systematic = pmin == 0 ? 0.0 : fmin(1.0, (m > 0 ? m : 1) * pmin); /* m = 0: r = 0 on every row */
 }
 
 void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
@@ -515,6 +520,22 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
     else if (st->detectable_effect_u <= TARGET_EFFECT)
         st->verdict = SLPI_VERDICT_PASS;
     slpi_oracle_diag_finish(&st->diag, st->against_rounded, S->r2_sum, st->alpha, st->verdict == SLPI_VERDICT_FAIL);
+}
+
+int slpi_verify_stat_reference(int *used, int asked, const slpi_precision *precision, int dim, slpi_error *err)
+{
+    double bound = SLPI_ORACLE_THRESHOLD * ceil(sqrt((double)(dim > 0 ? dim : 1))) * 0x1p-53;
+    int allowed = bound <= SLPI_STAT_REF_FRACTION * precision->u;
+    *used = asked == SLPI_STAT_REF_CERTIFIED || (asked == SLPI_STAT_REF_AUTO && !allowed) ? SLPI_STAT_REF_CERTIFIED
+                                                                                          : SLPI_STAT_REF_DOUBLE;
+    if (asked == SLPI_STAT_REF_DOUBLE && !allowed)
+        return slpi_error_set(err, SLPI_EINPUT,
+                              "--stat-reference double: the double path's error bound K m 2^-53 = %.3g (K = %g, m = "
+                              "%.0f) exceeds %g u = %.3g at --precision %s: its statistics need the certified "
+                              "reference (docs/power.md#reference-rule)",
+                              bound, SLPI_ORACLE_THRESHOLD, ceil(sqrt((double)(dim > 0 ? dim : 1))),
+                              SLPI_STAT_REF_FRACTION, SLPI_STAT_REF_FRACTION * precision->u, precision->name);
+    return SLPI_OK;
 }
 
 const char *slpi_verify_stat_verdict_name(slpi_verdict v)

@@ -49,6 +49,11 @@ void slpi_verify_help(FILE *f)
             "  --alpha A          the calibrated test's false-FAIL rate (default %g)\n"
             "  --require-power    a test with less than 90 %% power for 1 u per step is UNABLE\n"
             "                     (default: reported as LOW-POWER, the verdict is the proof's)\n"
+            "  --stat-reference R the step each row's deviation is measured from: certified (the\n"
+            "                     proof's), double (slpi's double path: binary32 and coarser), or\n"
+            "                     auto, the default: double where its error is below 1e-5 u\n"
+            "                     (docs/power.md#reference-rule); under double, rows beyond\n"
+            "                     --max-steps still give their statistics (--max-steps 0: alone)\n"
             "Input and output:\n"
             "  --noise-file F     increments from this noise file (default: the header's\n"
             "                     noise_file, relative to FILE's folder, else the canonical\n"
@@ -90,6 +95,18 @@ static int parse_range(const char *s, long *a, long *b, slpi_error *err)
     return *b >= 0 && *a > *b ? bad(err, "rows", s, "A after B") : SLPI_OK;
 }
 
+/* auto, certified or double (docs/power.md#reference-rule). */
+static int parse_reference(const char *s, int *out, slpi_error *err)
+{
+    static const char *const names[] = { "auto", "certified", "double" };
+    for (int i = 0; i < 3; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = i == 0 ? SLPI_STAT_REF_AUTO : i == 1 ? SLPI_STAT_REF_CERTIFIED : SLPI_STAT_REF_DOUBLE;
+            return SLPI_OK;
+        }
+    return bad(err, "stat-reference", s, "expected auto, certified or double");
+}
+
 int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, char **argv, const char **files, int max,
                            int *nfiles, slpi_error *err)
 {
@@ -111,6 +128,7 @@ int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, ch
                                           { "table", no_argument, 0, 'T' },
                                           { "alpha", required_argument, 0, 'a' },
                                           { "require-power", no_argument, 0, 'R' },
+                                          { "stat-reference", required_argument, 0, 'e' },
                                           { "help", no_argument, 0, 'h' },
                                           { 0, 0, 0, 0 } };
     slpi_verify_opts_init(o);
@@ -179,6 +197,9 @@ int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, ch
             break;
         case 'a':
             rc = slpi_parse_double("--alpha", optarg, 1e-300, 0.5, &o->alpha, err);
+            break;
+        case 'e':
+            rc = parse_reference(optarg, &o->stat_reference, err);
             break;
         case 'h':
             io->help = 1;

@@ -171,8 +171,8 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
                 st->against_rounded ? " rounded to the format" : "");
         fprintf(f,
                 "statistics: the systematic p-value is the directions' t tests of a mean beyond %.3g u per step "
-                "(what the format's data allow), largest t %.3g\n",
-                st->tolerance_u, st->tol_t);
+                "(what the format's data allow), largest t %.3g; reference: the %s step\n",
+                st->tolerance_u, st->tol_t, st->reference);
         if (o->sample > 0)
             fprintf(f,
                     "statistics: the sample's %ld rows detect 1 u |x| per step with power %.3g (alpha = %g; the "
@@ -299,6 +299,7 @@ static json_t *stats_json(const slpi_verify_stats *st)
     json_object_set_new(s, "twin_rms_u", real_or_null(st->twin_rms_u));
     json_object_set_new(s, "envelope", json_real(st->envelope));
     json_object_set_new(s, "steps_arb_reference", json_integer(st->rows_arb_reference));
+    json_object_set_new(s, "reference", json_string(st->reference));
     json_object_set_new(s, "cpu_seconds", json_real(st->cpu_seconds));
     json_object_set_new(s, "steps_per_cpu_second",
                         real_or_null(st->cpu_seconds > 0 ? (double)st->rows / st->cpu_seconds : NAN));

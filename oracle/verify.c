@@ -300,7 +300,12 @@ static int verify_one(const char *path, const char *name, const slpi_verify_opts
                               o->combine,
                               o->combine_arg,
                               quiet,
-                              NULL };
+                              NULL,
+                              0 };
+    int used = SLPI_STAT_REF_CERTIFIED;
+    if (rc == SLPI_OK && o->local) rc = slpi_verify_stat_reference(&used, o->stat_reference, &o->precision, dim, err);
+    port.double_reference = used == SLPI_STAT_REF_DOUBLE;
+    res->stats.reference = port.double_reference ? "double" : "certified";
     FILE *table = o->table ? report : NULL;
     if (rc == SLPI_OK && table)
         fprintf(table, "verify %s: %s on %s, %ld rows\n", name, slpi_scheme_name(slpi_view_scheme(in->p)->scheme),

@@ -215,7 +215,7 @@ typedef struct {
  * fast/ingredients.h; each component of the drift's gradient when the state has at most 9
  * coordinates). Sums over rows, whole and in SLPI_DIAG_BINS bins of steps, then the
  * result. */
-#define SLPI_DIAG_INGREDIENTS 28
+#define SLPI_DIAG_INGREDIENTS 31
 #define SLPI_DIAG_BINS 32
 typedef struct {
     int n;                                   /* ingredients; 0: not run */
@@ -289,6 +289,7 @@ typedef struct {
     long rows_arb_reference; /* rows whose certified ball was too wide for the test (the BLAS
                               * route at binary64), taken from the step on Arb's products */
     double cpu_seconds;      /* the process's CPU time over the verification (every file) */
+    const char *reference;   /* the rows' reference: "certified" or "double" (slpi_verify_stat_reference) */
     slpi_verify_diagnosis diag;
 } slpi_verify_stats;
 /* A statistical verdict's word: PASS, FAIL, or LOW-POWER for UNABLE. */
@@ -348,7 +349,17 @@ typedef struct {
     int rank, nranks;                                 /* MPI: this rank checks rows i = rank (mod nranks) */
     int (*combine)(double *buf, size_t n, void *arg); /* sum over ranks in place; NULL: one rank */
     void *combine_arg;
+    int stat_reference; /* the statistics' reference asked for: SLPI_STAT_REF_AUTO (default), _CERTIFIED, _DOUBLE */
 } slpi_verify_opts;
+/* The statistics' reference (docs/power.md#reference-rule): the certified step, or slpi's
+ * double path where its error bound K m 2^-53 (K = SLPI_ORACLE_THRESHOLD, m = ceil(sqrt(dim)))
+ * is at most SLPI_STAT_REF_FRACTION u of the port's format; auto: double where allowed. */
+enum { SLPI_STAT_REF_AUTO, SLPI_STAT_REF_CERTIFIED, SLPI_STAT_REF_DOUBLE };
+#define SLPI_STAT_REF_FRACTION 1e-5
+/* The reference the statistics of a state of dim coordinates at precision use when `asked`
+ * (SLPI_STAT_REF_CERTIFIED or _DOUBLE): SLPI_OK, or SLPI_EINPUT when double is asked where
+ * the rule does not allow it (naming the bound). */
+int slpi_verify_stat_reference(int *used, int asked, const slpi_precision *precision, int dim, slpi_error *err);
 void slpi_verify_opts_init(slpi_verify_opts *o);
 /* Verify with options; report gets the summary (and the table). NULL: report (no report). */
 int slpi_verify_run(const char *path, const slpi_verify_opts *o, FILE *report, slpi_verify_result *res,

@@ -254,7 +254,7 @@ def _number(argument, value, why):
 
 
 def _verify_argv(noise_file, max_steps, precision, unit_roundoff, budget, local, global_, threads, sample,
-                 sample_seed, rows, alpha, require_power, golden_dir):
+                 sample_seed, rows, alpha, require_power, golden_dir, stat_reference=None):
     """The options of ``slpi verify`` for these arguments (types checked here, values by
     the command's own parser)."""
     argv = []
@@ -294,12 +294,16 @@ def _verify_argv(noise_file, max_steps, precision, unit_roundoff, budget, local,
         argv.append("--require-power")
     if golden_dir is not None:
         argv += ["--golden-dir", os.fspath(golden_dir)]
+    if stat_reference is not None:
+        if not isinstance(stat_reference, str):
+            raise _bad("stat_reference", stat_reference, "must be 'auto', 'certified' or 'double'")
+        argv += ["--stat-reference", stat_reference]
     return argv
 
 
 def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff=None, budget=None, local=True,
            global_=True, threads=None, sample=None, sample_seed=None, rows=None, alpha=None, require_power=False,
-           golden_dir=None, table=False):
+           golden_dir=None, table=False, stat_reference=None):
     """Verify trajectory files (``slpi-trajectory 1``, of slpi or a port) against the
     certified path: ``slpi verify`` with the same options (oracle/README.md).
 
@@ -338,6 +342,10 @@ def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff
         Where a header's case=NAME is looked up.
     table : bool
         ``Verification.text`` holds a line per row (global, then local), as ``--table``.
+    stat_reference : str, optional
+        The statistics' reference: "auto" (default: slpi's double path at binary32 and
+        coarser formats, the certified step at binary64), "certified" or "double"
+        (docs/power.md#reference-rule); ``statistics["reference"]`` says which was used.
 
     The command's output options are the result: ``report`` is what ``--json`` writes,
     ``text`` what it prints (``-o``), ``verdict`` its one-line ``--quiet`` summary's.
@@ -372,7 +380,7 @@ def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff
     if golden_dir is not None:
         _path("golden_dir", golden_dir)
     opts = _verify_argv(noise_file, max_steps, precision, unit_roundoff, budget, local, global_, threads, sample,
-                        sample_seed, rows, alpha, require_power, golden_dir)
+                        sample_seed, rows, alpha, require_power, golden_dir, stat_reference)
     if _flag("table", table):
         opts.append("--table")
     with tempfile.TemporaryDirectory() as d:

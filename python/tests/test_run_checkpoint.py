@@ -3,7 +3,8 @@
 uninterrupted call's Result bit for bit (times, steps, states, radii, diagnostics,
 iterations, residuals, summary), for the default problem (the rigid body, ISOMP, fast
 path), with a clipping truncation, coloured noise, given x0 and dW, and the certified
-path; a checkpoint of another call, or an edited one, is refused naming why."""
+path; a checkpoint of another call, or an edited one, or one of the other complex product
+(docs/install.md#products), is refused naming why."""
 import json
 import os
 
@@ -203,3 +204,31 @@ def test_resume_refuses_other_increments(tmp_path):
     with pytest.raises(slpi.SlpiError, match="its dW is '[0-9a-f]{64}', this call's None"):
         slpi.run(None, resume=ck, **KW)
     assert slpi.run(None, dW=dW, resume=ck, **KW).states.tobytes() == slpi.run(None, dW=dW, **KW).states.tobytes()
+
+
+def test_resume_refuses_another_product(tmp_path):
+    """the complex product of the su(N) kernels (docs/install.md#products) moves the last
+    bits, so the checkpoint records the one its run formed and a process that forms the
+    other refuses it; the choice is settled once per process, so each side is a child."""
+    import subprocess
+    import sys
+    ck = str(tmp_path / "z.npz")
+    code = ("import slpi, sys\n"
+            "kw = dict(system='euler-zeitlin', N=8, noise='none', steps=40)\n"
+            "try:\n"
+            "    if sys.argv[2] == 'save':\n"
+            "        slpi.run(None, checkpoint=sys.argv[1], checkpoint_every=10, **kw)\n"
+            "    else:\n"
+            "        slpi.run(None, resume=sys.argv[1], **kw)\n"
+            "    print('ok')\n"
+            "except slpi.SlpiError as e:\n"
+            "    print(e)\n")
+
+    def child(product, what):
+        env = dict(os.environ, SLPI_ZPRODUCT=product)
+        return subprocess.run([sys.executable, "-c", code, ck, what], env=env, capture_output=True, text=True,
+                              check=True).stdout.strip()
+    assert child("zgemm3m", "save") == "ok"
+    assert child("zgemm3m", "resume") == "ok"
+    out = child("zgemm", "resume")
+    assert "its products were formed with zgemm3m, and this process forms them with zgemm" in out, out

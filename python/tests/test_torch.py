@@ -296,7 +296,7 @@ def test_poisson_route_is_the_modal_route(keys):
         A = torch.from_numpy(np.random.default_rng(SEED + 1).normal(size=(2, N, N, 2))).to(torch.float64)
         A = torch.complex(A[..., 0], A[..., 1])
         A = A - A.conj().transpose(-1, -2)
-        Y = (A.real.contiguous(), A.imag.contiguous())
+        Y = torch.stack((A.real, A.imag))
         out = []
         for fast in (True, False):
             S.fast = fast
@@ -313,9 +313,10 @@ def test_poisson_route_is_the_modal_route(keys):
 
 def test_device_operations_and_noise_bytes():
     """counted below autograd (slpi.torch.count, docs/gpu.md#cost): an Euler–Zeitlin step's
-    device operations stay at most 600 (measured 494-583 in binary64 at su(8)..su(256);
-    the issue's goal of 200 is not met: see docs/gpu.md#cost) and grow with the
-    iterations, not with N; the noise of a 64-step chunk at su(64) holds at most 32 bytes
+    device operations stay at most 460 (measured 450 at su(8) in binary64, 332 at su(32);
+    494-583 before the stacked pair; the issue's goal of 200 is not met: see
+    docs/gpu.md#cost) and at most 90 (iterations + 1), growing with the iterations, not
+    with N; the noise of a 64-step chunk at su(64) holds at most 32 bytes
     a normal at its peak (measured 29; it was 209)"""
     from slpi.torch.count import Count
     per_step = {}
@@ -327,8 +328,9 @@ def test_device_operations_and_noise_bytes():
                                save_every=steps)
             counts.append(c.ops)
         per_step[N] = (counts[1] - counts[0]) / 4
-        assert per_step[N] <= 120 * (e.iterations.mean() + 1), (N, per_step[N], e.iterations.mean())
-    assert max(per_step.values()) <= 600, per_step
+        print("test_torch: su(%d) %.1f operations a step, %.2f iterations" % (N, per_step[N], e.iterations.mean()))
+        assert per_step[N] <= 90 * (e.iterations.mean() + 1), (N, per_step[N], e.iterations.mean())
+    assert max(per_step.values()) <= 460, per_step
     M = 64 * 64 - 32 * 32
     with Count() as c:
         z = tnoise.increments(SEED, [0], M, 2.0 ** -8, 64, truncate=0.1)
@@ -341,7 +343,9 @@ def test_no_host_sync_in_a_step(monkeypatch):
     bool, float, int, index; numpy needs cpu first), 32 more steps in chunks of 8 add at
     most one read a chunk (the rows and the check in one copy; it was one a step more);
     and a chunk where a path needed more sweeps than fixed is re-run: su(6) binary64 takes
-    every step's iterations and state of slpi.run's cold-started path"""
+    every step's iterations and state of slpi.run's cold-started path; the sweeps follow
+    the iterations down (the last chunk's most, below the run's: an outlier costs its
+    chunk, not the run)"""
     reads = [0]
     for name in ("item", "tolist", "cpu", "__bool__", "__float__", "__int__", "__index__"):
         def wrap(self, *a, _orig=getattr(torch.Tensor, name), **k):
@@ -356,8 +360,9 @@ def test_no_host_sync_in_a_step(monkeypatch):
         assert e.reruns == 0 and e.states.shape[1] == steps + 1, (e.reruns, e.sweeps)
     assert counts[1] - counts[0] <= 4, counts
     monkeypatch.undo()
-    k = dict(N=6, ic_lmax=5, steps=40, h=2.0 ** -8)
+    k = dict(N=6, ic_lmax=5, steps=48, h=2.0 ** -8)
     e = storch.run("iso/zeitlin/strong", paths=2, chunk=8, **k)
     r = slpi.run("iso/zeitlin/strong", path=1, warm_start=0, **k)
     assert e.reruns >= 1 and (e.iterations[1] == r.iterations[1:]).all(), (e.reruns, e.sweeps)
+    assert e.sweeps == e.iterations[:, -8:].max() < e.iterations.max(), (e.sweeps, e.iterations.max(0))
     assert np.abs(e.states[1] - r.states).max() <= 64 * 2.0 ** -53 * np.abs(r.states).max()

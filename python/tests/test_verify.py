@@ -33,9 +33,10 @@ def test_options_as_the_command(tmp_path):
     f = run_to(tmp_path, "a.tsv", steps=300)
     g = run_to(tmp_path, "b.tsv", steps=300, path=1)
     v = slpi.verify([f, g], precision="binary32", global_=False, threads=1, sample=200, sample_seed=7,
-                    rows=(1, None), alpha=1e-4, budget=20)
+                    rows=(1, None), alpha=1e-4, budget=20, stat_reference="certified")
     rc, doc = cli_json(tmp_path, "--precision", "binary32", "--local", "--threads", "1", "--sample", "200",
-                       "--sample-seed", "7", "--rows", "1..", "--alpha", "1e-4", "--budget", "20", f, g)
+                       "--sample-seed", "7", "--rows", "1..", "--alpha", "1e-4", "--budget", "20",
+                       "--stat-reference", "certified", f, g)
     assert rc == {"PASS": 0, "FAIL": 1, "UNABLE": 3}[v.verdict]
     timed = ("cpu_seconds", "steps_per_cpu_second")   # the process's CPU time: a run's own
     for key in ("verdict", "proof", "statistics", "local", "budget", "files"):
@@ -47,6 +48,8 @@ def test_options_as_the_command(tmp_path):
     assert v.statistics["paths"] == 2 and v.statistics["alpha"] == 1e-4
     assert v.report["budget"]["precision"] == "binary32" and v.report["budget"]["bits"] == 24
     assert v.report["local"]["rows"] == 400   # 200 of each file's 300 rows from step 1
+    assert v.statistics["reference"] == "certified"   # auto's at binary32 would be double
+    assert slpi.verify(f, precision="binary32", global_=False).statistics["reference"] == "double"
 
 
 def test_text_and_table_as_the_command(tmp_path):
@@ -87,6 +90,9 @@ def test_both_verdicts_and_power(tmp_path):
     (lambda f: slpi.verify(f, local=False, global_=False), "check nothing"),
     (lambda f: slpi.verify(f, rows=(5,)), "rows"),
     (lambda f: slpi.verify([]), "no trajectory"),
+    (lambda f: slpi.verify(f, stat_reference="exact"), "--stat-reference exact"),
+    (lambda f: slpi.verify(f, stat_reference="double"), "--stat-reference double"),
+    (lambda f: slpi.verify(f, stat_reference=1), "stat_reference"),
 ])
 def test_bad_options(tmp_path, call, words):
     f = run_to(tmp_path, "bad.tsv", steps=4)

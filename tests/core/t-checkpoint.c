@@ -1,5 +1,6 @@
 /* t-checkpoint.c — the checkpoint file format (core/checkpoint.c): a written
- * checkpoint reads back field for field (random contents, NaN diagnostics included);
+ * checkpoint reads back field for field (random contents, NaN diagnostics included, the
+ * recorded complex product or none);
  * every line with a bad value, re-digested so that the parser sees it, is rejected
  * naming file:line; every proper prefix of a file (a torn write) is rejected; a file
  * altered after writing fails its digest; another version and an empty state token are
@@ -53,6 +54,8 @@ static void random_checkpoint(slpi_checkpoint *c)
     c->problem = strdup("system=rigid-body\nscheme=isomp\nh=0.00390625\nsteps=1000\n");
     strcpy(c->arith, test_rand_int(2) ? "fast" : "ref");
     c->hex = (int)test_rand_int(2);
+    static const char *const zp[3] = { "", "zgemm", "zgemm3m" }; /* the product, recorded or none */
+    strcpy(c->zproduct, zp[test_rand_int(3)]);
     c->dim = 1 + (int)test_rand_int(20);
     c->step = test_rand_int(1000);
     c->out_bytes = test_rand_int(1L << 40);
@@ -96,9 +99,9 @@ static void check_round_trip(const slpi_checkpoint *c)
     TEST_CHECKF(rc == SLPI_OK, "read back: %s", err.msg);
     if (rc != SLPI_OK) return;
     int ok = !strcmp(c->problem, d.problem) && !strcmp(c->arith, d.arith) && c->hex == d.hex && c->dim == d.dim &&
-        c->step == d.step && c->out_bytes == d.out_bytes && c->out_digest == d.out_digest &&
-        c->total_iters == d.total_iters && c->res.max_iters == d.res.max_iters && c->res.stagnated == d.res.stagnated &&
-        c->res.capped == d.res.capped && c->res.clipped == d.res.clipped &&
+        !strcmp(c->zproduct, d.zproduct) && c->step == d.step && c->out_bytes == d.out_bytes &&
+        c->out_digest == d.out_digest && c->total_iters == d.total_iters && c->res.max_iters == d.res.max_iters &&
+        c->res.stagnated == d.res.stagnated && c->res.capped == d.res.capped && c->res.clipped == d.res.clipped &&
         same_double(c->res.max_radius, d.res.max_radius) && c->res.max_prec == d.res.max_prec &&
         c->res.ndiag == d.res.ndiag && c->ntokens == d.ntokens && d.res.steps_done == c->step &&
         d.res.failed_step == -1;
@@ -415,6 +418,7 @@ int main(void)
     slpi_checkpoint c;
     random_checkpoint(&c);
     c.res.ndiag = 2;
+    strcpy(c.zproduct, "zgemm3m"); /* its line's value replaced below too */
     while (c.ntokens > 2) free(c.x[--c.ntokens]);
     slpi_error err = { 0, "" };
     TEST_CHECK(slpi_checkpoint_write(path, &c, &err) == SLPI_OK);
@@ -451,7 +455,7 @@ int main(void)
     char *alt = strdup(good);
     alt[strstr(alt, "step ") - alt + 5] ^= 1;
     put(path, alt, len);
-    expect_reject("altered", ":2: section counts (lines 3-13) differs from its digest");
+    expect_reject("altered", ":2: section counts (lines 3-14) differs from its digest");
     free(alt);
     /* another version (re-digested) and a missing end line */
     char *v2 = strdup(good);

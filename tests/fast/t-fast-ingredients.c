@@ -10,11 +10,15 @@
  *   - time stage coefficient c = the problem with t0 + (c - 1) h (every stage c - 1 steps later);
  *   - the solver's stop m (any coefficient but 1), m = 1..4, = the problem with
  *     fixed_iters=m, and for an explicit scheme the step without it, bit for bit;
+ *   - (ISOMP's terms) the stop m after the predictor, m = 1..3, = the problem with
+ *     predictor=euler maxit=m on_cap=accept tol=2^-60 (m iterations from the Euler
+ *     predictor, none converging), in its fused form;
  * each within 1e-12 |x| (the two ways round differently; a wrong time moves a step by about
  * |f'| h^2 > 1e-6 here). The second way steps with every coefficient 1 (ISOMP's unfused
  * form, fast/isomp.c), as the first. After slpi_fast_ingredient_scale(f, -1, 1) the step
  * is the scheme's own again, bit for bit against a fresh run object. The list: a model's
- * step has a time stage, a built-in system's none; the solver's four stops are last.
+ * step has a time stage, a built-in system's none; the solver's four stops come last, then
+ * ISOMP's three after the predictor.
  * SLPI_TEST_SEED draws other cases; SLPI_TEST_DEPTH more of them. */
 #include <math.h>
 #include <stdio.h>
@@ -27,7 +31,7 @@
 
 typedef struct {
     double I[3], amp, t0, h, eps, omega;
-    int fixed_iters;
+    int fixed_iters, pred_iters; /* pred_iters > 0: maxit=pred_iters on_cap=accept tol=2^-60 */
 } model_case;
 
 static slpi_fast *make(slpi_scheme_id k, const model_case *c)
@@ -47,6 +51,10 @@ static slpi_fast *make(slpi_scheme_id k, const model_case *c)
     if (!rc) rc = slpi_problem_set(&p, "h", buf, &err);
     snprintf(buf, sizeof buf, "%d", c->fixed_iters);
     if (!rc) rc = slpi_problem_set(&p, "fixed_iters", buf, &err);
+    snprintf(buf, sizeof buf, "%d", c->pred_iters);
+    if (!rc && c->pred_iters) rc = slpi_problem_set(&p, "maxit", buf, &err);
+    if (!rc && c->pred_iters) rc = slpi_problem_set(&p, "on_cap", "accept", &err);
+    if (!rc && c->pred_iters) rc = slpi_problem_set(&p, "tol", "0x1p-60", &err);
     for (int i = 0; i < 6 && !rc; i++) {
         char key[32];
         snprintf(key, sizeof key, "param.%s", name[i]);
@@ -93,14 +101,19 @@ static void check_scheme(slpi_scheme_id k, const model_case *c)
     slpi_fast *f = make(k, c), *fresh = make(k, c);
     if (!f || !fresh) goto done;
     const char *name[SLPI_FAST_INGREDIENTS_MAX];
-    int nf = slpi_fast_ingredients(slpi_fast_problem(f), name);
-    TEST_CHECKF(nf >= 4 && !strcmp(name[0], "drift") && !strcmp(name[1], "noise 1") &&
-                    !strcmp(name[nf - 5], "time stage") && !strcmp(name[nf - 4], "solver stop") &&
-                    !strcmp(name[nf - 1], "solver stop 4") &&
-                    slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 4) &&
+    int nf = slpi_fast_ingredients(slpi_fast_problem(f), name), s0 = 0;
+    while (s0 < nf && strcmp(name[s0], "solver stop")) s0++;
+    int np = nf - s0 - SLPI_FAST_STOPS; /* the stops after the predictor */
+    TEST_CHECKF(s0 >= 3 && s0 < nf && !strcmp(name[0], "drift") && !strcmp(name[1], "noise 1") &&
+                    !strcmp(name[s0 - 1], "time stage") && !strcmp(name[s0 + 3], "solver stop 4") &&
+                    (np == 0 ||
+                     (np == SLPI_FAST_PRED_STOPS && k == SLPI_SCHEME_ISOMP &&
+                      !strcmp(name[nf - 1], "solver stop 3 after predictor"))) &&
+                    slpi_fast_ingredient_discrete(slpi_fast_problem(f), s0) &&
                     slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 1) &&
-                    !slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 5),
+                    !slpi_fast_ingredient_discrete(slpi_fast_problem(f), s0 - 1),
                 "%s: %d ingredients, %s ... %s", sn, nf, name[0], name[nf - 1]);
+    if (s0 >= nf || s0 < 3) goto done;
     double x[3] = { test_rand_uniform(-1, 1), test_rand_uniform(-1, 1), test_rand_uniform(0.5, 1) };
     long n = test_rand_int(40);
     double dw = sqrt(c->h) * fu_normal(), cd = 1 + test_rand_uniform(0.01, 0.1), cn = 1 + test_rand_uniform(-0.1, 0.1);
@@ -123,7 +136,7 @@ static void check_scheme(slpi_scheme_id k, const model_case *c)
     d = *c;
     d.t0 = c->t0 + (cs - 1) * c->h;
     g = make(k, &d);
-    e = g ? against(f, nf - 5, cs, g, x, n, dw) : -1;
+    e = g ? against(f, s0 - 1, cs, g, x, n, dw) : -1;
     TEST_CHECKF(e >= 0 && e <= TOL, "%s: time stage %.6f against t0 + (c - 1) h: off by %.3g", sn, cs, e);
     slpi_fast_free(g);
 
@@ -131,14 +144,27 @@ static void check_scheme(slpi_scheme_id k, const model_case *c)
         d = *c;
         d.fixed_iters = m;
         g = make(k, &d);
-        e = g ? against(f, nf - 5 + m, 2.0, g, x, n, dw) : -1;
+        e = g ? against(f, s0 - 1 + m, 2.0, g, x, n, dw) : -1;
         TEST_CHECKF(e >= 0 && e <= TOL, "%s: the solver's stop %d against fixed_iters=%d: off by %.3g", sn, m, m, e);
+        slpi_fast_free(g);
+    }
+    for (int m = 1; m <= np; m++) {
+        d = *c;
+        d.pred_iters = m;
+        g = make(k, &d);
+        double u[3], v[3];
+        int bad = !g || slpi_fast_ingredient_scale(f, s0 + SLPI_FAST_STOPS - 1 + m, 2.0) || step(f, x, n, dw, u) ||
+            step(g, x, n, dw, v);
+        slpi_fast_ingredient_scale(f, -1, 1.0);
+        e = bad ? -1 : maxdiff(u, v);
+        TEST_CHECKF(e >= 0 && e <= TOL, "%s: the solver's stop %d after the predictor against maxit=%d: off by %.3g",
+                    sn, m, m, e);
         slpi_fast_free(g);
     }
 
     double y[3], z[3];
     int implicit = 1;
-    for (int i = nf - 4; i < nf && (k == SLPI_SCHEME_RKMK_LE || k == SLPI_SCHEME_RKMK_HEUN); i++) {
+    for (int i = s0; i < nf && (k == SLPI_SCHEME_RKMK_LE || k == SLPI_SCHEME_RKMK_HEUN); i++) {
         implicit = 0; /* explicit: no stop changes anything */
         int bad = slpi_fast_ingredient_scale(f, i, 2.0) || step(f, x, n, dw, y) || step(fresh, x, n, dw, z);
         slpi_fast_ingredient_scale(f, -1, 1.0);
@@ -168,6 +194,7 @@ int main(void)
                          test_rand_uniform(0.02, 0.06),
                          test_rand_uniform(0.3, 0.7),
                          test_rand_uniform(1, 3),
+                         0,
                          0 };
         for (int k = 0; k < SLPI_SCHEME_COUNT; k++) check_scheme((slpi_scheme_id)k, &c);
     }
@@ -179,7 +206,8 @@ int main(void)
     int nf = p ? slpi_fast_ingredients(p, name) : 0;
     int has_time = 0;
     for (int i = 0; i < nf; i++) has_time |= !strcmp(name[i], "time stage");
-    TEST_CHECKF(nf == 12 && !has_time && !strcmp(name[nf - 4], "solver stop") && !strcmp(name[nf - 1], "solver stop 4"),
+    TEST_CHECKF(nf == 15 && !has_time && !strcmp(name[nf - 7], "solver stop") &&
+                    !strcmp(name[nf - 4], "solver stop 4") && !strcmp(name[nf - 1], "solver stop 3 after predictor"),
                 "rigid body: %d ingredients", nf);
     slpi_problem_free(p);
     TEST_END();

@@ -1,7 +1,8 @@
 /* t-fast-zeitlin-basis.c — the su(N) basis of the double path (fast/zeitlin-basis.c,
  * docs/systems.md#euler-zeitlin): the Hoppe–Yau Laplacian in both forms, the quantized
  * harmonics against exact 3j symbols, the real basis and its coefficient maps, the O(N^2)
- * Poisson solve, the modal pass's parity blocks, and the refusal of N = 1. Errors are
+ * Poisson solve, the modal pass's parity blocks, the basis of the low degrees alone (the
+ * same bits as the whole's), and the refusal of N = 1. Errors are
  * scale-free ratios |err| / (n u scale), u = 2^-53. */
 #include <complex.h>
 #include <float.h>
@@ -249,6 +250,64 @@ static void check_modal_parity(int N)
     slpi_fast_zeitlin_clear(&zp);
 }
 
+/* The basis of degrees l <= L (slpi_fast_zeitlin_init_degrees, what a run without the
+ * readings Q, L or fields builds): its harmonics are the whole basis's bit for bit and its
+ * columns above L zero; a synthesis of coefficients of degrees <= L writes the whole
+ * basis's bits (a run's initial state: the same output as before the basis was cut); an
+ * analysis reads the degrees above L as 0; growing it to N - 1 gives the whole basis. */
+static void check_degrees(int N, int L)
+{
+    size_t NN = (size_t)N * N;
+    slpi_fast_zeitlin zf, zp;
+    slpi_error err;
+    TEST_CHECK(slpi_fast_zeitlin_init(&zf, N, &err) == SLPI_OK && zf.lmax == N - 1);
+    TEST_CHECK(slpi_fast_zeitlin_init_degrees(&zp, N, L, &err) == SLPI_OK && zp.lmax == L);
+    int same = 1, zero = 1;
+    for (int m = 0; m <= L; m++)
+        for (int l = m; l < N; l++) {
+            const double *a = slpi_fast_zeitlin_harmonic(&zf, l, m), *b = slpi_fast_zeitlin_harmonic(&zp, l, m);
+            for (int i = 0; i < N - m; i++) {
+                if (l <= L && memcmp(&a[i], &b[i], sizeof *a) != 0) same = 0;
+                if (l > L && b[i] != 0) zero = 0;
+            }
+        }
+    TEST_CHECKF(same, "degrees N=%d L=%d: a harmonic of degree <= L differs from the whole basis's", N, L);
+    TEST_CHECKF(zero, "degrees N=%d L=%d: a column above L is not zero", N, L);
+    double *om = calloc(NN, sizeof *om), *oa = calloc(NN, sizeof *oa), *ob = calloc(NN, sizeof *ob);
+    cplx *A = cmat(N), *B = cmat(N);
+    for (int alpha = 0; alpha < (L + 1) * (L + 1) - 1; alpha++) om[alpha] = test_rand_uniform(-1, 1);
+    slpi_fast_zeitlin_synthesis(A, om, &zf);
+    slpi_fast_zeitlin_synthesis(B, om, &zp);
+    TEST_CHECKF(memcmp(A, B, NN * sizeof *A) == 0, "degrees N=%d L=%d: the synthesis differs from the whole basis's", N,
+                L);
+    rand_skewh(A, N);
+    slpi_fast_zeitlin_analysis(oa, A, &zf);
+    for (size_t i = 0; i + 1 < NN; i++) ob[i] = 1.0; /* every coefficient written */
+    slpi_fast_zeitlin_analysis(ob, A, &zp);
+    int readl = 1, readh = 1;
+    for (int alpha = 0; alpha + 1 < N * N; alpha++)
+        if (slpi_fast_zeitlin_degree(alpha) <= L ? oa[alpha] != ob[alpha] : ob[alpha] != 0) {
+            if (slpi_fast_zeitlin_degree(alpha) <= L)
+                readl = 0;
+            else
+                readh = 0;
+        }
+    TEST_CHECKF(readl, "degrees N=%d L=%d: the analysis of a degree <= L differs from the whole basis's", N, L);
+    TEST_CHECKF(readh, "degrees N=%d L=%d: the analysis reads a degree above L as nonzero", N, L);
+    TEST_CHECK(slpi_fast_zeitlin_degrees(&zp, L - 1, &err) == SLPI_OK && zp.lmax == L);
+    TEST_CHECK(slpi_fast_zeitlin_degrees(&zp, N + 5, &err) == SLPI_OK && zp.lmax == N - 1);
+    TEST_CHECKF(zp.voff[N] == zf.voff[N] && memcmp(zp.vec, zf.vec, zf.voff[N] * sizeof *zf.vec) == 0,
+                "degrees N=%d L=%d grown to N-1: not the whole basis", N, L);
+    printf("  basis of degrees <= %d at N=%d: harmonics, synthesis and analysis as the whole basis's\n", L, N);
+    free(om);
+    free(oa);
+    free(ob);
+    free(A);
+    free(B);
+    slpi_fast_zeitlin_clear(&zf);
+    slpi_fast_zeitlin_clear(&zp);
+}
+
 int main(void)
 {
     test_start("t-fast-zeitlin-basis", 20261126);
@@ -261,6 +320,8 @@ int main(void)
     check_modal_parity(6);
     check_modal_parity(37);
     check_modal_parity(128);
+    check_degrees(32, 5);
+    check_degrees(67, 11);
 
     slpi_fast_zeitlin z;
     slpi_error err;

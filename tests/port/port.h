@@ -39,14 +39,17 @@ typedef REAL real;
  *   early  the implicit solve stopped after MAG iterations (fixed-iteration mode)
  *   tol    the implicit solve stopped when an iteration moved the unknown by at most MAG
  *          of its size (max norms; MAG = 2^-26: the sqrt(eps) stop of binary64 codes)
+ *   pred   (Euler-Zeitlin) the implicit solve started from the Euler predictor
+ *          X + [Psi(X), X]/2 and stopped MAG iterations later (the GPU form: a fixed
+ *          count of sweeps, no data-dependent exit)
  *   upd    (ISOMP) the update's commutator [Psi, Y] times 1 + MAG
  *   trans  (ISOMP) the product Psi Y Psi formed as (1 - MAG) Psi Y Psi + MAG (Psi Y) Psi^T: a
  *          transposed factor (MAG = 1); on so(3)'s vector form Psi^T = -Psi
  *   stage  (a port whose Hamiltonians read t) every stage read MAG steps later:
  *          t0 + (n + c + MAG) h (MAG = -1/2 reads the midpoint's t at t_n) */
-enum { D_NONE, D_DROP, D_COEF, D_AMP, D_SIGN, D_LAP, D_BAD, D_EARLY, D_UPD, D_TRANS, D_STAGE, D_TOL, D_COUNT };
-static const char *const defect_names[D_COUNT] = { "none", "drop",  "coef", "amp",   "sign",  "lap",
-                                                   "bad",  "early", "upd",  "trans", "stage", "tol" };
+enum { D_NONE, D_DROP, D_COEF, D_AMP, D_SIGN, D_LAP, D_BAD, D_EARLY, D_UPD, D_TRANS, D_STAGE, D_TOL, D_PRED, D_COUNT };
+static const char *const defect_names[D_COUNT] = { "none",  "drop", "coef",  "amp",   "sign", "lap", "bad",
+                                                   "early", "upd",  "trans", "stage", "tol",  "pred" };
 /* The index n of the step being taken (a port whose Hamiltonians read t reads it). */
 static long port_n;
 typedef struct {
@@ -59,17 +62,17 @@ static double dfac(const defect *d, int kind, double sign)
 {
     return d->kind == kind ? 1 + sign * d->mag : 1;
 }
-/* the solve's iteration cap: MAG under `early`, else 100 */
+/* the solve's iteration cap: MAG under `early` and `pred`, else 100 */
 static int dcap(const defect *d)
 {
-    return d->kind == D_EARLY ? (int)d->mag : 100;
+    return d->kind == D_EARLY || d->kind == D_PRED ? (int)d->mag : 100;
 }
 /* the solve stops when an iteration moved the unknown by at most 4 eps of its size (the
  * contraction is about |psi| ~ 0.01, so the rest is far below eps); never under `early` */
 #define EPS ((real)(sizeof(real) == sizeof(float) ? 0x1p-23 : 0x1p-52))
 static int done(const defect *d, real change, real size)
 {
-    return d->kind == D_TOL ? change <= (real)d->mag * size : d->kind != D_EARLY && change <= 4 * EPS * size;
+    return d->kind == D_TOL ? change <= (real)d->mag * size : dcap(d) == 100 && change <= 4 * EPS * size;
 }
 
 /* What each port defines. */

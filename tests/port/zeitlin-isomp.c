@@ -6,7 +6,8 @@
  * Delta_N Y_alpha = -l(l+1) Y_alpha,
  *   Psi(Y) = sum_alpha omega_alpha(Y) (h / (-l(l+1)) - [l >= N/2] a_l eta_alpha) Y_alpha,
  *   a_l = 2 / (l(l+1)), the noise index k = alpha - (N/2)^2 + 1 (degrees N/2..N-1),
- *   Y = X + 1/2 [Psi(Y), Y] + 1/4 Psi(Y) Y Psi(Y)  (fixed point from Y = X),
+ *   Y = X + 1/2 [Psi(Y), Y] + 1/4 Psi(Y) Y Psi(Y)  (fixed point from Y = X; under the
+ *       defect `pred` from the Euler predictor Y = X + 1/2 [Psi(X), X]),
  *   X' = X + [Psi(Y), Y].
  * State: core's packed layout (Im X_aa, then Re X_ab, Im X_ab for a < b). Driver, usage
  * and planted defects: port.h. */
@@ -214,6 +215,13 @@ static void step(real *v, const double *dw, const defect *d)
     cplx x[N][N], y[N][N], p[N][N], py[N][N], yp[N][N], pyp[N][N], pt[N][N], pypt[N][N];
     unpack(x, v);
     memcpy(y, x, sizeof y);
+    if (d->kind == D_PRED) {
+        psi(p, x, dw, d);
+        mul(py, p, x);
+        mul(yp, x, p);
+        for (int a = 0; a < N; a++)
+            for (int b = 0; b < N; b++) y[a][b] = x[a][b] + half * (py[a][b] - yp[a][b]);
+    }
     for (int it = 0, cap = dcap(d); it < cap; it++) {
         psi(p, y, dw, d);
         mul(py, p, y);

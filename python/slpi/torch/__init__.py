@@ -248,17 +248,17 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
                     if S.sweeps is None and not learning:
                         S.sweeps = S.made         # the run's first step sets the sweeps
                     cits.append(it)
-                    cstag, ccap, short = cstag + st.long(), ccap + cp.long(), short | sh
+                    cstag, ccap, short = cstag + st, ccap + cp, short | sh
                     if (c0 + j + 1) % every == 0 or c0 + j + 1 == steps:
                         saved.append(S.packed())
                 block = torch.stack(saved, 1).reshape(-1) if saved else short.new_zeros(0, dtype=torch.float64)
-                host = torch.cat([block, short.double()]).cpu().numpy()   # the chunk's one copy to the host
-                if not host[block.numel():].any():
+                need = torch.stack(cits).max().double().view(1)           # the most sweeps a path needed
+                host = torch.cat([block, short.double(), need]).cpu().numpy()   # the chunk's one copy to the host
+                if not host[block.numel():-1].any():
                     break
                 S.state, S.sweeps, S.made, learning = start, None, 0, True
                 reruns += 1
-            if learning:
-                S.sweeps = S.made
+            S.sweeps = max(1, int(host[-1]))      # the next chunk's sweeps: this one's most iterations
             its.extend(cits)
             stag, capped = cstag, ccap
             if saved:
@@ -310,10 +310,11 @@ def _header(ensemble, i):
                  % (ensemble.precision, ensemble.verify_precision, ensemble.device, torch.__version__, ensemble.tol))
     lines.append("## slpi.torch flags: " + " ".join("%s=%s" % (k, "absent" if v is None else v)
                                                     for k, v in ensemble.flags.items()))
-    lines.append("## slpi.torch solver: %s fixed sweeps a step, no host sync in a step: a device-side check after "
-                 "the last sweep, read once a chunk of %d steps with its rows; a chunk where a path had not "
-                 "stopped is re-run from its start with the sweeps learned by a host check each sweep (%d "
-                 "re-runs); a stopped path keeps its iterate" % (ensemble.sweeps, ensemble.chunk, ensemble.reruns))
+    lines.append("## slpi.torch solver: fixed sweeps a step (the previous chunk's most iterations; %s at the end), "
+                 "no host sync in a step: a device-side check after the last sweep, read once a chunk of %d steps "
+                 "with its rows; a chunk where a path had not stopped is re-run from its start with a host check "
+                 "each sweep (%d re-runs); a stopped path keeps its iterate"
+                 % (ensemble.sweeps, ensemble.chunk, ensemble.reruns))
     it = ensemble.iterations if i is None else ensemble.iterations[i]
     st, cp = (ensemble.stagnated, ensemble.capped) if i is None else (ensemble.stagnated[i], ensemble.capped[i])
     lines.append("## slpi.torch iterations: mean %.3f max %d, stagnated %d, capped %d"

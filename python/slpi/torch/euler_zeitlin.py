@@ -45,7 +45,7 @@ class Stepper:
         off = v[N:].reshape(-1, 2)
         Xr[iu[0], iu[1]], Xi[iu[0], iu[1]] = off[:, 0], off[:, 1]
         Xr[iu[1], iu[0]], Xi[iu[1], iu[0]] = -off[:, 0], off[:, 1]
-        self.state = (Xr.to(dtype).expand(paths, N, N).contiguous(), Xi.to(dtype).expand(paths, N, N).contiguous())
+        self.state = torch.stack((Xr, Xi))[:, None].to(dtype).expand(2, paths, N, N).contiguous()   # the pair stacked
 
     def _coefficients(self, eta):
         """the grouped g and k of this step's increments (P, M), in the run's dtype"""

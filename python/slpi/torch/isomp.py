@@ -32,24 +32,26 @@ def cmm(A, B):
 
 
 def skew(PY):
-    """PY - (PY)* of a pair"""
+    """PY - (PY)* of a pair, as one (2, P, n, n) tensor (the pair stacked: a sum with a
+    stacked X is one operation)"""
+    torch = _torch()
     r, i = PY
-    return r - r.transpose(-1, -2), i + i.transpose(-1, -2)
+    C = torch.empty((2,) + tuple(r.shape), dtype=r.dtype, device=r.device)
+    torch.sub(r, r.transpose(-1, -2), out=C[0])
+    torch.add(i, i.transpose(-1, -2), out=C[1])
+    return C
 
 
 def commutator(X, PY, c):
-    """X + c (PY - (PY)*) of pairs: one rounding at X's size"""
+    """X + c (PY - (PY)*) of stacked pairs: one rounding at X's size"""
     torch = _torch()
-    C = skew(PY)
-    return torch.add(X[0], C[0], alpha=c), torch.add(X[1], C[1], alpha=c)
+    return torch.add(X, skew(PY), alpha=c)
 
 
 def amax(A):
-    """max-abs of a pair, per path (P,)"""
+    """max-abs of a stacked pair (2, P, n, n), per path (P,)"""
     torch = _torch()
-    inf = float("inf")
-    return torch.maximum(torch.linalg.vector_norm(A[0], inf, dim=(-1, -2)),
-                         torch.linalg.vector_norm(A[1], inf, dim=(-1, -2)))
+    return torch.linalg.vector_norm(A, float("inf"), dim=(0, -1, -2))
 
 
 def coefficients(defect):
@@ -63,18 +65,19 @@ def coefficients(defect):
     return half, quarter
 
 
-def _keep(live, Z, Y):
-    """Z on the paths still iterating (live), Y on those that stopped (a pair or a tensor)"""
+def _keep(live, Z, Y, axis):
+    """Z on the paths still iterating (live), Y on those that stopped (paths on ``axis``)"""
     torch = _torch()
-    if isinstance(Y, tuple):
-        return tuple(_keep(live, z, y) for z, y in zip(Z, Y))
-    return torch.where(live.view((-1,) + (1,) * (Y.dim() - 1)), Z, Y)
+    shape = [1] * Y.dim()
+    shape[axis] = -1
+    return torch.where(live.view(shape), Z, Y)
 
 
-def solve(g, Y, gap, size, P, device, tol, maxit, sweeps=None):
+def solve(g, Y, gap, size, P, device, tol, maxit, sweeps=None, axis=0):
     """docs/schemes.md#solver on a batch: Y <- g(Y) until every path has stopped (its change
     gap(Z, Y) at most tol max(1, size(Z)), or stagnated), at most maxit times. gap and size
-    give (P,) tensors; every representation (pairs of matrices, vectors) shares this loop.
+    give (P,) tensors, the paths on Y's ``axis``; every representation (stacked pairs of
+    matrices, vectors) shares this loop.
     A path that stopped keeps its Y (frozen: its result is the one-path run's, whatever
     the batch, however many sweeps the batch makes).
 
@@ -94,12 +97,12 @@ def solve(g, Y, gap, size, P, device, tol, maxit, sweeps=None):
     for i in range(n):
         Z = g(Y)
         change = gap(Z, Y).double()
-        lim = torch.clamp(size(Z).double(), min=1.0).mul_(tol)
-        Y = _keep(live, Z, Y)
+        scale = torch.clamp(size(Z).double(), min=1.0)
+        Y = _keep(live, Z, Y, axis)
         iters += live
-        conv = change <= lim
-        stop = conv | ((change >= last) & (change <= 100 * lim))
-        stag |= stop & ~conv & live
+        conv = change <= tol * scale                   # fast/solver.h's roundings: tol s, (100 tol) s
+        stop = conv | ((change >= last) & (change <= 100 * tol * scale))
+        stag |= (stop ^ conv) & live                   # stopped, not converged: stagnated
         live &= ~stop
         last = change
         if sweeps is None and not bool(live.any()):
@@ -111,8 +114,8 @@ def solve(g, Y, gap, size, P, device, tol, maxit, sweeps=None):
 
 
 def step(X, psi, tol, maxit, update="comm", defect=None, sweeps=None):
-    """One ISOMP step of every path from X (a pair) with Psi(Y) = psi(Y); returns the new
-    pair, the per-path (iterations, stagnated, capped, short) as tensors and the sweeps
+    """One ISOMP step of every path from X (a stacked pair (2, P, n, n)) with Psi(Y) =
+    psi(Y); returns the new stacked pair, the per-path (iterations, stagnated, capped, short) as tensors and the sweeps
     made (``solve``'s, ``sweeps`` fixed or None)."""
     half, quarter = coefficients(defect)
     Y = commutator(X, cmm(psi(X), X), half)
@@ -120,13 +123,12 @@ def step(X, psi, tol, maxit, update="comm", defect=None, sweeps=None):
     def g(Y):
         Pm = psi(Y)
         PY = cmm(Pm, Y)
-        Cr, Ci = skew(PY)               # 1/2 C + 1/4 (PY) Psi accumulated by the products, then
-        Cr.baddbmm_(PY[0], Pm[0], beta=half, alpha=quarter).baddbmm_(PY[1], Pm[1], alpha=-quarter)
-        Ci.baddbmm_(PY[0], Pm[1], beta=half, alpha=quarter).baddbmm_(PY[1], Pm[0], alpha=quarter)
-        return X[0] + Cr, X[1] + Ci     # one rounding at X's size (it matters in bfloat16)
+        C = skew(PY)                    # 1/2 C + 1/4 (PY) Psi accumulated by the products, then
+        C[0].baddbmm_(PY[0], Pm[0], beta=half, alpha=quarter).baddbmm_(PY[1], Pm[1], alpha=-quarter)
+        C[1].baddbmm_(PY[0], Pm[1], beta=half, alpha=quarter).baddbmm_(PY[1], Pm[0], alpha=quarter)
+        return X + C                    # one rounding at X's size (it matters in bfloat16)
 
-    Y, *flags, made = solve(g, Y, lambda Z, Y: amax((Z[0] - Y[0], Z[1] - Y[1])), amax,
-                            X[0].shape[0], X[0].device, tol, maxit, sweeps)
+    Y, *flags, made = solve(g, Y, lambda Z, Y: amax(Z - Y), amax, X.shape[1], X.device, tol, maxit, sweeps, 1)
     Pm = psi(Y)
     return (cayley(X, Pm) if update == "cay" else commutator(X, cmm(Pm, Y), 1.0)), *flags, made
 
@@ -145,4 +147,4 @@ def cayley(X, Psi):
     eye = torch.eye(Pc.shape[-1], dtype=cd, device=Pc.device)
     C = torch.linalg.solve_ex(eye - 0.5 * Pc, eye + 0.5 * Pc)[0]   # no host check: I - Psi/2 is regular
     Xn = C @ Xc @ C.conj().transpose(-1, -2)
-    return Xn.real.to(dt).contiguous(), Xn.imag.to(dt).contiguous()
+    return torch.stack((Xn.real, Xn.imag)).to(dt)

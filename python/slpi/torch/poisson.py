@@ -84,10 +84,9 @@ class Poisson:
         return out
 
     def diagonals(self, Y):
-        """the pair (P, N, N) as wrapped diagonals (2P, N, N), the pair folded into rows"""
-        torch = _torch()
-        P = Y[0].shape[0]
-        return torch.stack(Y).view(2 * P, self.N * self.N).index_select(1, self.gather).view(2 * P, self.N, self.N)
+        """the stacked pair (2, P, N, N) as wrapped diagonals (2P, N, N), the pair folded into rows"""
+        P = Y.shape[1]
+        return Y.reshape(2 * P, self.N * self.N).index_select(1, self.gather).view(2 * P, self.N, self.N)
 
     def solve(self, x):
         """h L^-1 of the wrapped diagonals x (2P, N, N): the (2P, N, W) buffer whose rows
@@ -116,13 +115,13 @@ class Poisson:
         return a
 
     def matrix(self, buf, sign, P):
-        """the skew-Hermitian pair whose lower triangle the buffer holds: one gather, then
-        Z = B + S B^T (S: -1 on Re, +1 on Im off the diagonal, 0 on Im's diagonal)"""
+        """the skew-Hermitian pair (stacked, (2, P, N, N)) whose lower triangle the buffer
+        holds: one gather, then Z = B + S B^T (S: -1 on Re, +1 on Im off the diagonal, 0 on
+        Im's diagonal)"""
         torch = _torch()
         N = self.N
         B = buf.view(2 * P, -1).index_select(1, self.scatter).view(2, P, N, N)
-        Z = torch.addcmul(B, sign, B.transpose(-1, -2))
-        return Z[0], Z[1]
+        return torch.addcmul(B, sign, B.transpose(-1, -2))
 
     def sign(self):
         torch = _torch()

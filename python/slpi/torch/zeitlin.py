@@ -149,7 +149,8 @@ class Basis:
         return out
 
     def synthesise(self, coefs, P):
-        """the inverse of analyse: grouped coefficients -> a skew-Hermitian (P, N, N) pair"""
+        """the inverse of analyse: grouped coefficients -> a skew-Hermitian pair, stacked
+        (2, P, N, N)"""
         torch = _torch()
         N = self.N
         lr = torch.zeros(P, self.L + 1, dtype=self.dtype, device=self.device)
@@ -160,13 +161,13 @@ class Basis:
             z = z.permute(1, 2, 0, 3).reshape(2, P, -1)
             lr[:, idx.reshape(-1)] = z[0]
             li[:, idx.reshape(-1)] = z[1]
-        Yr = torch.zeros(P, N * N, dtype=self.dtype, device=self.device)
-        Yi = torch.zeros(P, N * N, dtype=self.dtype, device=self.device)
+        Y = torch.zeros(2, P, N * N, dtype=self.dtype, device=self.device)
+        Yr, Yi = Y
         Yr[:, self.flat_upper] = -lr[:, :self.L]
         Yi[:, self.flat_upper] = li[:, :self.L]
         Yr[:, self.flat_lower] = lr[:, :self.L]     # the diagonal: lower wins (Re = 0 there)
         Yi[:, self.flat_lower] = li[:, :self.L]
-        return Yr.reshape(P, N, N), Yi.reshape(P, N, N)
+        return Y.view(2, P, N, N)
 
     def split(self, layout):
         """a grouped layout (..., 2, K) as the list of (2, cnt, ..., n) tensors analyse gives"""
