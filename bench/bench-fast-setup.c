@@ -1,6 +1,6 @@
-/* bench-fast-setup.c — the double path's set-up against its step (issue 91, Deliver 3:
+/* bench-fast-setup.c — the double path's set-up against its step (the goal:
  * "set-up at N = 1024 costs <= one step's CPU and <= 1 GB beyond the state and the step's
- * workspace"), Euler–Zeitlin without noise at N = 256, 512, 1024 (or the orders given).
+ * workspace", docs/experiments.md#setup-profile), Euler–Zeitlin without noise at N = 256, 512, 1024 (or the orders given).
  *
  * Each N runs in a child process of its own (its resident memory is its own): the CPU
  * seconds of slpi_stepper_new (the plan, the path's kernels, the basis and the initial

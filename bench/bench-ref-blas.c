@@ -23,7 +23,7 @@
  * step's CPU on both paths and the steady ratio of steps 2..K (the double path warm: its
  * warm start has the previous increment from step 2 on; the steady ratio wants K >= 20).
  * Without a CASE (`make bench`): ez:128 and ez:512, 20 steps unless --steps says, each
- * steady ratio printed with its goal (issue 91: <= 8 at N = 128, <= 6 at N = 512). */
+ * steady ratio printed with its goal (the goals of docs/experiments.md: <= 8 at N = 128, <= 6 at N = 512). */
 #include "core/problem-store.h"
 #include "core/view-system.h"
 #include "slpi/fast.h"
@@ -220,7 +220,7 @@ int main(int argc, char **argv)
             printf(" %7s\n", "-");
         const double goal = !strcmp(spec, "ez:128") ? 8 : !strcmp(spec, "ez:512") ? 6 : 0;
         if (goal > 0)
-            printf("  %s: certified / double %.1f steady over steps 2..%d (goal <= %g, issue 91)\n", spec,
+            printf("  %s: certified / double %.1f steady over steps 2..%d (goal <= %g)\n", spec,
                    b.done > 1 ? b.steady : b.cpu / fast, K, goal);
         fflush(stdout);
     }
