@@ -205,10 +205,14 @@ void slpi_mlmc_test_print(const slpi_mlmc_test_cfg *c, const slpi_mlmc_test_resu
             c->paths, c->m.l0, c->m.lmax, c->m.l0);
     fprintf(f, "%-6s %-10s %-8s %-8s %-8s %-15s %-10s %-10s %-15s %-10s %-8s\n", "level", "paths", "failed", "clipped",
             "cost", "mean Y", "var Y", "kurtosis", "mean P", "var P", "check");
-    for (int j = 0; j < r->nlev; j++)
-        fprintf(f, "%-6d %-10.0f %-8ld %-8ld %-8.0f %-15.8e %-10.4e %-10.4g %-15.8e %-10.4e %-8.3g\n", c->m.l0 + j,
-                r->y[j].n, r->failed[j], r->clipped[j], r->cost[j], r->mean[j], r->var[j], r->kurt[j], r->mean_p[j],
-                r->var_p[j], r->check[j]);
+    for (int j = 0; j < r->nlev; j++) {
+        char kurt[32] = "-", check[32] = "-"; /* undefined at l0 (null in the JSON): "-", not "nan" */
+        if (!isnan(r->kurt[j])) snprintf(kurt, sizeof kurt, "%.4g", r->kurt[j]);
+        if (!isnan(r->check[j])) snprintf(check, sizeof check, "%.3g", r->check[j]);
+        fprintf(f, "%-6d %-10.0f %-8ld %-8ld %-8.0f %-15.8e %-10.4e %-10s %-15.8e %-10.4e %-8s\n", c->m.l0 + j,
+                r->y[j].n, r->failed[j], r->clipped[j], r->cost[j], r->mean[j], r->var[j], kurt, r->mean_p[j],
+                r->var_p[j], check);
+    }
     fprintf(f,
             "alpha %.4g (%d levels)  beta %.4g (%d levels)  gamma %.4g (%d levels): OLS of log2 |mean Y|, "
             "log2 var Y, log2 cost on l, l > %d\n",

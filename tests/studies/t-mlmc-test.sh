@@ -28,6 +28,8 @@ OMP_NUM_THREADS=1 "$slpi" mlmc --test $t --threads 1 noise_tau=0.05 --json "$tmp
   bad "the test failed"
 grep -q '^alpha .* beta .* gamma ' "$tmp/a.txt" || bad "no rates in the report: $(tail -5 "$tmp/a.txt")"
 grep -q '^no warning' "$tmp/a.txt" || bad "a warning on a sound coupling: $(grep WARNING "$tmp/a.txt")"
+grep -qi 'nan' "$tmp/a.txt" && bad "the report prints nan (the level l0's kurtosis and check are undefined: -)"
+grep -q '^2 .* - .* -  *$' "$tmp/a.txt" || bad "level 2 (l0) does not print - for its kurtosis and check"
 OMP_NUM_THREADS=2 "$slpi" mlmc --test $t --threads 2 noise_tau=0.05 --checkpoint "$tmp/every.ck" > "$tmp/b.txt" \
   2>/dev/null || bad "the checkpointed test failed"
 cmp -s "$tmp/a.txt" "$tmp/b.txt" || bad "2 threads and a checkpoint print other bytes than 1 thread"
