@@ -68,52 +68,45 @@ if sys.argv[2] == 'long' and not (alike == [] and more is None and all(sep[i] fo
     print('indistinguishable %s, more_rows %s, separated %s' % (alike, more, sep))" "$d/v.json" $1 2>&1
 }
 
-paths 100 2 || exit 1
-$slpi verify --precision binary32 --local --json "$d/v.json" $(cat "$d/files") > "$d/out" 2>&1
-line=$(grep '^diagnosis' "$d/out")
-grep -q '^statistics: FAIL' "$d/out" || note "100 x 2: the statistics do not FAIL: $(grep '^statistics:' "$d/out" | head -1)"
-case "$line" in
-  *"drift dH/dx2"*": indistinguishable on these rows (angle "*"rows from other states (paths from other x0, longer paths)"*) ;;
-  *) note "100 x 2: no indistinguishable call naming drift dH/dx2: $line" ;;
-esac
-bad=$(json short)
-[ -z "$bad" ] || note "100 x 2: JSON $bad"
+# short LABEL NAME KIND [TEXT]: verify the files; the statistics FAIL and the diagnosis is
+# an indistinguishable call naming NAME (and saying TEXT); the JSON as json KIND wants it
+short() {
+  $slpi verify --precision binary32 --local --json "$d/v.json" $(cat "$d/files") > "$d/out" 2>&1
+  line=$(grep '^diagnosis' "$d/out")
+  grep -q '^statistics: FAIL' "$d/out" || note "$1: the statistics do not FAIL: $(grep '^statistics:' "$d/out" | head -1)"
+  case "$line" in
+    *"$2"*": indistinguishable on these rows (angle "*"${4:-}"*) ;;
+    *) note "$1: no indistinguishable call naming $2: $line" ;;
+  esac
+  bad=$(json "$3")
+  [ -z "$bad" ] || note "$1: JSON $bad"
+}
+# long LABEL NAME KIND: verify the files; the diagnosis names NAME first, no indistinguishable
+# call; the JSON as json KIND wants it
+long() {
+  $slpi verify --precision binary32 --local --json "$d/v.json" $(cat "$d/files") > "$d/out" 2>&1
+  line=$(grep '^diagnosis' "$d/out")
+  case "$line" in
+    *indistinguishable*) note "$1: an indistinguishable call: $line" ;;
+    "diagnosis: $2 off by "*) ;;
+    *) note "$1: first named is not $2: $line" ;;
+  esac
+  bad=$(json "$3")
+  [ -z "$bad" ] || note "$1: JSON $bad"
+}
 
+paths 100 2 || exit 1
+short "100 x 2" "drift dH/dx2" short "rows from other states (paths from other x0, longer paths)"
 paths 1 400 || exit 1
-$slpi verify --precision binary32 --local --json "$d/v.json" $(cat "$d/files") > "$d/out" 2>&1
-line=$(grep '^diagnosis' "$d/out")
-case "$line" in
-  *indistinguishable*) note "1 x 400: an indistinguishable call: $line" ;;
-  "diagnosis: drift dH/dx2 off by "*) ;;
-  *) note "1 x 400: first named is not drift dH/dx2: $line" ;;
-esac
-bad=$(json long)
-[ -z "$bad" ] || note "1 x 400: JSON $bad"
+long "1 x 400" "drift dH/dx2" long
 
 unset PORT_X0 # the su(4) port starts from its own x0
 port=$d/ez4 preset="iso/zeitlin/strong N=4 ic_lmax=3" defect="upd 1e-6"
 paths 50 4 || exit 1
-$slpi verify --precision binary32 --local --json "$d/v.json" $(cat "$d/files") > "$d/out" 2>&1
-line=$(grep '^diagnosis' "$d/out")
-grep -q '^statistics: FAIL' "$d/out" || note "su(4) 50 x 4: the statistics do not FAIL: $(grep '^statistics:' "$d/out" | head -1)"
-case "$line" in
-  *"update"*": indistinguishable on these rows (angle "*) ;;
-  *) note "su(4) 50 x 4: no indistinguishable call naming update: $line" ;;
-esac
-bad=$(json ez-short)
-[ -z "$bad" ] || note "su(4) 50 x 4: JSON $bad"
-
+short "su(4) 50 x 4" update ez-short
 defect="upd 3e-6"
 paths 4 800 || exit 1
-$slpi verify --precision binary32 --local --json "$d/v.json" $(cat "$d/files") > "$d/out" 2>&1
-line=$(grep '^diagnosis' "$d/out")
-case "$line" in
-  *indistinguishable*) note "su(4) 4 x 800: an indistinguishable call: $line" ;;
-  "diagnosis: update off by "*) ;;
-  *) note "su(4) 4 x 800: first named is not update: $line" ;;
-esac
-bad=$(json ez-long)
-[ -z "$bad" ] || note "su(4) 4 x 800: JSON $bad"
+long "su(4) 4 x 800" update ez-long
 
 [ $fail -eq 0 ] && echo "t-verify-separable: near-parallel ingredients called indistinguishable on many short paths from one x0 (rigid body 100 x 2, Euler-Zeitlin su(4) 50 x 4), told apart on long paths"
 exit $fail
