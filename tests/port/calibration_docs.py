@@ -19,6 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from binomial import binom_sf, clopper_pearson  # noqa: E402
 import calibrate  # noqa: E402
+from power_docs import replace  # noqa: E402   (the marker blocks of docs/power.md)
 
 GOAL_CELL, GOAL_FORMAT = 300, 2995
 TAIL = ((0.1, "≤ 0.1"), (0.01, "≤ 0.01"), (0.001, "≤ 10⁻³"))
@@ -121,14 +122,6 @@ def lines(d):
     out += ["", "Still needed for every applicable cell's %d runs: %s%s." % (
         GOAL_CELL, hours(left), " (and %d cells not probed yet)" % unprobed if unprobed else "")]
     return out
-
-
-def replace(text, name, block):
-    a, b = "<!-- %s -->\n" % name, "<!-- /%s -->" % name
-    i, j = text.find(a), text.find(b)
-    if i < 0 or j < i:
-        return None
-    return text[:i + len(a)] + "\n".join(block).rstrip("\n") + "\n" + text[j:]
 
 
 def main(argv):
