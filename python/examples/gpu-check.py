@@ -58,6 +58,7 @@ class Model:
 
     def __init__(self):
         self.step, self.setup, self.normal = {}, {}, 1e-6
+        self.event, self.events16 = 0.0, 0.0   # the profiler's seconds an event; events at su(16)
 
     def add(self, N, step, setup):
         self.step[N], self.setup[N] = max(step, 1e-6), max(setup, 1e-6)
@@ -80,6 +81,11 @@ class Model:
     def run_s(self, N, steps, paths=1, formats=1):
         return formats * (self.setup_s(N) + steps * paths * self.step_s(N))
 
+    def profile_s(self, N, steps):
+        """a profiled run: the run, and the profiler's recording and averaging of its
+        events (the set-up's are most: their number grows below N^2, taken as N^2)"""
+        return self.run_s(N, steps) + self.event * self.events16 * (N / 16.0) ** 2
+
 
 class PlantedFailure(Exception):
     """SLPI_GPU_CHECK_FAIL's error: not a RuntimeError (nor are the C library's refusals,
@@ -93,6 +99,8 @@ class Check:
         self.folder, self.budget, self.summary = folder, budget, summary
         self.t0 = time.perf_counter()
         self.failed = False
+        self.margin = 1.25     # a part runs when margin x its estimate fits: at least 1.25, then
+                               # the largest ratio of a part's seconds to its estimate so far
         summary.update(parts={}, budget_seconds=budget)
 
     def left(self):
@@ -106,12 +114,12 @@ class Check:
         os.replace(name + ".tmp", name)
 
     def part(self, name, estimate, fn, reserve=0.0):
-        """run fn() as part `name` unless its estimate exceeds what is left of the budget
-        less `reserve` (what later parts need); its result, error or skip goes into the
-        summary, which is rewritten"""
-        if estimate > self.left() - reserve:
-            rec = dict(status="skipped", reason="budget: estimated %.3g s, %.3g s left, %.3g s kept for later parts"
-                       % (estimate, self.left(), reserve))
+        """run fn() as part `name` unless its estimate, times the margin, exceeds what is
+        left of the budget less `reserve` (what later parts need); its result, error or
+        skip goes into the summary, which is rewritten"""
+        if self.margin * estimate > self.left() - reserve:
+            rec = dict(status="skipped", reason="budget: estimated %.3g s (x %.2g, the model's error), %.3g s left, "
+                       "%.3g s kept for later parts" % (estimate, self.margin, self.left(), reserve))
             print("%s: skipped (%s)" % (name, rec["reason"]))
         else:
             t = time.perf_counter()
@@ -124,6 +132,8 @@ class Check:
                 self.failed = True
                 print("%s: error: %s" % (name, rec["error"]))
             rec.update(seconds=time.perf_counter() - t, estimated_seconds=estimate)
+            if estimate >= 0.01 * self.budget:   # the model's error so far, on parts long enough to time
+                self.margin = max(self.margin, rec["seconds"] / estimate)
         self.summary["parts"][name] = rec
         self.save()
         return rec.get("result")
@@ -159,8 +169,9 @@ def zeitlin(storch, N, steps, paths, precision, dev, save_every=None):
 
 
 def calibrate(storch, tn, torch, model, dev):
-    """the model's first two sizes: su(16) and su(32), float64, one path, 2 steps; and
-    the seconds of a normal (2^14 of them on the device and on the CPU)"""
+    """the model's first two sizes: su(16) and su(32), float64, one path, 2 steps; the
+    seconds of a normal (2^14 of them on the device and on the CPU); and the profiler's
+    cost, its events and seconds an event, over that su(16) run profiled"""
     for N in (16, 32):
         e, wall = zeitlin(storch, N, 2, 1, "float64", dev)
         model.add(N, e.seconds / 2, wall - e.seconds)
@@ -169,8 +180,14 @@ def calibrate(storch, tn, torch, model, dev):
     tn.normals(7, 3, 5, j.to(dev)).cpu()
     tn.normals(7, 3, 5, j)
     model.normal = (time.perf_counter() - t) / (1 << 14)
+    from torch.profiler import profile as prof
+    t = time.perf_counter()
+    with prof(activities=activities(dev)) as p:
+        zeitlin(storch, 16, 2, 1, "float64", dev)
+    model.events16 = float(sum(k.count for k in p.key_averages()))
+    model.event = max(0.0, time.perf_counter() - t - model.run_s(16, 2)) / max(1.0, model.events16)
     return dict(sizes={str(N): dict(step_seconds=model.step[N], setup_seconds=model.setup[N]) for N in model.step},
-                normal_seconds=model.normal)
+                normal_seconds=model.normal, profiler_events_su16=model.events16, profiler_seconds_per_event=model.event)
 
 
 def format_run(storch, slpi, a, folder, N, steps, precision, dev):
@@ -227,14 +244,19 @@ def timed_step(storch, torch, model, dev, N, precision, steps):
                 step_over_products=s / prod)
 
 
+def activities(dev):
+    """what torch.profiler records: the host's operations, and the device's kernels on CUDA"""
+    from torch.profiler import ProfilerActivity
+    return [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if dev.type == "cuda" else [])
+
+
 def profile(storch, torch, dev, N, precision, steps):
     """where a step's time goes: torch.profiler over `steps` steps of one path at su(N)
     (set-up included, as its own operations: linalg_eigh), the 20 operations with most
     device time (self; CPU time on the CPU), their calls, and the host synchronisations
     (aten::item and aten::_local_scalar_dense calls)"""
-    from torch.profiler import profile as prof, ProfilerActivity
-    acts = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if dev.type == "cuda" else [])
-    with prof(activities=acts) as p:
+    from torch.profiler import profile as prof
+    with prof(activities=activities(dev)) as p:
         e, wall = zeitlin(storch, N, steps, 1, precision, dev)
     ka = p.key_averages()
 
@@ -338,13 +360,15 @@ def main(argv):
         if r and "verdict" in r:
             verdicts.append(r["verdict"])
     rigid_s = p["rigid_paths"] * p["rigid_steps"] / rate["path_steps_per_second"]
+    later = ck.margin * (rigid_s + model.profile_s(16, 4))   # the rigid body and the smallest profile
     for n in p["timing_sizes"]:   # each size judged on the model the smaller ones refined
         for precision in FORMATS:
             ck.part("timing.N=%d.%s" % (n, precision), model.run_s(n, p["timing_steps"]),
-                    lambda: timed_step(storch, torch, model, dev, n, precision, p["timing_steps"]), reserve=rigid_s)
+                    lambda: timed_step(storch, torch, model, dev, n, precision, p["timing_steps"]), reserve=later)
     ck.part("rigid_body", rigid_s, lambda: rigid(storch, dev, p["rigid_paths"], p["rigid_steps"]))
-    pN = max([n for n in p["timing_sizes"] if n <= 256] or [p["run_N"]])
-    ck.part("profile.N=%d.float64" % pN, 2 * model.run_s(pN, 4),
+    fit = [n for n in (16, 32, 64, 128, 256) if ck.margin * model.profile_s(n, 4) <= ck.left()]
+    pN = max(fit or [16])   # the largest of su(16) ... su(256) whose profile fits
+    ck.part("profile.N=%d.float64" % pN, model.profile_s(pN, 4),
             lambda: profile(storch, torch, dev, pN, "float64", 4))
     print("wrote %s (%.3g s of %g)" % (os.path.join(folder, "summary.json"), summary["elapsed_seconds"], a["budget"]))
     return 0 if not ck.failed and all(v == "PASS" for v in verdicts) else 1

@@ -1,7 +1,8 @@
 #!/bin/sh
 # t-gpu-check.sh — python/examples/gpu-check.py cannot lose a run (docs/gpu.md#check):
 # on the CPU device with --budget 60 it prints its plan first, completes within the
-# budget and writes a summary.json with every part (ok or skipped for the budget: what
+# budget, no part past 4 times its estimate (where that is at least 1 s), and writes a
+# summary.json with every part (ok or skipped for the budget: what
 # fits depends on the machine's load, so only the calibration and the noise KAT must
 # run); with a part made to fail (SLPI_GPU_CHECK_FAIL=runs.float32) it records that
 # part's error, runs every later part, rewrites summary.json to the end and exits 1.
@@ -35,7 +36,7 @@ for run, failing in (("full", None), ("planted", "runs.float32")):
     parts = s["parts"]
     want = ["calibrate", "rigid_calibrate", "noise_kat"] + ["runs." + f for f in formats]
     want += ["timing.N=%d.%s" % (n, f) for n in s["plan"]["timing_sizes"] for f in formats] + ["rigid_body"]
-    want += ["profile.N=%d.float64" % max([n for n in s["plan"]["timing_sizes"] if n <= 256] or [s["plan"]["run_N"]])]
+    want += [k for k in parts if k in ["profile.N=%d.float64" % n for n in (16, 32, 64, 128, 256)]][-1:] or ["profile"]
     if list(parts) != want:
         bad.append("%s: parts %s, want %s" % (run, list(parts), want))
     if log.find("plan (") < 0 or log.find("plan (") > log.find("noise_kat"):
@@ -43,6 +44,9 @@ for run, failing in (("full", None), ("planted", "runs.float32")):
     if s["elapsed_seconds"] > s["budget_seconds"]:
         bad.append("%s: %.1f s, over the budget of %g s" % (run, s["elapsed_seconds"], s["budget_seconds"]))
     for name, rec in parts.items():
+        est = rec.get("estimated_seconds", 0)
+        if rec["status"] == "ok" and est >= 1 and rec["seconds"] > 4 * est:   # a part the plan cannot price
+            bad.append("%s: part %s took %.1f s, estimated %.2f s" % (run, name, rec["seconds"], est))
         want_status = "error" if name == failing else "ok"
         if rec["status"] != want_status and not (rec["status"] == "skipped" and name != failing):
             bad.append("%s: part %s: %s (want %s)" % (run, name, rec, want_status))
