@@ -337,6 +337,21 @@ def test_device_operations_and_noise_bytes():
     assert z.shape == (1, 64, M) and c.peak_bytes <= 32 * z.numel(), c.peak_bytes / z.numel()
 
 
+def test_set_up_operations_grow_as_n():
+    """the Euler–Zeitlin set-up (tables, scan multipliers, state) issues O(N) device
+    operations, at most 10 N + 100 (measured 197, 315, 545 at su(16), su(32), su(64);
+    it was 668, 2026, 7040: the Thomas factors one element at a time, N^2 operations with
+    a host read each: on a GPU a sync each; docs/gpu.md#cost)"""
+    from slpi.torch.count import Count
+    from slpi.torch.euler_zeitlin import Stepper
+    for N in (16, 32):
+        p, kv = storch._problem("iso/zeitlin/strong", dict(N=N, ic_lmax=min(11, N - 1), h=2.0 ** -8, steps=1))
+        x0 = slpi.run(p, steps=1, output_every=1).states[0]
+        with Count() as c:
+            Stepper(kv, p, x0, 1, torch.float64, torch.device("cpu"))
+        assert c.ops <= 10 * N + 100, (N, c.ops)
+
+
 def test_no_host_sync_in_a_step(monkeypatch):
     """a step reads nothing back to the host (isomp.solve's fixed sweeps with a device-side
     check, docs/gpu.md#how): with every host read of a tensor counted (item, tolist, cpu,

@@ -33,17 +33,18 @@ class Poisson:
         shift = kappa * kappa
         self.pinned = shift == 0          # d = 0 with kappa = 0: the kernel (trace) pinned; the mean is removed
         #                                   before and after the solve in every case (fast/zeitlin-basis.c)
-        tc = torch.zeros(N, N, dtype=torch.float64)
-        tinv = torch.zeros(N, N, dtype=torch.float64)
+        tc = [[0.0] * N for _ in range(N)]          # built in Python floats: one tensor, not N^2 operations
+        tinv = [[0.0] * N for _ in range(N)]
         for m in range(N):
             d, e = laplacian(N, m)
             n, i0 = N - m, 1 if (m == 0 and self.pinned) else 0
             prev = 0.0
             for i in range(i0, n):
                 den = d[i] - shift - (e[i - 1] * prev if i > i0 else 0.0)
-                tinv[m, i] = 1.0 / den
-                prev = e[i] * tinv[m, i].item() if i + 1 < n else 0.0
-                tc[m, i] = prev
+                tinv[m][i] = 1.0 / den
+                prev = e[i] * tinv[m][i] if i + 1 < n else 0.0
+                tc[m][i] = prev
+        tc, tinv = torch.tensor(tc, dtype=torch.float64), torch.tensor(tinv, dtype=torch.float64)
         self.K = max(1, (N - 1).bit_length())      # stages: 2^K >= N
         self.pad = 1 << (self.K - 1)
         alpha = torch.zeros(N, N, dtype=torch.float64)

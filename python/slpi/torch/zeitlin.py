@@ -60,10 +60,11 @@ def laplacian(N, m):
 def eigenvectors(N, m, device):
     """L_m's unit eigenvectors by column, binary64 (N - m, N - m) on device: ascending
     eigenvalues (column 0 is l = N - 1), last entry positive"""
+    import numpy
     torch = _torch()
-    d, e = (torch.tensor(v, dtype=torch.float64) for v in laplacian(N, m))
-    T = (torch.diag(d) + torch.diag(e, 1) + torch.diag(e, -1)).to(device)
-    v = torch.linalg.eigh(T)[1]
+    d, e = laplacian(N, m)
+    T = numpy.diag(d) + numpy.diag(e, 1) + numpy.diag(e, -1)        # on the host: exact (sums with 0)
+    v = torch.linalg.eigh(torch.from_numpy(T).to(device))[1]
     return v * torch.where(v[N - m - 1] > 0, 1.0, -1.0)
 
 
