@@ -133,8 +133,10 @@ def stream(seed, paths, comps, first, count, device=None):
     """Normals first .. first + count - 1 of the streams (seed, path, component) for every
     path and component (int64 tensors): a binary64 tensor (P, count, M). One Philox call
     gives normals 2b and 2b + 1 (both used), and the normals are made in slices of the
-    index so that the scratch stays below an eighth of the result (docs/gpu.md#noise:
-    bytes a normal)."""
+    index (of the components too, where one block of every component is more than a slice)
+    so that the scratch stays below an eighth of the result (docs/gpu.md#noise: bytes a
+    normal) and a request above the minimum is about eight slices, whatever its shape (each
+    slice is some 300 device operations)."""
     torch = _torch()
     P, M = paths.shape[0], comps.shape[0]
     out = torch.empty(P, count, M, dtype=torch.float64, device=device)
@@ -143,13 +145,16 @@ def stream(seed, paths, comps, first, count, device=None):
     b_first, b_end = first >> 1, (first + count + 1) >> 1
     size = max(SLICE_MIN, min(SLICE_MAX, P * count * M // 8))
     per = max(1, size // (2 * P * M))                       # blocks a slice
+    cper = M if per > 1 or 2 * P * M <= size else max(1, size // (2 * P))   # components a slice
     for s0 in range(b_first, b_end, per):
         s1 = min(b_end, s0 + per)
-        blk = torch.arange(s0, s1, dtype=torch.int64, device=device)[None, :, None].expand(P, s1 - s0, M)
-        r0, r1, r2, r3 = philox(seed, paths[:, None, None], comps[None, None, :], blk)
-        z = word_normals(torch.stack([r0, r2], 2), torch.stack([r1, r3], 2)).view(P, 2 * (s1 - s0), M)
         a, b = max(first, 2 * s0), min(first + count, 2 * s1)
-        out[:, a - first:b - first].copy_(z[:, a - 2 * s0:b - 2 * s0])
+        for c0 in range(0, M, cper):
+            c1 = min(M, c0 + cper)
+            blk = torch.arange(s0, s1, dtype=torch.int64, device=device)[None, :, None].expand(P, s1 - s0, c1 - c0)
+            r0, r1, r2, r3 = philox(seed, paths[:, None, None], comps[None, None, c0:c1], blk)
+            z = word_normals(torch.stack([r0, r2], 2), torch.stack([r1, r3], 2)).view(P, 2 * (s1 - s0), c1 - c0)
+            out[:, a - first:b - first, c0:c1].copy_(z[:, a - 2 * s0:b - 2 * s0])
     return out
 
 
