@@ -317,7 +317,8 @@ def test_device_operations_and_noise_bytes():
     450 and 332 before Psi's real form, the stopping rule's tables and the noise tables in
     one group) and at most 45 (iterations + 1), growing with the iterations, not with N;
     the noise of a 64-step chunk at su(64) holds at most 32 bytes a normal at its peak
-    (measured 29; it was 209), and su(256)'s costs as many operations for 16 steps as for 8"""
+    (measured 29; it was 209) in at most 1700 operations (measured 1636; 2412 with a
+    product per word), and su(256)'s costs as many operations for 16 steps as for 8"""
     from slpi.torch.count import Count
     per_step = {}
     for N in (8, 32):
@@ -335,6 +336,7 @@ def test_device_operations_and_noise_bytes():
     with Count() as c:
         z = tnoise.increments(SEED, [0], M, 2.0 ** -8, 64, truncate=0.1)
     assert z.shape == (1, 64, M) and c.peak_bytes <= 32 * z.numel(), c.peak_bytes / z.numel()
+    assert c.ops <= 1700, c.ops                  # 8 slices, Philox's two products a round stacked (2412 apart)
     M, ops = 256 * 256 - 128 * 128, []        # su(256)'s noise: one block of every component is more
     for steps in (8, 16):                        # than a slice; sliced by components too, a request is
         with Count() as c:                       # eight slices whatever its steps (it was steps / 2)
