@@ -41,6 +41,7 @@ class Stepper:
             self.const = None if self.const_per_step or not bool((F != 0).any()) else self._constant(None)
         self.comp = torch.tensor(self.fam.comp, dtype=torch.int64, device=device)
         self.a = torch.tensor(self.fam.a, **f64)
+        self.neg_a = -self.a                                   # -(a eta) = (-a) eta, exactly
         self.xi = torch.tensor(self.fam.xi, **f64) if self.fam.noise == "fields" else None
         v = torch.tensor(x0, **f64)
         iu = torch.triu_indices(N, N, 1, device=device)
@@ -105,7 +106,7 @@ class Stepper:
         if self.fast:
             pois, pad, N, modes = self.pois, self.pois.pad, self.N, self.modes
             if modes is not None:
-                modes.weights(self.fam.comp, -(self.a * eta))
+                modes.weights(self.fam.comp, self.neg_a * eta)
             const = self._constant(eta) if self.const_per_step else self.const
 
             def psi(Y):

@@ -109,18 +109,19 @@ def solve(g, Y, measure, P, device, tol, maxit, sweeps=None, axis=0):
     if key not in _TOLS:                               # fast/solver.h's roundings: tol s, (100 tol) s
         _TOLS[key] = torch.tensor([tol, 100 * tol], dtype=torch.float64, device=device)
     tols = _TOLS[key]
-    live = torch.ones(n + 1, P, dtype=torch.bool, device=device)     # live[i]: iterating before sweep i
-    ok = torch.empty(n, P, 2, dtype=torch.bool, device=device)       # converged, below 100 tol s
-    stop = torch.empty(n, P, dtype=torch.bool, device=device)
-    last = torch.full((P,), float("inf"), dtype=torch.float64, device=device)
+    flags = torch.ones(n + 1, 4, P, dtype=torch.bool, device=device)   # one table, four rows a sweep:
+    live, ok, stop = flags[:, 0], flags[:n, 1:3].transpose(1, 2), flags[:n, 3]   # live before sweep i; (conv, near)
     shape = [1] * Y.dim()
     shape[axis] = -1
-    made = n
+    made, last = n, None
     for i in range(n):
         Z = g(Y)
         change, size = (t.double() for t in measure(Z, Y))
         torch.le(change[:, None], torch.clamp(size, min=1.0)[:, None] * tols, out=ok[i])
-        torch.logical_or(ok[i, :, 0], ok[i, :, 1] & (change >= last), out=stop[i])
+        if last is None:                               # the first sweep: no change before it
+            stop[i] = ok[i, :, 0]
+        else:
+            torch.logical_or(ok[i, :, 0], ok[i, :, 1] & (change >= last), out=stop[i])
         Y = torch.where(live[i].view(shape), Z, Y)     # a path that stopped keeps its Y
         torch.gt(live[i], stop[i], out=live[i + 1])    # live and not stopped
         last = change
