@@ -346,6 +346,17 @@ def test_device_operations_and_noise_bytes():
     assert torch.equal(z[0, 0], tnoise.normals(SEED, 0, torch.arange(M), 0) * 2.0 ** -4)
 
 
+def test_header_sweeps_of_a_run_without_steps(tmp_path):
+    """the solver line states the sweeps S at the end, and says that no step was made where
+    a result holds none (an ensemble with no step: S unset), not 'None'"""
+    e = storch.run("iso/zeitlin/strong", paths=1, N=4, ic_lmax=3, steps=2, h=2.0 ** -8)
+    line = [ln for ln in storch._header(e, 0) if ln.startswith("## slpi.torch solver:")][0]
+    assert "; %d at the end)" % e.sweeps in line, line
+    e.sweeps = None
+    line = [ln for ln in storch._header(e, 0) if ln.startswith("## slpi.torch solver:")][0]
+    assert "None" not in line and "none, no step made at the end" in line, line
+
+
 def test_set_up_operations_grow_as_n():
     """the Euler–Zeitlin set-up (tables, scan multipliers, state) issues O(N) device
     operations, at most 10 N + 100 (measured 197, 315, 545 at su(16), su(32), su(64);

@@ -315,7 +315,8 @@ def _header(ensemble, i):
                  "no host sync in a step: a device-side check after the last sweep, read once a chunk of %d steps "
                  "with its rows; a chunk where a path had not stopped is re-run from its start with a host check "
                  "each sweep (%d re-runs); a stopped path keeps its iterate"
-                 % (ensemble.sweeps, ensemble.chunk, ensemble.reruns))
+                 % ("none, no step made" if ensemble.sweeps is None else ensemble.sweeps, ensemble.chunk,
+                    ensemble.reruns))
     it = ensemble.iterations if i is None else ensemble.iterations[i]
     st, cp = (ensemble.stagnated, ensemble.capped) if i is None else (ensemble.stagnated[i], ensemble.capped[i])
     lines.append("## slpi.torch iterations: mean %.3f max %d, stagnated %d, capped %d"
