@@ -23,6 +23,12 @@ def _torch():
     return torch
 
 
+def _take(src, index):
+    """src[:, index] of an (R, X) tensor: one gather by the index broadcast over the rows
+    (PyTorch 1.13's CPU gather is several times faster than its index_select on dim 1)"""
+    return _torch().gather(src, 1, index.expand(src.shape[0], -1))
+
+
 class Poisson:
     """h (Delta_N - kappa^2)^-1 of pairs (P, N, N) -> the lower triangle's diagonals solved,
     as a (2P, N, W) table (see solve)"""
@@ -59,7 +65,8 @@ class Poisson:
         m, c = np.divmod(np.arange(N * W), W)
         b = c - self.pad
         inside = (b >= 0) & (b < N)
-        self.gather = torch.from_numpy(np.where(inside, ((b + m) % N) * N + b, 0)).to(device)
+        one = np.where(inside, ((b + m) % N) * N + b, 0)
+        self.gather = torch.from_numpy(np.concatenate((one, one + N * N))).to(device)   # Re's rows, then Im's
         # Psi's real form [[Re, -Im], [Im, Re]] (2N, 2N) from the solved lower triangle (rows Re, Im of a
         # path's (2, N, W) buffer): entry (i, j) of Re or Im from diagonal |i - j| at b = min(i, j), times
         # the sign of its triangle (Re: -1 above, 0 on the diagonal; Im: +1), and -1 more in the block of -Im
@@ -92,7 +99,7 @@ class Poisson:
         """the pairs (P, 2, N, N) as padded wrapped diagonals (2P, N, W), row 2p + part (Re 0, Im 1):
         diagonal m at columns pad .. pad + N - 1, the pads any finite numbers"""
         P = Y.shape[0]
-        return Y.reshape(2 * P, self.N * self.N).index_select(1, self.gather).view(2 * P, self.N, self.W)
+        return _take(Y.reshape(P, -1), self.gather).view(2 * P, self.N, self.W)
 
     def solve(self, a):
         """h L^-1 of the padded wrapped diagonals a (2P, N, W) (``diagonals``; a is overwritten):
@@ -122,7 +129,7 @@ class Poisson:
         """Psi's real form [[Re, -Im], [Im, Re]] (P, 2N, 2N) of the skew-Hermitian pairs whose lower
         triangles the buffer holds: one gather and one product by the signs (exact)"""
         N = self.N
-        return buf.view(P, -1).index_select(1, self.block).view(P, 2 * N, 2 * N).mul_(self.sign)
+        return _take(buf.view(P, -1), self.block).view(P, 2 * N, 2 * N).mul_(self.sign)
 
 
 class Modes:
