@@ -8,9 +8,10 @@
  * bit for bit; its adjoint is summed before it is pushed on.
  *
  * A product that repeats a factor is a product of powers. A product is a maximal tree of
- * `*` in the text; its factors are the subtrees it multiplies, left to right, a factor
- * x^n (an integer power, n >= 2) counted as x n times. When a factor that depends on a
- * coordinate or on t occurs more than once (as the same shared subtree), the product is
+ * `*` in the shared nodes, through the products that only it reads (a shared subtree stays
+ * one factor: (s)*(s) is (s)^2); its factors are the subtrees it multiplies, left to
+ * right, an integer power x^n (n >= 1) counted as x n times. When a factor that depends on
+ * a coordinate or on t occurs more than once (as the same shared subtree), the product is
  * rebuilt from its distinct factors in the order of their first occurrence, each x^m with
  * m its count (x itself when m = 1), multiplied left to right: q*x1*x1*x1*x1 and
  * q*x1^2*x1^2 become q*x1^4, x1*x2*x1 becomes x1^2*x2, node for node the tape of the
