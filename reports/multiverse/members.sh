@@ -14,8 +14,10 @@
 #                                     SHA256SUMS line and every line's file is there; every
 #                                     row of a member with an archived file is the row
 #                                     generated from it (CPU taken from the row), and its
-#                                     declared seeds, fit, levels and kernel are the ones
-#                                     its report ran with; an archived file has its row. A
+#                                     declared seeds, fit, levels, kernel and libm are the
+#                                     ones its report ran with (the libm: the label of the
+#                                     object that served exp, libm_ran=, which reports
+#                                     before 2026-11-28 lack); an archived file has its row. A
 #                                     row without an archived file must be one of the
 #                                     legacy rows of FILE (runs archived before 2026-11-28,
 #                                     whose members' reports were not kept): FILE's line
@@ -28,8 +30,7 @@
 #                                     their outcomes (not CONFIRMED with one not met, nor
 #                                     DISCREPANCY with all met). One line a folder on
 #                                     stdout: how many rows are evidenced, how many legacy.
-# The libm a member ran with is not in its report (only the driver knows it): a row's
-# libm= is checked by nothing here. Exit 1 when a check fails, 2 on a bad argument.
+# Exit 1 when a check fails, 2 on a bad argument.
 usage="usage: members.sh add OUT K COORDS CPU | members.sh check [--legacy FILE] DIR..."
 command -v jq > /dev/null || { echo "members: needs jq (make deps installs it)" >&2; exit 2; }
 sha() { sha256sum | cut -d' ' -f1; }
@@ -106,9 +107,10 @@ case ${1:-} in
         ev=$((ev + 1))
         [ "$(row "$f" "$k" "$c" "$(printf '%s\n' "$line" | cut -f5)")" = "$line" ] ||
           { echo "members: FAIL: $key: member $k's row is not the one its archived report gives: $(row "$f" "$k" "$c" "$(printf '%s\n' "$line" | cut -f5)")"; bad=1; }
-        ran=$(gzip -dc "$f" | jq -r '"seeds=\(.seed_offset) fit=\(.fit) levels=\(.levels) blas=\(.provenance // "" | capture("(^|\n)openblas=(?<k>[^\n]*)").k // "unknown")"')
+        ran=$(gzip -dc "$f" | jq -r '(.provenance // "") as $p | "seeds=\(.seed_offset) fit=\(.fit) levels=\(.levels) blas=\($p |
+          capture("(^|\n)openblas=(?<k>[^\n]*)").k // "unknown") libm=\($p | capture("(^|\n)libm_ran=(?<l>[^ \n]*)").l // "unknown")"')
         for kv in $c; do
-          case ${kv%%=*} in seeds | fit | levels | blas)
+          case ${kv%%=*} in seeds | fit | levels | blas | libm)
             case " $ran " in *" $kv "*) ;; *) echo "members: FAIL: $key: member $k declares $kv, its report ran with $ran"; bad=1 ;; esac ;;
           esac
         done
