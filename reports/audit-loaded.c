@@ -74,8 +74,7 @@ void slpi_audit_loaded(slpi_audit_ran *out)
 {
     void *exp_ran, *zgemm;
     memset(out, 0, sizeof *out);
-    if (object_of("exp", out->libm, sizeof out->libm, &exp_ran) ||
-        slpi_audit_sha256_file(out->libm_sha256, out->libm))
+    if (object_of("exp", out->libm, sizeof out->libm, &exp_ran) || slpi_audit_sha256_file(out->libm_sha256, out->libm))
         snprintf(out->libm_sha256, sizeof out->libm_sha256, "unreadable");
     snprintf(out->libm_label, sizeof out->libm_label, "%s", out->libm[0] ? libm_label(out->libm, exp_ran) : "other");
     if (object_of("cblas_zgemm", out->blas, sizeof out->blas, &zgemm) ||
@@ -112,6 +111,6 @@ void slpi_audit_loaded_record(json_t *root)
 void slpi_audit_loaded_write(FILE *f)
 {
     const slpi_audit_ran *l = slpi_audit_loaded_once();
-    fprintf(f, "libm_ran=%s %s sha256 %s\nblas_ran=%s sha256 %s kernel %s\n", l->libm_label, l->libm,
-            l->libm_sha256, l->blas, l->blas_sha256, l->blas_kernel);
+    fprintf(f, "libm_ran=%s %s sha256 %s\nblas_ran=%s sha256 %s kernel %s\n", l->libm_label, l->libm, l->libm_sha256,
+            l->blas, l->blas_sha256, l->blas_kernel);
 }
