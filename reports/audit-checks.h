@@ -96,9 +96,11 @@ int slpi_audit_find(const slpi_audit_args *x, const char *name);
 const slpi_audit_arg *slpi_audit_get(const slpi_audit_args *x, const char *name);
 /* 0 if the check can come out either way, else -1 with why (the nearest valid word where
  * there is one): a diagnostic not among diag[0..ndiag) (the case's run's; diag NULL: not
- * checked), a reversed, empty or unbounded window, an empty sweep, or a threshold that a
- * magnitude always or never meets. The registry refuses such a check at load. */
-int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why, size_t n);
+ * checked), a reversed, empty or unbounded window, an empty sweep, a threshold that a
+ * magnitude always or never meets, a window wider than its quantity's range, or a change's
+ * threshold under the round-off floor of the case's run of `steps` steps (0: unknown, one
+ * rounding). The registry refuses such a check at load. */
+int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, long steps, char *why, size_t n);
 /* The bound the number of check x is judged against (docs/claims.md#screen reads how far
  * a run is from it): 1, a magnitude's threshold (*lo = *hi = X, or resolvable's N); 2, a
  * window [*lo, *hi] (a CI must lie inside it, or the number: critical's h, a growth
