@@ -42,6 +42,16 @@ got=$(awk -F'\t' 'NR > 1 { print $1 }' "$d/b/$cell.tsv" | tr '\n' ' ')
 [ "$got" = "0 1 2 " ] || note "after a kill and a resume the runs are '$got', not '0 1 2 '"
 cmp -s "$d/b/$cell.tsv" /dev/null && note "resume wrote nothing"
 
+# a probed cell is probed again only with --reprobe, and only while it has no run
+mkdir "$d/c" && cp "$d/a/cost.tsv" "$d/c/"
+probes() { grep -c "^$cell	" "$1/cost.tsv"; }
+$cal --dir "$d/c" --cell $cell --probe > /dev/null 2>&1
+[ "$(probes "$d/c")" -eq 1 ] || note "--probe probed a cell that has its probe"
+$cal --dir "$d/c" --cell $cell --probe --reprobe > "$d/log" 2>&1 || note "--reprobe: $(tail -3 "$d/log")"
+[ "$(probes "$d/c")" -eq 2 ] || note "--reprobe of a cell without runs left $(probes "$d/c") probes, not 2"
+$cal --dir "$d/a" --cell $cell --probe --reprobe > /dev/null 2>&1
+[ "$(probes "$d/a")" -eq 1 ] || note "--reprobe probed a cell that has runs"
+
 # the table of a fixture: 3 runs (one FAIL), one probe, an unprobed cell
 mkdir "$d/f"
 h=$(head -1 "$d/a/$cell.tsv")
@@ -70,5 +80,5 @@ $py tests/port/calibration_docs.py --check --dir "$d/f" --doc "$d/doc.md" || not
 sed 's/\tFAIL\t0.0001/\tPASS\t0.0001/' "$d/f/$cell.tsv" > "$d/x" && mv "$d/x" "$d/f/$cell.tsv"
 $py tests/port/calibration_docs.py --check --dir "$d/f" --doc "$d/doc.md" 2> /dev/null
 [ $? -eq 1 ] || note "a FAIL turned PASS went unnoticed by --check"
-[ $fail -eq 0 ] && echo "t-calibration: 2 runs with the rule's paths, a killed run resumed once, the fixture's table, docs/power.md's table"
+[ $fail -eq 0 ] && echo "t-calibration: 2 runs with the rule's paths, a killed run resumed once, a probe redone by --reprobe, the fixture's table, docs/power.md's table"
 exit $fail

@@ -5,7 +5,7 @@ implementations, one run a P x S batch judged by one `slpi verify --local`, each
 run one line appended to DIR/CELL.tsv, resumable in pieces over sessions.
 
 usage: calibrate.py [--dir DIR] [--cell NAME ...] [--runs N] [--target K]
-                    [--budget SECONDS] [--probe] [--list]
+                    [--budget SECONDS] [--probe] [--reprobe] [--list]
   --dir DIR        the committed data (default docs/calibration)
   --cell NAME      only this cell (repeatable; default: every applicable cell, cheapest
                    first by its cost probe, in rounds of 50 runs)
@@ -14,6 +14,8 @@ usage: calibrate.py [--dir DIR] [--cell NAME ...] [--runs N] [--target K]
   --budget S       start no probe or run that would take this call past S CPU seconds
                    (generation and verify, estimated from the cell's probe or its runs)
   --probe          only measure the cost of the cells that have no probe yet
+  --reprobe        probe again the chosen cells that have no committed run (their run
+                   was amended since their probe); a new line, and a cell's last counts
   --list           print every cell, applicable or why not, and its committed runs
 A run is never redone: run r is the cell's r-th committed line, and its paths follow from
 the cell and r alone. A killed run leaves no line (each line is one write and fsync,
@@ -294,11 +296,11 @@ def costs(out):
 
 def parse(argv):
     o = {"dir": os.path.join(ROOT, "docs", "calibration"), "cell": [], "runs": None, "target": 300,
-         "budget": float("inf"), "probe": False, "list": False}
+         "budget": float("inf"), "probe": False, "reprobe": False, "list": False}
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--probe", "--list"):
+        if a in ("--probe", "--reprobe", "--list"):
             o[a[2:]] = True
         elif a in ("--dir", "--cell", "--runs", "--target", "--budget") and i + 1 < len(argv):
             i += 1
@@ -338,7 +340,8 @@ def main(argv):
     spent = 0.0
     cost = costs(out)
     for c in chosen:
-        if c[1] not in cost and spent < o["budget"]:
+        again = o["reprobe"] and not read_table(os.path.join(out, c[1] + ".tsv"), FIELDS)
+        if (again or c[1] not in cost) and spent < o["budget"]:
             t0, c0 = time.process_time(), child_cpu()
             cost[c[1]] = probe(c, out)
             spent += time.process_time() - t0 + child_cpu() - c0

@@ -93,14 +93,24 @@ static double maxabs(const double *x, int n)
     return m;
 }
 
-/* One data row of a noise file into dw; 0 at its end. */
+/* One data row of a noise file into dw: 1, or 0 at its end, or -1 when the row is longer
+ * than the n - 1 bytes of line (it would be read as two rows) or holds fewer than m
+ * numbers. The caller sizes line from m (NOISE_ROW_BYTES): a row carries each increment
+ * twice, %a and %.17g, about 43 bytes, and su(64)'s rows pass 128 KiB. */
+#define NOISE_ROW_BYTES(m) (64 * (size_t)(m) + 256)
 static int read_row(FILE *f, double *dw, int m, char *line, size_t n)
 {
     do {
         if (!fgets(line, (int)n, f)) return 0;
     } while (line[0] == '#');
+    if (!strchr(line, '\n') && !feof(f)) return -1;
     char *s = line;
-    for (int k = 0; k < m; k++) dw[k] = strtod(s, &s);
+    for (int k = 0; k < m; k++) {
+        char *end;
+        dw[k] = strtod(s, &end);
+        if (end == s) return -1;
+        s = end;
+    }
     return 1;
 }
 
@@ -144,7 +154,9 @@ static int port_main(const port *p, int argc, char **argv)
     }
     double *xd = malloc(sizeof(double) * 3 * (size_t)p->dim), *dw = malloc(sizeof(double) * (size_t)p->noises);
     real *x = malloc(sizeof(real) * 2 * (size_t)p->dim);
-    if (!xd || !dw || !x) {
+    size_t rowbytes = NOISE_ROW_BYTES(p->noises);
+    char *row = malloc(rowbytes);
+    if (!xd || !dw || !x || !row) {
         fprintf(stderr, "%s: out of memory\n", argv[0]);
         return 2;
     }
@@ -190,8 +202,11 @@ static int port_main(const port *p, int argc, char **argv)
             printf("\n");
         }
         if (n == steps) break;
-        if (!read_row(f, dw, p->noises, line, sizeof line)) {
-            fprintf(stderr, "%s: %s: too few increments\n", argv[0], argv[1]);
+        int got = read_row(f, dw, p->noises, row, rowbytes);
+        if (got <= 0) {
+            fprintf(stderr, "%s: %s: %s\n", argv[0], argv[1],
+                    got ? "a row of increments not whole (longer than the port reads, or short)"
+                        : "too few increments");
             return 2;
         }
         if (effect) memcpy(y, x, sizeof(real) * (size_t)p->dim);
@@ -215,6 +230,7 @@ static int port_main(const port *p, int argc, char **argv)
     free(xd);
     free(dw);
     free(x);
+    free(row);
     return fclose(f) || ferror(stdout) ? 1 : 0;
 }
 #endif
