@@ -205,7 +205,7 @@ def table(rows):
     lines.append("Read as the rule's words alone (the heavy top's `amp` expecting `noise`, its `drop` `Psi Y Psi/4`): "
                  "right alone in %s." % rate(w_alone.count("right"), len(w_alone)))
     left = len(plan()) - len(rows)
-    lines.append("Not run (the session ended first): %d of the plan's %d runs. The SVI rigid body: missing (no port "
+    lines.append("Not run: %d of the plan's %d runs. The SVI rigid body: missing (no port "
                  "of it is written)." % (left, len(plan())))
     return lines
 
