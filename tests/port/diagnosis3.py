@@ -153,14 +153,21 @@ def one(h, port, build, shape, defect, factor, path, cache):
                 seconds="%.1f" % (time.time() - t))
 
 
+def form(r):
+    """how a run's diagnosis names: 'alone', 'group' (an indistinguishable group) or 'none'
+    (nothing named: its JSON's group is then every ingredient, not a call)"""
+    return "none" if r["named"] != "True" else "group" if r["group"] else "alone"
+
+
 def call(r, expect=None):
-    """a run's call: '' (not judged), 'right', 'group' (right in a group) or 'wrong'"""
+    """a run's call: '' (not judged), 'right' (alone), 'group' (right in a group) or 'wrong'
+    (another ingredient alone, a group without the expected one, or none named)"""
     want = (r["expected"] if expect is None else expect).split("|")
     if r["stat_verdict"] != "FAIL" or want == [""]:
         return ""
-    if r["group"]:
+    if form(r) == "group":
         return "group" if set(want) & set(r["group"].split("|")) else "wrong"
-    return "right" if r["first"] in want else "wrong"
+    return "right" if form(r) == "alone" and r["first"] in want else "wrong"
 
 
 def rate(k, n):
@@ -181,9 +188,9 @@ def table(rows):
                 if not rs:
                     continue
                 c = [call(r) for r in rs]
-                alone_wrong = sum(k == "wrong" and not r["group"] for r, k in zip(rs, c))
-                wrong = sorted({"%s: %s" % (r["defect"], r["first"] or "(none)")
-                                + (" (group %s)" % r["group"].replace("|", ", ") if r["group"] else "")
+                alone_wrong = sum(k == "wrong" and form(r) == "alone" for r, k in zip(rs, c))
+                wrong = sorted({"%s %s: %s" % (r["defect"], r["factor"], r["first"] or "(none named)")
+                                + (" (group %s)" % r["group"].replace("|", ", ") if form(r) == "group" else "")
                                 for r, k in zip(rs, c) if k == "wrong"})
                 lines.append("| %s | %s | %s | %d | %d | %d | %d | %d | %s | %s |" % (
                     port, BUILDS[build], shape, len(rs),
@@ -191,17 +198,19 @@ def table(rows):
                     c.count("right"), c.count("group"), "; ".join(wrong) or "-",
                     rate(c.count("right"), c.count("right") + alone_wrong)))
     c = [(call(r), r) for r in rows]
-    alone = [k for k, r in c if k == "right" or (k == "wrong" and not r["group"])]
-    groups = [k for k, r in c if r["group"] and k]
+    alone = [k for k, r in c if k and form(r) == "alone"]
+    groups = [k for k, r in c if k and form(r) == "group"]
     lines += ["", "**Named alone: right in %s** (goal >= 90 %%). **Indistinguishable groups holding the expected "
               "ingredient: %d of %d.** Judged runs: %d of %d run (the rest: no statistical FAIL, or no expected "
-              "ingredient); correct ports: %d runs, %d statistical FAILs, %d diagnoses named." % (
-                  rate(alone.count("right"), len(alone)), groups.count("group"), len(groups), len(alone) + len(groups),
-                  len(rows), sum(r["defect"] == "none" for r in rows),
+              "ingredient), %d of them with nothing named (wrong); correct ports: %d runs, %d statistical FAILs, "
+              "%d diagnoses named." % (
+                  rate(alone.count("right"), len(alone)), groups.count("group"), len(groups),
+                  sum(k != "" for k, r in c), len(rows), sum(k != "" and form(r) == "none" for k, r in c),
+                  sum(r["defect"] == "none" for r in rows),
                   sum(r["defect"] == "none" and r["stat_verdict"] == "FAIL" for r in rows),
                   sum(r["defect"] == "none" and r["named"] == "True" for r in rows))]
     w = [(call(r, AS_WRITTEN.get((r["port"], r["defect"]), r["expected"])), r) for r in rows]
-    w_alone = [k for k, r in w if k == "right" or (k == "wrong" and not r["group"])]
+    w_alone = [k for k, r in w if k and form(r) == "alone"]
     lines.append("Read as the rule's words alone (the heavy top's `amp` expecting `noise`, its `drop` `Psi Y Psi/4`): "
                  "right alone in %s." % rate(w_alone.count("right"), len(w_alone)))
     left = len(plan()) - len(rows)
