@@ -7,6 +7,7 @@ FLINT2_LIBS  = -lflint-arb -lflint -lmpfr -lgmp   # FLINT 2.9 + Arb 2.23 (-larb 
 # (ARB_CPPFLAGS and ARB_LIBS given on make's command line skip the probe: cross builds.)
 LAPACK_LIBS  = -llapacke -lopenblas
 JSON_LIBS    = -ljansson
+HASH_LIBS    = -lnettle                          # sha256 of what ran (reports/audit-loaded.c)
 SYS_LIBS     = -lm -lpthread
 
 # Debian packages (`make deps`, mk/deps.sh; docs/install.md lists other systems').
@@ -14,7 +15,7 @@ SYS_LIBS     = -lm -lpthread
 # release; FLINT's packages differ between Debian 12 (FLINT 2.9 + Arb 2.23) and Debian 13
 # (FLINT 3, Arb inside; so Ubuntu 24.04).
 DEB_CORE     = gcc make libc6-dev pkg-config libmpfr-dev libgmp-dev liblapacke-dev \
-               libopenblas-dev librandom123-dev libjansson-dev \
+               libopenblas-dev librandom123-dev libjansson-dev nettle-dev \
                python3 python3-numpy python3-cffi python3-setuptools python3-pip python3-venv
 DEB_FLINT_12 = libflint-arb-dev libflint-dev
 DEB_FLINT_13 = libflint-dev

@@ -14,7 +14,6 @@
  * (slpi_fast_expr_value: the studies' functional phi) goes through node_at too: binary64
  * has one evaluator of the model language, this file. */
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
@@ -23,6 +22,7 @@
 #include "slpi/limits.h"
 #include "fast/system.h"
 #include "fast/model-tape.h"
+#include "fast/model-share.h"
 
 static double ipow(double x, int n)
 {
@@ -430,89 +430,11 @@ void slpi_fast_tape_reverse(const slpi_fast_tape *t, const double *seed, double 
 
 /* ------------------------------------------------------------ building */
 
-/* Identical subtrees, shared (hash-consing): node nd is an earlier node c of the tape when
- * both have the same operation, the same operands (already shared) and the same argument,
- * a constant's being its binary64 value. */
-static int same_node(const slpi_fast_tape *t, const slpi_model *m, int c, const slpi_expr_node *nd, int k)
-{
-    const slpi_expr_node *x = &t->node[c];
-    if (x->op != nd->op || x->a != nd->a || x->b != nd->b) return 0;
-    if (nd->op != SLPI_EXPR_CONST) return x->arg == nd->arg;
-    double u = m->H[t->owner[c]].cval[x->arg], v = m->H[k].cval[nd->arg];
-    return memcmp(&u, &v, sizeof u) == 0;
-}
-
-static unsigned node_hash(const slpi_model *m, const slpi_expr_node *nd, int k)
-{
-    uint64_t h = (uint64_t)nd->op * 0x9e3779b97f4a7c15u;
-    h = (h ^ (uint64_t)(nd->a + 1)) * 0xbf58476d1ce4e5b9u;
-    h = (h ^ (uint64_t)(nd->b + 1)) * 0x94d049bb133111ebu;
-    if (nd->op == SLPI_EXPR_CONST) {
-        uint64_t bits;
-        memcpy(&bits, &m->H[k].cval[nd->arg], sizeof bits);
-        h = (h ^ bits) * 0x9e3779b97f4a7c15u;
-    } else {
-        h = (h ^ (uint64_t)(uint32_t)nd->arg) * 0x9e3779b97f4a7c15u;
-    }
-    return (unsigned)(h ^ (h >> 32));
-}
-
-/* The nodes of the Hamiltonians ks[0..nk) one after the other, operands renumbered and
- * identical subtrees shared, so that each is evaluated and differentiated once (the
- * point vortices' norms |x_i| occur in three pairs each; x_i1^2 in H and in a noise
- * Hamiltonian). The first occurrence stands for all (its column names a domain error);
- * the order stays an evaluation order. root[j] is H_ks[j]'s value. */
-static int share_nodes(slpi_fast_tape *t, const slpi_model *m, const int *ks, int nk, slpi_error *err)
-{
-    int total = 0, n = 0;
-    for (int j = 0; j < nk; j++) total += m->H[ks[j]].n;
-    unsigned size = 16;
-    while (size < 2u * (unsigned)total) size *= 2;
-    int *slot = malloc(size * sizeof *slot), *remap = malloc((size_t)total * sizeof *remap);
-    t->node = malloc((size_t)total * sizeof *t->node);
-    t->dep = malloc((size_t)total);
-    t->tdep = malloc((size_t)total);
-    t->owner = malloc((size_t)total * sizeof *t->owner);
-    t->root = malloc((size_t)nk * sizeof *t->root);
-    if (!slot || !remap || !t->node || !t->dep || !t->tdep || !t->owner || !t->root) {
-        free(slot);
-        free(remap);
-        return slpi_error_set(err, SLPI_EINPUT, "model: out of memory");
-    }
-    for (unsigned i = 0; i < size; i++) slot[i] = -1;
-    for (int j = 0, off = 0; j < nk; j++) {
-        int k = ks[j];
-        const slpi_expr *e = &m->H[k];
-        for (int i = 0; i < e->n; i++) {
-            slpi_expr_node nd = e->node[i];
-            if (nd.a >= 0) nd.a = remap[off + nd.a];
-            if (nd.b >= 0) nd.b = remap[off + nd.b];
-            unsigned s = node_hash(m, &nd, k) & (size - 1);
-            while (slot[s] >= 0 && !same_node(t, m, slot[s], &nd, k)) s = (s + 1) & (size - 1);
-            if (slot[s] < 0) {
-                t->node[n] = nd;
-                t->dep[n] = e->dep[i];
-                t->tdep[n] = e->tdep[i];
-                t->owner[n] = k;
-                slot[s] = n++;
-            }
-            remap[off + i] = slot[s];
-        }
-        off += e->n;
-        t->root[j] = remap[off - 1];
-    }
-    t->n = n;
-    t->nroot = nk;
-    free(slot);
-    free(remap);
-    return SLPI_OK;
-}
-
-/* A tape over the Hamiltonians ks[0..nk) (share_nodes), its scratch, and the values of
+/* A tape over the Hamiltonians ks[0..nk) (fast/model-share.c), its scratch, and the values of
  * its constant nodes (a domain error there is the user's input: the key and the column). */
 static int build_tape(slpi_fast_tape *t, const slpi_model *m, const int *ks, int nk, slpi_error *err)
 {
-    int rc = share_nodes(t, m, ks, nk, err);
+    int rc = slpi_fast_tape_share(t, m, ks, nk, err);
     if (rc) return rc;
     int n = t->n;
     t->v = calloc(4 * (size_t)n, sizeof *t->v);

@@ -2,7 +2,7 @@
  * differentiation (fast/model-tape.c; docs/models.md): core's parsed tape (core/expr.h)
  * evaluated forward, optionally with a tangent, and walked in reverse for the gradient
  * and the Hessian-vector product. fast/model.c builds the system on it; ref/model-tape.h
- * is the certified path's twin. */
+ * is the certified path's twin; fast/model-share.h makes a tape's nodes. */
 #ifndef SLPI_FAST_MODEL_TAPE_H
 #define SLPI_FAST_MODEL_TAPE_H
 
@@ -11,7 +11,8 @@ typedef struct slpi_error slpi_error; /* slpi/errors.h */
 #include "core/expr.h"
 
 typedef struct {
-    int n;                     /* nodes, identical subtrees shared (hash-consing) */
+    int n;                     /* nodes, identical subtrees shared (hash-consing), a
+                                     product that repeats a factor made of powers */
     slpi_expr_node *node;      /* core's nodes, operands renumbered */
     unsigned char *dep, *tdep; /* depends on a coordinate; on the time t */
     int nd, *order;            /* the coordinate-dependent nodes, in evaluation order */
@@ -27,9 +28,11 @@ typedef struct {
 /* The tapes of a model: one per Hamiltonian given as an expression, and the fused tape
  * (their nodes one after the other, one root per Hamiltonian: gen_sum's one sweep each
  * way) when every Hamiltonian is an expression. In each, identical subtrees are one node
- * (their value is computed once and their adjoints summed before they are pushed on):
- * where no subtree but a coordinate or a constant repeats, the operations and their
- * order are the parsed tape's, and so are the results, bit for bit. */
+ * (their value is computed once and their adjoints summed before they are pushed on), and
+ * a product that repeats a factor is the product of its powers (q*x1*x1*x1*x1 is
+ * q*x1^4: fast/model-share.c says where that rounds otherwise): where no subtree but a
+ * coordinate or a constant repeats and no product repeats a factor, the operations and
+ * their order are the parsed tape's, and so are the results, bit for bit. */
 typedef struct {
     slpi_fast_tape t[1 + SLPI_MODEL_MAX_NOISE];
     slpi_fast_tape all;
@@ -55,8 +58,8 @@ int slpi_fast_tape_forward(const slpi_fast_tape *t, const double *mu, const doub
 void slpi_fast_tape_reverse(const slpi_fast_tape *t, const double *seed, double *g, double *hv);
 /* The parsed expression e (core/expr.h) evaluated whole at the coordinates mu and the time
  * `time`, node by node with the arithmetic of the passes above: the value of a tape of e at
- * (mu, time), bit for bit (slpi_fast_tape_set_time, slpi_fast_tape_forward), but neither
- * shared nor refused: a node outside its domain or an overflow makes the value NaN or an
+ * (mu, time), bit for bit (slpi_fast_tape_set_time, slpi_fast_tape_forward) where no
+ * product of e repeats a factor, but as written, neither shared nor refused: a node outside its domain or an overflow makes the value NaN or an
  * infinity, and an empty e is NaN. Its scratch is on the stack, so one e serves any number
  * of threads: the studies' functional phi (studies/converge-phi.c). */
 double slpi_fast_expr_value(const slpi_expr *e, const double *mu, double time);

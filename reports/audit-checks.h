@@ -19,6 +19,7 @@
 #define SLPI_REPORTS_AUDIT_CHECKS_H
 
 #include <jansson.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -95,9 +96,11 @@ int slpi_audit_find(const slpi_audit_args *x, const char *name);
 const slpi_audit_arg *slpi_audit_get(const slpi_audit_args *x, const char *name);
 /* 0 if the check can come out either way, else -1 with why (the nearest valid word where
  * there is one): a diagnostic not among diag[0..ndiag) (the case's run's; diag NULL: not
- * checked), a reversed, empty or unbounded window, an empty sweep, or a threshold that a
- * magnitude always or never meets. The registry refuses such a check at load. */
-int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why, size_t n);
+ * checked), a reversed, empty or unbounded window, an empty sweep, a threshold that a
+ * magnitude always or never meets, a window wider than its quantity's range, or a change's
+ * threshold under the round-off floor of the case's run of `steps` steps (0: unknown, one
+ * rounding). The registry refuses such a check at load. */
+int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, long steps, char *why, size_t n);
 /* The bound the number of check x is judged against (docs/claims.md#screen reads how far
  * a run is from it): 1, a magnitude's threshold (*lo = *hi = X, or resolvable's N); 2, a
  * window [*lo, *hi] (a CI must lie inside it, or the number: critical's h, a growth
@@ -155,6 +158,20 @@ void slpi_audit_digests(const slpi_audit *a, json_t *root);
  * report's root (slpi_audit_freeze_check and slpi_audit_digest_lines: reports/audit.h). */
 void slpi_audit_decision_digest(const slpi_audit *a, char out[17]);
 void slpi_audit_freeze_record(const slpi_audit *a, json_t *root);
+/* What ran (reports/audit-loaded.c, docs/claims.md#what-ran): the objects that served exp
+ * (the libm, with its label from the object: glibc, mpfr, mpfr-up, mpfr-down or other) and
+ * cblas_zgemm (the BLAS, with the kernel OpenBLAS reports), by path and sha256, found once a
+ * process; into a report's root as "loaded", or as two provenance lines. sha256 of a file
+ * into hex (64 digits), or -1 when it cannot be read. */
+typedef struct {
+    char libm[4096], libm_sha256[65], libm_label[16];
+    char blas[4096], blas_sha256[65], blas_kernel[64];
+} slpi_audit_ran;
+void slpi_audit_loaded(slpi_audit_ran *out);
+const slpi_audit_ran *slpi_audit_loaded_once(void);
+void slpi_audit_loaded_record(json_t *root);
+void slpi_audit_loaded_write(FILE *f);
+int slpi_audit_sha256_file(char hex[65], const char *path);
 /* When and where a report is written: UTC date; host, processors and load average. */
 void slpi_audit_run_stamp(char *date, size_t nd, char *machine, size_t nm);
 /* The archived verdict over claim cl's multiverse: "VERDICT over N members: shares" from

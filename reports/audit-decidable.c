@@ -4,6 +4,7 @@
  * is judged against (slpi_audit_bound), and what it measured in words
  * (slpi_audit_measured_words). Read by the registry (reports/audit-registry.c) and the
  * report (reports/audit-report.c). */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,9 +18,19 @@ static int threshold_index(const slpi_audit_args *x)
     return thr > 0 ? thr : slpi_audit_find(x, "N");
 }
 
+/* The round-off floor of a change over n roundings (docs/claims.md#roundoff, fixed
+ * 2026-11-28): the standard deviation of n roundings to nearest of a binary64 number of
+ * order one, each uniform within half an ulp, 2^-53 sqrt(n/12). */
+static double roundoff_floor(long n)
+{
+    return DBL_EPSILON / 2 * sqrt((double)(n > 1 ? n : 1) / 12);
+}
+
 /* 0 if x's threshold or window lies in the range its quantity can take (an exponent's
- * window not holding it all), else -1 with why (docs/claims.md#reach, fixed 2026-11-27). */
-static int reach(const slpi_audit_args *x, char *why, size_t n)
+ * window not holding it all, no finite bound of a window beyond it; a change's threshold
+ * at or above the round-off floor of its run of `steps` steps), else -1 with why
+ * (docs/claims.md#reach, fixed 2026-11-27; #roundoff, 2026-11-28). */
+static int reach(const slpi_audit_args *x, long steps, char *why, size_t n)
 {
     const char *w = x->arg[0].s, *what = "a change of a real quantity", *bad = NULL;
     int kind = slpi_audit_form_kind(x->form);
@@ -41,13 +52,27 @@ static int reach(const slpi_audit_args *x, char *why, size_t n)
     } else if (kind == SLPI_AUDIT_WIN) {
         rlo = -10, rhi = 10, what = "an exponent (a log-log slope)", exponent = 1;
     }
+    if (!strcmp(w, "growth")) rlo = 0; /* the slope of a running max, which never decreases */
     int win = !(thr > 0 && kind == SLPI_AUDIT_MAG), k = win ? lo : thr; /* a threshold: the window [X, X] */
     if (k < 0) return 0;
     double a = x->arg[k].r, b = x->arg[k + win].r; /* ensemble away: two distances (changes) */
     bad = kind != SLPI_AUDIT_WIN && (a < rlo || b < rlo || a > rhi || b > rhi) ? "lies outside"
         : b < rlo || a > rhi                                                   ? "misses"
         : exponent && a <= rlo && b >= rhi                                     ? "holds all of"
-                                                                               : NULL;
+        : kind == SLPI_AUDIT_WIN && ((isfinite(a) && a < rlo) || (isfinite(b) && b > rhi))
+        ? "has a finite bound (inf for one side) beyond"
+        : NULL;
+    /* a change's threshold under the round-off of its run: met (>=) or missed (<=) by the
+     * rounding alone, whatever the scheme does */
+    double fl = roundoff_floor(!strcmp(w, "max") ? steps : 1);
+    if (!bad && !win && !strcmp(what, "a change of a real quantity") && a < fl) {
+        snprintf(why, n,
+                 "the threshold %s is under the round-off floor %.2g of a change over %ld rounding%s "
+                 "(2^-53 sqrt(n/12): docs/claims.md#roundoff): the rounding alone decides it",
+                 x->arg[k].s, fl, !strcmp(w, "max") && steps > 1 ? steps : 1L,
+                 !strcmp(w, "max") && steps > 1 ? "s (its run's steps)" : "");
+        return -1;
+    }
     if (bad)
         snprintf(why, n,
                  "the %s %s%s%s%s%s %s [%g, %g], the range %s can take in a passing and in a failing run "
@@ -57,7 +82,7 @@ static int reach(const slpi_audit_args *x, char *why, size_t n)
     return bad ? -1 : 0;
 }
 
-int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, char *why, size_t n)
+int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int ndiag, long steps, char *why, size_t n)
 {
     int kind = slpi_audit_form_kind(x->form);
     int d = slpi_audit_find(x, "DIAG"), op = slpi_audit_find(x, "OP"), thr = threshold_index(x);
@@ -102,7 +127,7 @@ int slpi_audit_decidable(const slpi_audit_args *x, const char *const *diag, int 
             return -1;
         }
     }
-    return reach(x, why, n);
+    return reach(x, steps, why, n);
 }
 
 int slpi_audit_bound(const slpi_audit_args *x, double *lo, double *hi)

@@ -15,6 +15,7 @@
 #include "slpi/problem-finish.h"
 #include "slpi/stepper.h"
 #include "core/problem-store.h"
+#include "core/view-grid.h"
 #include "core/digest.h"
 #include "reports/audit-checks.h"
 
@@ -68,10 +69,11 @@ static int split_fields(char *s, char **f, int max)
  * into names[SLPI_MAX_DIAG] (static storage, valid until the next call); their number, or
  * -1 when the case has no run or its stepper cannot be made (then the run says why). The
  * last case's names are kept: a claim's lines share their cases. */
-static int case_diags(const slpi_audit_check *c, int full, const char **names)
+static int case_diags(const slpi_audit_check *c, int full, const char **names, long *steps)
 {
     static char last[sizeof c->kase + sizeof c->full_case + 2], buf[SLPI_MAX_DIAG][48];
     static int nlast = -1;
+    static long slast;
     char key[sizeof last];
     snprintf(key, sizeof key, "%s%s%s", c->kase, full ? " " : "", full ? c->full_case : "");
     if (!strcmp(c->kase, "-")) return -1;
@@ -83,10 +85,11 @@ static int case_diags(const slpi_audit_check *c, int full, const char **names)
         slpi_error e = { 0, "" };
         memset(&probe, 0, sizeof probe);
         probe.full = full;
-        nlast = -1;
+        nlast = -1, slast = 0;
         if (p && !slpi_audit_case(&probe, c, p, args, sizeof args, &e) && !slpi_problem_finish(p, &e) &&
             !slpi_stepper_new(&st, p, 0, NULL, 0)) {
             const char *nm;
+            slast = slpi_view_grid(p)->steps;
             for (nlast = 0; nlast < SLPI_MAX_DIAG && (nm = slpi_stepper_diag_name(st, nlast)); nlast++)
                 snprintf(buf[nlast], sizeof buf[nlast], "%s", nm);
         }
@@ -95,6 +98,7 @@ static int case_diags(const slpi_audit_check *c, int full, const char **names)
         snprintf(last, sizeof last, "%s", key);
     }
     for (int i = 0; i < nlast; i++) names[i] = buf[i];
+    *steps = slast;
     return nlast;
 }
 
@@ -189,15 +193,17 @@ static int parse_line(slpi_audit_check *c, char *buf, int full, const char *path
     if (!rc && !strcmp(c->kase, "-") && c->full_case[0])
         rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: FULL overrides '%s' without a case", path, line, c->full_case);
     /* a check whose outcome cannot differ between runs (a diagnostic the case's run does
-     * not have, a reversed or empty window, a threshold a magnitude always meets) */
+     * not have, a reversed or empty window, a threshold a magnitude always meets or one
+     * under the round-off of the run, reduced and FULL) */
     for (int m = 0; !rc && m < 2; m++) {
-        const slpi_audit_args *x = m ? &c->full_args : &c->args;
+        const slpi_audit_args *x = m && c->full_check[0] ? &c->full_args : &c->args;
         const char *names[SLPI_MAX_DIAG];
-        if (m && !c->full_check[0]) continue;
-        int nd = case_diags(c, m && c->full_case[0], names);
-        if (slpi_audit_decidable(x, nd >= 0 ? names : NULL, nd, why, sizeof why))
+        long steps = 0;
+        if (m && !c->full_check[0] && !c->full_case[0]) continue;
+        int nd = case_diags(c, m && c->full_case[0], names, &steps);
+        if (slpi_audit_decidable(x, nd >= 0 ? names : NULL, nd, steps, why, sizeof why))
             rc = slpi_error_set(err, SLPI_EINPUT, "%s:%d: %scheck '%s': %s", path, line, m ? "FULL " : "",
-                                m ? c->full_check : c->check, why);
+                                m && c->full_check[0] ? c->full_check : c->check, why);
     }
     return rc;
 }

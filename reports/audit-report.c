@@ -104,6 +104,7 @@ static int write_json(const slpi_audit *a, double seconds, const char *path, slp
     size_t plen = 0;
     FILE *pf = open_memstream(&prov, &plen);
     slpi_provenance_write(pf, "");
+    slpi_audit_loaded_write(pf);
     fclose(pf);
     json_object_set_new(root, "provenance", json_string(prov));
     free(prov);
@@ -533,6 +534,7 @@ static int write_html(const slpi_audit *a, double seconds, const char *path, slp
     size_t plen = 0;
     FILE *pf = open_memstream(&prov, &plen);
     slpi_provenance_write(pf, "");
+    slpi_audit_loaded_write(pf);
     fclose(pf);
     html_text(f, prov);
     free(prov);

@@ -20,7 +20,8 @@
 /* ---- convergence studies: slope, gap, resolvable */
 /* The audit's store of studies (with --cache DIR): a study's batch sums are kept as a
  * converge checkpoint, DIR/study-KEY.ckpt (studies/converge.c), KEY the FNV-1a of this
- * executable, of the BLAS kernel and preload the environment names, and of the study's
+ * executable, of what ran (the BLAS kernel, the BLAS and libm objects' sha256 and the libm's
+ * label: reports/audit-loaded.c, not what the environment names), and of the study's
  * command without its fit (which only reads the sums). A later run of the same study,
  * whatever its fit or level range (the multiverse's fit and levels members) or claim,
  * reloads the sums instead of recomputing them, and an interrupted study resumes from its
@@ -32,8 +33,9 @@ static int store_path(const slpi_audit *a, const char *study, char *out, size_t 
     static uint64_t exe;
     if (!exe) exe = slpi_fnv1a_file(SLPI_FNV_INIT, "/proc/self/exe");
     uint64_t h = slpi_fnv1a(SLPI_FNV_INIT, &exe, sizeof exe);
-    const char *env[2] = { getenv("OPENBLAS_CORETYPE"), getenv("LD_PRELOAD") };
-    for (int i = 0; i < 2; i++) h = slpi_fnv1a(h, env[i] ? env[i] : "", env[i] ? strlen(env[i]) + 1 : 1);
+    const slpi_audit_ran *r = slpi_audit_loaded_once();
+    const char *ran[4] = { r->blas_kernel, r->blas_sha256, r->libm_label, r->libm_sha256 };
+    for (int i = 0; i < 4; i++) h = slpi_fnv1a(h, ran[i], strlen(ran[i]) + 1);
     h = slpi_fnv1a(h, study, strlen(study));
     int len = snprintf(out, n, "%s/study-%016llx.ckpt", a->cache, (unsigned long long)h);
     return len >= 0 && len + 13 < SLPI_PATH_MAX;

@@ -195,23 +195,17 @@ static void screen_archived(const slpi_audit *a, const slpi_audit_claim *cl, cha
 
 /* Claim cl's multiverse in words (docs/claims.md#multiverse): how many members its declared
  * choices make ("% ID | DIMENSION | VALUES" lines), the member this run is (its seed offset,
- * fit, levels, OpenBLAS kernel and libm: mpfr when the correctly rounded exp/sin/cos of
- * reports/crmath is preloaded, mpfr-up or mpfr-down when SLPI_CRMATH_ROUND directs it), and, with an archive, the archived verdict over the members
+ * fit, levels, OpenBLAS kernel and libm: the label of the libm that ran, from the object
+ * that served exp, reports/audit-loaded.c), and, with an archive, the archived verdict over the members
  * (slpi_audit_multiverse_archived), and the kernel and libm screen's finding where it
  * screened the claim. A claim that declares no choice rests on this one member, and the
  * words say so; *members is the count of members (1 then). */
 void slpi_audit_multiverse_words(const slpi_audit *a, const slpi_audit_claim *cl, int *members, char *out, size_t n)
 {
-    const char *pre = getenv("LD_PRELOAD"), *rnd = getenv("SLPI_CRMATH_ROUND");
     char member[256], dims[256];
-    int cr = pre && strstr(pre, "crmath") != NULL;
     snprintf(member, sizeof member, "seed offset %lld, fit %s, levels %s, OpenBLAS %s, libm %s",
              (long long)a->seed_offset, a->fit_ols ? "ols" : "wls", a->drop_coarse ? "drop-coarsest" : "all",
-             slpi_blas_core() ? slpi_blas_core() : "not loaded",
-             !cr                               ? "glibc"
-                 : rnd && !strcmp(rnd, "up")   ? "mpfr-up"
-                 : rnd && !strcmp(rnd, "down") ? "mpfr-down"
-                                               : "mpfr");
+             slpi_blas_core() ? slpi_blas_core() : "not loaded", slpi_audit_loaded_once()->libm_label);
     *members = slpi_audit_multiverse_members(cl, dims, sizeof dims);
     char screen[640];
     screen_archived(a, cl, screen, sizeof screen);
@@ -292,6 +286,7 @@ void slpi_audit_digests(const slpi_audit *a, json_t *root)
     json_object_set_new(root, "registry_digest", json_string(hex));
     snprintf(hex, sizeof hex, "%016llx", (unsigned long long)slpi_fnv1a_file(SLPI_FNV_INIT, "/proc/self/exe"));
     json_object_set_new(root, "build_digest", json_string(hex));
+    slpi_audit_loaded_record(root);
     slpi_audit_freeze_record(a, root);
 }
 

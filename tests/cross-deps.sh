@@ -4,13 +4,13 @@
 # qemu-user-static, and from the target's multiarch (dpkg --add-architecture DEBARCH) its C library
 # headers (libc6-dev: the cross compiler searches /usr/include/TRIPLET first), the
 # runtime libflint-arb2 and libflint17 and the -dev packages of MPFR, GMP, LAPACKE,
-# OpenBLAS and Jansson (oracle/README.md "Another architecture" says why not Arb's -dev).
+# OpenBLAS, Jansson and Nettle (oracle/README.md "Another architecture" says why not Arb's -dev).
 # As root: adds the architecture if missing, apt-get update, installs what is missing.
 # Otherwise: prints the exact commands and fails.
 set -u
 da=$1 triplet=$2
 pkgs="gcc-$triplet qemu-user-static libc6-dev:$da libflint-arb2:$da libflint17:$da libmpfr-dev:$da libgmp-dev:$da \
-liblapacke-dev:$da libopenblas-dev:$da libjansson-dev:$da"
+liblapacke-dev:$da libopenblas-dev:$da libjansson-dev:$da nettle-dev:$da"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -25,6 +25,14 @@ static void count_report(void)
     fprintf(stderr, "crmath: %lu calls of exp/sin/cos/sincos served by MPFR\n", calls);
 }
 
+/* How this library rounds, "near", "up" or "down": what the audit labels the member by
+ * (reports/audit-loaded.c), read from the library that ran, not from the environment. */
+const char *slpi_crmath_rounding(void);
+const char *slpi_crmath_rounding(void)
+{
+    return rnd == MPFR_RNDU ? "up" : rnd == MPFR_RNDD ? "down" : "near";
+}
+
 __attribute__((constructor)) static void crmath_init(void)
 {
     const char *c = getenv("SLPI_CRMATH_COUNT");

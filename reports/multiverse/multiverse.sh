@@ -16,7 +16,9 @@
 # found (OPENBLAS_CORETYPE is set only for a declared kernel or when the caller set it).
 # OUT/members.tsv lists the members run (coordinates, verdict, the decisive checks'
 # numbers, the member's CPU seconds, the rules digest of its report), one row appended as
-# each member finishes: a run with the same OUT resumes, skipping the members listed, so a
+# each member finishes, generated from the member's report, which is kept with its sha256
+# in OUT/members/ (reports/multiverse/members.sh: `members.sh check OUT` checks the rows
+# against the reports): a run with the same OUT resumes, skipping the members listed, so a
 # long multiverse is run in pieces over sessions. A member whose rules digest differs from
 # the rows' stops the run (exit 2): a changed rule is a new multiverse, in a new OUT.
 # --max K runs at most K members not yet run; --cache DIR (default OUT/cache) gives each
@@ -116,11 +118,8 @@ while read -r coords; do
   was=$(awk -F'\t' 'NR > 1 { print $6; exit }' "$out/members.tsv")
   [ -z "$was" ] || [ "$was" = "$digest" ] ||
     { echo "multiverse: member $k ran under rules digest $digest, the members listed under $was: a changed rule is a new multiverse (use a new OUT)" >&2; exit 2; }
-  ran=$(jq -r '.provenance' "$out/m$k/claims.json" | sed -n 's/^openblas=//p')
-  case "$coords" in *blas=*) ;; *) coords="$coords blas(${ran:-unknown})" ;; esac
-  jq -r --arg k "$k" --arg c "$coords" --arg t "$cpu" --arg d "$digest" '.claims[0] | [$k, $c, .verdict,
-      ([.checks[] | select(.role == "claim") | (.value // "none" | tostring)] | join(" ")), $t, $d] | @tsv' \
-    "$out/m$k/claims.json" >> "$out/members.tsv" || exit 2
+  # the member's report archived with its sha256, and its row generated from it (members.sh)
+  r=$(sh "$(dirname "$0")/members.sh" add "$out" "$k" "$coords" "$cpu") && printf '%s\n' "$r" >> "$out/members.tsv" || exit 2
   ran_now=$((ran_now + 1))
 done < "$out/members.txt"
 # the verdict over the members (the rule of the header; reports/multiverse/multiverse-verdict.sh, which runs the C rule)

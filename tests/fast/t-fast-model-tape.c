@@ -4,7 +4,8 @@
  * subexpression gives the gen, dgen and gen_sum of the same H with the repeats written
  * apart ((x_j*1) for x_j: the same values, nothing shared), within 64 u (the shared node's
  * adjoints are summed in another order); two equal noise Hamiltonians share their root in
- * the fused tape. */
+ * the fused tape. A product that repeats a factor compiles to the tape of its powers
+ * (q*x1*x1*x1*x1 to q*x1^4's), one that repeats none to its own. */
 #include "fastutil.h"
 #include "core/expr.h"
 #include "fast/model-tape.h"
@@ -14,7 +15,8 @@
 /* ---------------------------------------------------------------- shared subtrees */
 
 /* The distinct subtrees of H_0..H_M together (keyed by operation, argument or constant
- * value, and the keys of their operands), counted from the parsed tapes; *n0 those of H_0. */
+ * value, and the keys of their operands; s*s as s^2, as the tape writes a product that
+ * repeats a factor), counted from the parsed tapes; *n0 those of H_0. */
 static int distinct_subtrees(const slpi_model *m, int *n0)
 {
     enum { CAP = 4096 };
@@ -27,6 +29,11 @@ static int distinct_subtrees(const slpi_model *m, int *n0)
         for (int i = 0; i < e->n && i < CAP; i++) {
             const slpi_expr_node *nd = &e->node[i];
             long t[4] = { nd->op, nd->a >= 0 ? id[nd->a] : -1, nd->b >= 0 ? id[nd->b] : -1, nd->arg };
+            if (nd->op == SLPI_EXPR_MUL && t[1] == t[2] && e->dep[nd->a]) { /* s*s is s^2 (powers) */
+                t[0] = SLPI_EXPR_POWI;
+                t[2] = -1;
+                t[3] = 2;
+            }
             if (nd->op == SLPI_EXPR_CONST) memcpy(&t[3], &e->cval[nd->arg], sizeof(double));
             int j = 0;
             while (j < nkey && memcmp(key[j], t, sizeof t)) j++;
@@ -154,9 +161,103 @@ static void sharing(long iters)
         }
 }
 
+/* ---------------------------------------------------------------- products as powers */
+
+/* H's tape (the first of its model's tapes) into *tp, from the parse of H over so3 (with
+ * q = 0.01 when H reads q); 0 on success. With exact, the tape's value at random points
+ * must be H's as written (slpi_fast_expr_value), bit for bit. */
+static int tape_of(slpi_fast_tapes *tp, const char *H, int exact)
+{
+    slpi_problem p;
+    slpi_error err = { 0 };
+    slpi_model m;
+    slpi_problem_init(&p, SLPI_SYS_MODEL, SLPI_SCHEME_TMK);
+    int rc = slpi_problem_set(&p, "algebra", "so3", &err);
+    if (!rc && strchr(H, 'q')) rc = slpi_problem_set(&p, "param.q", "0.01", &err);
+    if (!rc) rc = slpi_problem_set(&p, "H", H, &err);
+    if (!rc) rc = slpi_problem_set(&p, "x0", "1,0,0", &err);
+    if (!rc) rc = slpi_model_parse(&m, &p, &err);
+    memset(tp, 0, sizeof *tp);
+    if (!rc) {
+        rc = slpi_fast_tapes_build(tp, &m, &err);
+        for (int r = 0; r < 8 && !rc && exact; r++) { /* the tape's value is the text's */
+            double mu[3] = { test_rand_uniform(-2, 2), test_rand_uniform(-2, 2), test_rand_uniform(-2, 2) };
+            double t = test_rand_uniform(0, 2), v = slpi_fast_expr_value(&m.H[0], mu, t);
+            slpi_fast_tape_set_time(&tp->t[0], t);
+            slpi_fast_tape_forward(&tp->t[0], mu, NULL);
+            TEST_CHECKF(memcmp(&tp->t[0].v[tp->t[0].root[0]], &v, sizeof v) == 0,
+                        "H=%s at (%a, %a, %a): %a, as written %a", H, mu[0], mu[1], mu[2], tp->t[0].v[tp->t[0].root[0]],
+                        v);
+        }
+        slpi_model_free(&m);
+    }
+    TEST_CHECKF(rc == 0, "H=%s: %s", H, err.msg);
+    return rc;
+}
+
+/* 1 when node i of tape a and node j of tape b are the same subtree (operation, argument, a
+ * constant's value, operands alike in order) */
+static int same_subtree(const slpi_fast_tape *a, int i, const slpi_fast_tape *b, int j)
+{
+    const slpi_expr_node *x = &a->node[i], *y = &b->node[j];
+    if (x->op != y->op || (x->a < 0) != (y->a < 0) || (x->b < 0) != (y->b < 0)) return 0;
+    if (x->op == SLPI_EXPR_CONST ? a->v[i] != b->v[j] : x->arg != y->arg) return 0;
+    return (x->a < 0 || same_subtree(a, x->a, b, y->a)) && (x->b < 0 || same_subtree(a, x->b, b, y->b));
+}
+
+/* 1 when the tapes have as many nodes and their roots are the same subtree */
+static int same_tape(const slpi_fast_tape *a, const slpi_fast_tape *b)
+{
+    return a->n == b->n && same_subtree(a, a->root[0], b, b->root[0]);
+}
+
+/* A product that repeats a factor compiles to the product of its powers, node for node
+ * the tape of that product written so (fast/model-share.c); one that repeats none, or
+ * repeats only a constant, keeps its written tape (as many nodes as distinct subtrees)
+ * and its value bit for bit; x*x and x*x*x keep their values too (one rounding each way
+ * round; x*x*x*x need not, nor a product whose factors move). */
+static void powers(void)
+{
+    static const char *const same[][4] = {
+        { "q*x1^4", "q*x1*x1*x1*x1", "q*x1^2*x1^2", "q*(x1*x1)*x1*x1" },
+        { "x1^2*x2 + x3", "x1*x2*x1 + x3", "x1*(x2*x1) + x3", "x1*x2*x1^1 + x3" },
+        { "sin(x2)^3*x3", "sin(x2)*x3*sin(x2)^2", "sin(x2)*sin(x2)*x3*sin(x2)", "(sin(x2)*x3)*(sin(x2)*sin(x2))" },
+        { "x1^2*t^2", "x1*t*x1*t", "x1*t^2*x1", "x1*t*t*x1" },
+    };
+    for (size_t c = 0; c < sizeof same / sizeof same[0]; c++) {
+        slpi_fast_tapes ref;
+        if (tape_of(&ref, same[c][0], 0)) continue;
+        for (int j = 1; j < 4; j++) {
+            slpi_fast_tapes tp;
+            if (tape_of(&tp, same[c][j], 0)) continue;
+            TEST_CHECKF(same_tape(&tp.t[0], &ref.t[0]), "H=%s: a tape of %d nodes, not H=%s's %d", same[c][j],
+                        tp.t[0].n, same[c][0], ref.t[0].n);
+            slpi_fast_tapes_clear(&tp);
+        }
+        slpi_fast_tapes_clear(&ref);
+    }
+    static const char *const kept[][2] = { { "2*x1*2", "4" }, { "x1*(x2*x3)", "5" }, { "x1*x2^3*x3", "6" } };
+    for (size_t c = 0; c < sizeof kept / sizeof kept[0]; c++) {
+        slpi_fast_tapes tp;
+        if (tape_of(&tp, kept[c][0], 1)) continue;
+        int pw = 0;
+        for (int i = 0; i < tp.t[0].n; i++) pw += tp.t[0].node[i].op == SLPI_EXPR_POWI;
+        TEST_CHECKF(tp.t[0].n == atoi(kept[c][1]) && pw == (c == 2),
+                    "H=%s: a tape of %d nodes, %d powers (written: %s nodes)", kept[c][0], tp.t[0].n, pw, kept[c][1]);
+        slpi_fast_tapes_clear(&tp);
+    }
+    static const char *const same_value[] = { "x1*x1", "x1*x1*x1 + x2", "sin(x2)*sin(x2)*sin(x2)",
+                                              "x1*x1 + x3*x3*x3*x2" };
+    for (size_t c = 0; c < sizeof same_value / sizeof same_value[0]; c++) { /* rewritten, same rounding */
+        slpi_fast_tapes tp;
+        if (tape_of(&tp, same_value[c], 1) == 0) slpi_fast_tapes_clear(&tp);
+    }
+}
+
 int main(void)
 {
     test_start("t-fast-model-tape", 424242);
     sharing(test_iters(20));
+    powers();
     TEST_END();
 }

@@ -285,6 +285,27 @@ done < reports/full/screen/screen.tsv
 jq '.[3].checks[0].value = 1e9' reports/full/screen/R1.json > "$dir/R1.json"
 [ "$(sh reports/multiverse/screen-verdict.sh R1 "$dir/R1.json" | cut -f4)" = "CAN DECIDE" ] ||
   { echo "t-archive: FAIL: a changed member of the screen's archive is not seen"; fail=1; }
+# the multiverses' members as evidence (docs/claims.md#members-evidence): every archived
+# members.tsv is checked against its members' archived reports (members/K.json.gz, their
+# sha256 in members/SHA256SUMS), and where the reports were not kept (every run archived
+# before 2026-11-28) against its rows frozen by sha256 at the migration
+# (reports/full/members-legacy.tsv) and, where the folder kept its members' checks, against
+# checks.tsv: the count of legacy rows is said, not passed over. The referee's edit (seven
+# R20 verdicts flipped in members.tsv) fails, and fails again with the frozen sha256
+# rewritten to match it (R20's checks.tsv says those members met every claim check)
+sh reports/multiverse/members.sh check --legacy reports/full/members-legacy.tsv reports/full/multiverse*/*/ > "$dir/mlog" 2>&1 ||
+  { echo "t-archive: FAIL: the archived multiverses' rows are not their members' evidence:"; grep FAIL "$dir/mlog"; fail=1; }
+mev=$(awk '/^members: .* rows evidenced/ { e += $3; n += $5 } END { print e + 0 " of " n + 0 }' "$dir/mlog")
+mleg=$(awk '/^members: .* rows evidenced/ { l += $12; c += $17 } END { print l + 0 " legacy, their reports not kept (" c + 0 " of them checked against checks.tsv)" }' "$dir/mlog")
+mkdir -p "$dir/flip/multiverse" && cp -r reports/full/multiverse/R20 "$dir/flip/multiverse/" &&
+  sed -i 's/\tCONFIRMED\t/\tDISCREPANCY\t/' "$dir/flip/multiverse/R20/members.tsv" || exit 1
+sh reports/multiverse/members.sh check --legacy reports/full/members-legacy.tsv "$dir/flip/multiverse/R20" > "$dir/flog" 2>&1 &&
+  { echo "t-archive: FAIL: seven R20 verdicts flipped in members.tsv pass members.sh check"; fail=1; }
+awk -F'\t' -v OFS='\t' -v s="$(sha256sum < "$dir/flip/multiverse/R20/members.tsv" | cut -d' ' -f1)" \
+  '$1 == "multiverse/R20" { $3 = s } { print }' reports/full/members-legacy.tsv > "$dir/flip/legacy.tsv"
+sh reports/multiverse/members.sh check --legacy "$dir/flip/legacy.tsv" "$dir/flip/multiverse/R20" > "$dir/flog" 2>&1
+[ $? = 1 ] && [ "$(grep -c "^members: FAIL: multiverse/R20: member [0-9]* is DISCREPANCY with 4 of 4 claim checks met" "$dir/flog")" = 7 ] ||
+  { echo "t-archive: FAIL: R20's flipped verdicts under a rewritten legacy sha256 are not caught by its checks.tsv: $(cat "$dir/flog")"; fail=1; }
 # the archive's own placeholder scan can fail: a report with one unfilled is caught
 mkdir -p "$dir/ph" && printf '<p>slope {7.value}</p>\n' > "$dir/ph/index.html"
 grep -qE "$ph" "$dir/ph/index.html" || { echo "t-archive: FAIL: the placeholder pattern misses {7.value}"; fail=1; }
@@ -305,5 +326,5 @@ if [ -z "$budget" ]; then
 elif [ "$bytes" -gt "$budget" ]; then
   echo "t-archive: FAIL: the archive's files are $bytes bytes, over its budget of $budget (docs/design.md#full-archive)"; fail=1
 fi
-[ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims; $ntexts archived texts without placeholders; ${nrev:-no} revisions on history, ${nchk:-no} digests recomputed, ${nexe:-no} of executables; $bytes of $budget bytes)"
+[ $fail -eq 0 ] && echo "t-archive: ok (R1 added with its own run; $(jq '.claims | length' "$dir/arch/claims.json") claims; multiverse rows: $mev evidenced by archived reports, $mleg; $ntexts archived texts without placeholders; ${nrev:-no} revisions on history, ${nchk:-no} digests recomputed, ${nexe:-no} of executables; $bytes of $budget bytes)"
 exit $fail

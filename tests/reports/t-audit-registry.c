@@ -195,9 +195,10 @@ static void check_undecidable_refused(void)
 
 /* a multiverse (docs/claims.md#multiverse): its dimensions and values checked at load,
  * at least 8 seed sets, one line per dimension, and shown in the claim's docs entry */
-/* a threshold or window outside the range its quantity can take (docs/claims.md#reach) is
- * refused at load, naming the line and the range: the referee's near-empty thresholds
- * and window among them; the ranges' own ends load */
+/* a threshold or window outside the range its quantity can take (docs/claims.md#reach),
+ * or a change's threshold under the round-off floor of its run (#roundoff), is refused at
+ * load, naming the line and the range: the referee's near-empty thresholds and windows
+ * among them; the ranges' and the floors' own ends load */
 static void check_unreachable_refused(void)
 {
     static const char *const pre = "M1 | t | CONFIRMED | claim | ";
@@ -217,14 +218,32 @@ static void check_unreachable_refused(void)
         { "iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 3 | -", "outside [0, 2], the range a number of resolved" },
         { "iso/so3/weak-exact | resolvable 3 4 6 16 1e6 <= 2 | -", "outside [0, 1]" },
         { "iso/rigid-body/long T=1 | growth H0_rel_dev -1e9 1e9 | -",
-          ":3: check 'growth H0_rel_dev -1e9 1e9': the window [-1e9, 1e9] holds all of [-10, 10], the range an "
+          ":3: check 'growth H0_rel_dev -1e9 1e9': the window [-1e9, 1e9] holds all of [0, 10], the range an "
           "exponent" },
-        { "iso/rigid-body/long T=1 | growth H0_rel_dev 11 inf | -", "misses [-10, 10]" },
+        { "iso/rigid-body/long T=1 | growth H0_rel_dev 11 inf | -", "misses [0, 10]" },
         { "iso/rigid-body/strong | slope strong 4 7 10 2 -inf 10 | -", "holds all of [-10, 10]" },
         { "rkmk/heavy-top/critical-step | critical 0.1 1.6 0.1 3 1.7 2 | -", "misses [0.1, 1.6], the range a step" },
         { "svi/rigid-body/ensemble T=5 | ensemble 4 away 0 1.5 | -",
           "the window [0, 1.5] lies outside [1e-18, 1e+06]" },
         { "svi/rigid-body/ensemble T=5 | ensemble 4 spread 1e-30 | -", "the range a ratio of two changes" },
+        /* under the round-off floor of its run (docs/claims.md#roundoff): R3's threshold
+         * as the referee loaded it, its 2000 steps' floor; the same at the FULL size's
+         * 10000 steps only; one rounding where the number is not a run's largest change */
+        { "rkmk/heavy-top/casimirs-421 scheme=im-direct T=20 | max C2_dev >= 1e-16 | -",
+          ":3: check 'max C2_dev >= 1e-16': the threshold 1e-16 is under the round-off floor 1.4e-15 of a "
+          "change over 2000 roundings (its run's steps)" },
+        { "rkmk/heavy-top/casimirs-421 scheme=im-direct T=20 | max C2_dev >= 2e-15 | T=100",
+          ":3: FULL check 'max C2_dev >= 2e-15': the threshold 2e-15 is under the round-off floor 3.2e-15 of a "
+          "change over 10000 roundings" },
+        { "iso/rigid-body/long h=0.125 | poisson <= 1e-17 | -",
+          "under the round-off floor 3.2e-17 of a change over 1 rounding " },
+        /* a window wider than its quantity's range: a finite bound beyond it (a running
+         * max never decreases: a growth slope is at least 0) */
+        { "iso/rigid-body/long T=1 | growth H0_rel_dev -5 1.2 | -",
+          ":3: check 'growth H0_rel_dev -5 1.2': the window [-5, 1.2] has a finite bound (inf for one side) beyond "
+          "[0, 10], the range an exponent" },
+        { "iso/rigid-body/strong | slope strong 4 7 10 2 0.35 12 | -",
+          "has a finite bound (inf for one side) beyond [-10, 10]" },
     };
     char line[256], reg[512];
     slpi_audit a;
@@ -235,13 +254,15 @@ static void check_unreachable_refused(void)
         slpi_audit_free(&a);
     }
     static const char *const good[] = {
-        "iso/rigid-body/long T=1 | max H0_rel_dev >= 1e-18 | -",
+        "rkmk/heavy-top/casimirs-421 scheme=im-direct T=20 | max C2_dev >= 2e-15 | -",
+        "iso/rigid-body/long h=0.125 | poisson <= 4e-17 | -",
         "iso/rigid-body/long T=1 | max H0_rel_dev <= 1e6 | -",
         "iso/rigid-body/long T=1 | max capped <= 0 | -",
         "iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 2 | -",
         "iso/so3/weak-exact | resolvable 3 4 6 16 1e6 <= 1 | -",
         "iso/rigid-body/strong | slope strong 4 7 10 2 0.7 inf | -",
-        "iso/rigid-body/long T=1 | growth H0_rel_dev -10 9.9 | -",
+        "iso/rigid-body/long T=1 | growth H0_rel_dev 0 9.9 | -",
+        "iso/rigid-body/long T=1 | growth H0_rel_dev -inf 1.2 | -",
         "rkmk/heavy-top/critical-step | critical 0.1 1.6 0.1 3 0.1 1.6 | -",
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {

@@ -29,11 +29,13 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ "${NOREPORT:-}" = "$S" ] && exit 1
+# the libm label of what ran (reports/audit-loaded.c): glibc without a preload, else crmath's rounding
+LM=glibc; [ -z "$P" ] || case ${SLPI_CRMATH_ROUND:-near} in up) LM=mpfr-up ;; down) LM=mpfr-down ;; *) LM=mpfr ;; esac
 echo "$S $F $L $K $P" >> "${CALLS:-/dev/null}"
 V=$(eval "$RULE")
 # the decisive number: a function of every choice (\$VAL instead: the same on every member)
 N=${VAL-${S}.${#K}${#P}${#L}5}
-mkdir -p "$D" && { [ -z "${T:-}" ] || echo "$T" > "$D/tests"; } && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","round":"%s","provenance":"git_rev=abc\\nopenblas=%s\\n","rules_digest":"%s"}\n' "$V" "$N" "$S" "$F" "$L" "$K" "$P" "${SLPI_CRMATH_ROUND:-}" "${K:-Autodetected}" "${DIGEST:-d1}" > "$D/claims.json"
+mkdir -p "$D" && { [ -z "${T:-}" ] || echo "$T" > "$D/tests"; } && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","round":"%s","provenance":"git_rev=abc\\nopenblas=%s\\nlibm_ran=%s /lib/libm sha256 0\\n","rules_digest":"%s","seed_offset":%s,"fit":"%s","levels":"%s"}\n' "$V" "$N" "$S" "$F" "$L" "$K" "$P" "${SLPI_CRMATH_ROUND:-}" "${K:-Autodetected}" "$LM" "${DIGEST:-d1}" "$S" "$F" "$L" > "$D/claims.json"
 STAND
 chmod +x "$dir/slpi"
 : > "$dir/crmath.so"
@@ -65,6 +67,35 @@ for e in "S=7000 F=wls L=all K=Prescott P=$dir/crmath.so" "S=0 F=wls L=all K=Has
 done
 [ "$(grep -c 'libm=mpfr' "$dir/all/members.tsv")" = 16 ] || { echo "t-multiverse: FAIL: members.tsv lacks the 16 mpfr members"; fail=1; }
 grep -q "	7000\.[0-9]*5	" "$dir/all/members.tsv" || { echo "t-multiverse: FAIL: members.tsv lacks the decisive numbers"; fail=1; }
+# each member's report is kept with its sha256 (members/K.json.gz, SHA256SUMS) and its row
+# is generated from it (docs/claims.md#members-evidence): members.sh check passes on the
+# run and fails on a verdict edited in members.tsv, an edited report, a removed report, and
+# a declared seed or libm its report did not run with; a folder whose reports were not kept passes
+# only as the legacy rows its manifest freezes by sha256, and fails once a row is edited
+mc() { sh reports/multiverse/members.sh check "$@" > "$dir/mc.out" 2>&1; }
+[ "$(ls "$dir"/all/members/*.json.gz | wc -l)" = 32 ] && [ "$(wc -l < "$dir/all/members/SHA256SUMS")" = 32 ] &&
+  mc "$dir/all" && grep -q ": 32 of 32 rows evidenced by their archived reports, 0 legacy" "$dir/mc.out" ||
+  { echo "t-multiverse: FAIL: the members' reports are not kept, or their rows not checked: $(cat "$dir/mc.out")"; fail=1; }
+for e in verdict report removed seed libm legacy legacyedit; do cp -r "$dir/all" "$dir/$e"; done
+sed -i '5s/\tCONFIRMED\t/\tDISCREPANCY\t/' "$dir/verdict/members.tsv"
+gzip -dc "$dir/report/members/3.json.gz" | sed 's/CONFIRMED/DISCREPANCY/' | gzip -n > "$dir/report/members/3.json.gz.new" &&
+  command mv "$dir/report/members/3.json.gz.new" "$dir/report/members/3.json.gz"
+rm "$dir/removed/members/7.json.gz"
+sed -i '2s/^1\tseeds=0 /1\tseeds=1000 /' "$dir/seed/members.tsv"
+sed -i '3s/ libm=mpfr\t/ libm=glibc\t/' "$dir/libm/members.tsv"
+rm -r "$dir/legacy/members" "$dir/legacyedit/members"
+printf 'folder\trows\tsha256\twhy\n%s/legacy\t32\t%s\ttest\n%s/legacyedit\t32\t%s\ttest\n' "${dir##*/}" "$(sha256sum < "$dir/all/members.tsv" | cut -d' ' -f1)" \
+  "${dir##*/}" "$(sha256sum < "$dir/all/members.tsv" | cut -d' ' -f1)" > "$dir/legacy.tsv"
+sed -i '9s/\tCONFIRMED\t/\tDISCREPANCY\t/' "$dir/legacyedit/members.tsv"
+for e in "verdict:member 4's row is not the one its archived report gives" "report:member 3's archived report is not the one of its SHA256SUMS line" \
+         "removed:member 7's row has no archived report and is not a legacy row" "seed:member 1 declares seeds=1000, its report ran with seeds=0 " \
+         "libm:member 2 declares libm=glibc, its report ran with seeds=0 fit=wls levels=all blas=Haswell libm=mpfr" \
+         "legacyedit:its 32 legacy rows (no member's report archived) differ from the rows frozen by sha256"; do
+  mc --legacy "$dir/legacy.tsv" "$dir/${e%%:*}"; [ $? = 1 ] && grep -qF "${e#*:}" "$dir/mc.out" ||
+    { echo "t-multiverse: FAIL: members.sh check misses the ${e%%:*} edit: $(cat "$dir/mc.out")"; fail=1; }
+done
+mc --legacy "$dir/legacy.tsv" "$dir/legacy" && grep -q ": 0 of 32 rows evidenced by their archived reports, 32 legacy (reports not kept" "$dir/mc.out" ||
+  { echo "t-multiverse: FAIL: an unedited legacy folder: $(cat "$dir/mc.out")"; fail=1; }
 # two seeds of eight disagree: SEED-DEPENDENT, 8 of 32 members DISCREPANCY
 want seeds X1 '[ $S = 1000 ] || [ $S = 5000 ] && echo DISCREPANCY || echo CONFIRMED' \
   '^X1 SEED-DEPENDENT over 32 members: CONFIRMED 24 (share 0.75 \[0.58, 0.87\]) DISCREPANCY 8 (share 0.25 \[0.13, 0.42\]); moved by: seeds$'
@@ -141,5 +172,5 @@ RULE='echo CONFIRMED' SLPI_CRMATH=$dir/none.so sh reports/multiverse/multiverse.
 [ $? = 2 ] && grep -q "none.so missing" "$dir/bad1.out" || { echo "t-multiverse: FAIL: a missing libm library: $(cat "$dir/bad1.out")"; fail=1; }
 RULE='echo CONFIRMED' mv bad2 X9; [ $? = 2 ] && grep -q "has no claim X9" "$dir/bad2.out" || { echo "t-multiverse: FAIL: a missing claim: $(cat "$dir/bad2.out")"; fail=1; }
 NOREPORT=4000 RULE='echo CONFIRMED' mv bad3 X1; [ $? = 2 ] && grep -q "seeds=4000 .*wrote no report" "$dir/bad3.out" || { echo "t-multiverse: FAIL: a member without a report: $(cat "$dir/bad3.out")"; fail=1; }
-[ $fail = 0 ] && echo "t-multiverse: ok (members, environment, directed libms, SEED-/CRITERION-/SEED-AND-CRITERION-DEPENDENT, moved by, the share, UNABLE, distinct members, one member, resumed, --tests, refusals)"
+[ $fail = 0 ] && echo "t-multiverse: ok (members, their reports as evidence, environment, directed libms, SEED-/CRITERION-/SEED-AND-CRITERION-DEPENDENT, moved by, the share, UNABLE, distinct members, one member, resumed, --tests, refusals)"
 exit $fail

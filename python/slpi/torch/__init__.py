@@ -241,19 +241,20 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
                                     eta=ou) if M else None
             start, learning = S.state, False
             while True:                   # the chunk, again (learning its sweeps) when a path was short
-                saved, cits, cstag, ccap = [], [], stag, capped
-                short = torch.zeros(paths, dtype=torch.bool, device=dev)
+                saved, cits, cflags = [], [], []
                 for j in range(cn):
                     it, st, cp, sh = S.step(eta[:, j, :] if M else None, tol, maxit, update, defect)
                     if S.sweeps is None and not learning:
                         S.sweeps = S.made         # the run's first step sets the sweeps
                     cits.append(it)
-                    cstag, ccap, short = cstag + st, ccap + cp, short | sh
+                    cflags.append(torch.stack((st, cp, sh)))   # summed once a chunk
                     if (c0 + j + 1) % every == 0 or c0 + j + 1 == steps:
                         saved.append(S.packed())
+                cstag, ccap, short = torch.stack(cflags).sum(0)
+                cstag, ccap = stag + cstag, capped + ccap
                 block = torch.stack(saved, 1).reshape(-1) if saved else short.new_zeros(0, dtype=torch.float64)
                 need = torch.stack(cits).max().double().view(1)           # the most sweeps a path needed
-                host = torch.cat([block, short.double(), need]).cpu().numpy()   # the chunk's one copy to the host
+                host = torch.cat([block, (short > 0).double(), need]).cpu().numpy()   # the chunk's one copy to the host
                 if not host[block.numel():-1].any():
                     break
                 S.state, S.sweeps, S.made, learning = start, None, 0, True
@@ -314,7 +315,8 @@ def _header(ensemble, i):
                  "no host sync in a step: a device-side check after the last sweep, read once a chunk of %d steps "
                  "with its rows; a chunk where a path had not stopped is re-run from its start with a host check "
                  "each sweep (%d re-runs); a stopped path keeps its iterate"
-                 % (ensemble.sweeps, ensemble.chunk, ensemble.reruns))
+                 % ("none, no step made" if ensemble.sweeps is None else ensemble.sweeps, ensemble.chunk,
+                    ensemble.reruns))
     it = ensemble.iterations if i is None else ensemble.iterations[i]
     st, cp = (ensemble.stagnated, ensemble.capped) if i is None else (ensemble.stagnated[i], ensemble.capped[i])
     lines.append("## slpi.torch iterations: mean %.3f max %d, stagnated %d, capped %d"

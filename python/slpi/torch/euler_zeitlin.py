@@ -13,6 +13,12 @@ from slpi.torch.poisson import Modes, Poisson
 from slpi.torch.zeitlin import Basis, Family
 
 
+def modes_groups(N):
+    """the noise (Q) tables' groups (slpi.torch.poisson.Modes; docs/gpu.md#cost): one up to
+    su(64), where the device operations cost more than the padding, 4 above"""
+    return 1 if N <= 64 else 4
+
+
 class Stepper:
     def __init__(self, kv, problem, x0, paths, dtype, device):
         import torch
@@ -29,12 +35,13 @@ class Stepper:
         self.fast = not kv.get("multiplier", "")
         if self.fast:
             self.pois = Poisson(N, float(kv.get("kappa", 0) or 0), self.h, dtype, device)
-            self.sign = self.pois.sign()
-            self.modes = Modes(N, N // 2, dtype, device) if self.fam.noise == "Q" and self.fam.M else None
+            self.modes = Modes(N, N // 2, dtype, device, modes_groups(N)) \
+                if self.fam.noise == "Q" and self.fam.M else None
             self.const_per_step = self.fam.noise in ("L", "modes", "fields") and self.fam.M > 0
             self.const = None if self.const_per_step or not bool((F != 0).any()) else self._constant(None)
         self.comp = torch.tensor(self.fam.comp, dtype=torch.int64, device=device)
         self.a = torch.tensor(self.fam.a, **f64)
+        self.neg_a = -self.a                                   # -(a eta) = (-a) eta, exactly
         self.xi = torch.tensor(self.fam.xi, **f64) if self.fam.noise == "fields" else None
         v = torch.tensor(x0, **f64)
         iu = torch.triu_indices(N, N, 1, device=device)
@@ -45,7 +52,7 @@ class Stepper:
         off = v[N:].reshape(-1, 2)
         Xr[iu[0], iu[1]], Xi[iu[0], iu[1]] = off[:, 0], off[:, 1]
         Xr[iu[1], iu[0]], Xi[iu[1], iu[0]] = -off[:, 0], off[:, 1]
-        self.state = torch.stack((Xr, Xi))[:, None].to(dtype).expand(2, paths, N, N).contiguous()   # the pair stacked
+        self.state = torch.stack((Xr, Xi))[None].to(dtype).expand(paths, 2, N, N).contiguous()   # pairs (P, 2, N, N)
 
     def _coefficients(self, eta):
         """the grouped g and k of this step's increments (P, M), in the run's dtype"""
@@ -75,7 +82,7 @@ class Stepper:
 
     def _constant(self, eta):
         """the step's constant part of Psi (sum_alpha k_alpha Y_alpha) as the lower triangle's
-        wrapped diagonals (2P, N, N), 0 above: one synthesis by the full basis"""
+        wrapped diagonals (2P, N, N) (row 2p + part), 0 above: one synthesis by the full basis"""
         import torch
         P = self.P
         k = self.k0.expand(P, -1).clone()
@@ -86,8 +93,8 @@ class Stepper:
                 k += -(eta @ self.xi)
         k = k * self.basis.alpha_scale
         kl = [t.to(self.dtype) for t in self.basis.split(self.basis.coefficients_layout(k))]
-        x = self.pois.diagonals(self.basis.synthesise(kl, P))
-        N = self.N
+        N, pad = self.N, self.pois.pad
+        x = self.pois.diagonals(self.basis.synthesise(kl, P))[:, :, pad:pad + N]
         lower = torch.arange(N, device=self.device)[None, :] < N - torch.arange(N, device=self.device)[:, None]
         return x * lower
 
@@ -97,26 +104,27 @@ class Stepper:
             eta = torch.zeros(self.P, 0, dtype=torch.float64, device=self.device)
         P = self.P
         if self.fast:
-            pois, pad, N = self.pois, self.pois.pad, self.N
-            if self.modes is not None:
-                self.modes.weights(self.fam.comp, -(self.a * eta))
+            pois, pad, N, modes = self.pois, self.pois.pad, self.N, self.modes
+            if modes is not None:
+                modes.weights(self.fam.comp, self.neg_a * eta)
             const = self._constant(eta) if self.const_per_step else self.const
 
             def psi(Y):
                 x = pois.diagonals(Y)
+                c = modes.coefficients(x) if modes is not None else None   # before the solve overwrites x
                 buf = pois.solve(x)
-                if self.modes is not None:
-                    self.modes.add(buf, x, pad)
+                if modes is not None:
+                    modes.add(buf, c)
                 if const is not None:
                     buf[:, :, pad:pad + N] += const
-                return pois.matrix(buf, self.sign, P)
+                return pois.matrix(buf, P)
         else:
             g, k = self._coefficients(eta)
             basis = self.basis
 
             def psi(Y):
-                c = basis.analyse(*Y)
-                return basis.synthesise([gi * ci + ki for gi, ci, ki in zip(g, c, k)], P)
+                c = basis.analyse(Y[:, 0], Y[:, 1])
+                return isomp.block(basis.synthesise([gi * ci + ki for gi, ci, ki in zip(g, c, k)], P))
         self.state, it, st, cp, short, made = isomp.step(self.state, psi, tol, maxit, update, defect, self.sweeps)
         self.made = max(self.made, made)
         return it, st, cp, short
@@ -124,7 +132,7 @@ class Stepper:
     def packed(self):
         """the states in slpi's su(N) layout (P, N^2), float64, on the device"""
         import torch
-        Xr, Xi = self.state[0].double(), self.state[1].double()
+        Xr, Xi = self.state[:, 0].double(), self.state[:, 1].double()
         d = torch.diagonal(Xi, dim1=-2, dim2=-1)
         off = torch.stack([Xr[:, self.iu[0], self.iu[1]], Xi[:, self.iu[0], self.iu[1]]], -1).reshape(self.P, -1)
         return torch.cat([d, off], 1)

@@ -44,14 +44,15 @@ def _table(device):
     return _TABLES[key]
 
 
-def _mulhilo(a, m, hi, t):
-    """a * m for a an int64 tensor of 32-bit words and m a constant, in place: a becomes
-    the low word, hi (a buffer) the high one; t is a scratch buffer. Each 32 x 16-bit
-    product stays below 2^48 (no int64 overflow); x 2^16, not << 16 (PyTorch 1.13's CPU
-    shifts left element by element, about 100 times slower)."""
+def _mulhilo(a, m_hi, m_lo, hi, t):
+    """a * m for a an int64 tensor of 32-bit words and m a constant (its 16-bit halves m_hi,
+    m_lo: ints or int64 tensors broadcasting with a), in place: a becomes the low word, hi
+    (a buffer) the high one; t is a scratch buffer. Each 32 x 16-bit product stays below
+    2^48 (no int64 overflow); x 2^16, not << 16 (PyTorch 1.13's CPU shifts left element by
+    element, about 100 times slower)."""
     torch = _torch()
-    torch.mul(a, m >> 16, out=hi)             # p_hi < 2^48
-    a.mul_(m & 0xFFFF)                        # p_lo < 2^48
+    torch.mul(a, m_hi, out=hi)                # p_hi < 2^48
+    a.mul_(m_lo)                              # p_lo < 2^48
     torch.bitwise_and(hi, 0xFFFF, out=t)
     a.add_(t.mul_(65536))                     # s = p_lo + (p_hi mod 2^16) 2^16 < 2^49
     hi.bitwise_right_shift_(16)
@@ -63,24 +64,34 @@ def philox(seed, path, component, block):
     """Random123's philox4x32_R(10, ctr, key) with key (seed mod 2^32, seed >> 32) and
     counter (b mod 2^32, b >> 32, component, path) for every block index b of the int64
     tensor ``block`` (path and component: ints or int64 tensors broadcasting with it).
-    Returns the four output words r0..r3, int64 tensors of values below 2^32. In place:
-    seven int64 buffers the size of ``block`` in all."""
+    Returns the four output words r0..r3, int64 tensors of values below 2^32. The two
+    products of a round are one stacked product (x0, x2) by (M0, M1), the words held as
+    A = (x0, x2) and B = (x3, x1): a round is 12 operations, not 22. In place: eight int64
+    buffers the size of ``block`` in all."""
     torch = _torch()
-    k0, k1 = seed & _MASK32, (seed >> 32) & _MASK32
-    x0 = block & _MASK32
-    x1 = block >> 32
-    x2 = torch.as_tensor(component, dtype=torch.int64, device=block.device).expand_as(block) & _MASK32
-    x3 = torch.as_tensor(path, dtype=torch.int64, device=block.device).expand_as(block) & _MASK32
-    h0, h1, t = torch.empty_like(x0), torch.empty_like(x0), torch.empty_like(x0)
+    dev, shape = block.device, (2,) + tuple(block.shape)
+    one = (2,) + (1,) * block.dim()
+    A, B, H, T = (torch.empty(shape, dtype=torch.int64, device=dev) for _ in range(4))
+    torch.bitwise_and(block, _MASK32, out=A[0])
+    A[1].copy_(torch.as_tensor(component, dtype=torch.int64, device=dev).expand_as(block))
+    A[1].bitwise_and_(_MASK32)
+    B[0].copy_(torch.as_tensor(path, dtype=torch.int64, device=dev).expand_as(block))
+    B[0].bitwise_and_(_MASK32)
+    torch.bitwise_right_shift(block, 32, out=B[1])
+    keys, k0, k1 = [], seed & _MASK32, (seed >> 32) & _MASK32
     for rnd in range(10):
-        if rnd > 0:
-            k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
-        _mulhilo(x0, _M0, h0, t)              # x0 <- lo0, h0 <- hi0
-        _mulhilo(x2, _M1, h1, t)              # x2 <- lo1, h1 <- hi1
-        h1.bitwise_xor_(x1).bitwise_xor_(k0)
-        h0.bitwise_xor_(x3).bitwise_xor_(k1)
-        x0, x1, x2, x3, h0, h1 = h1, x2, h0, x0, x1, x3   # (hi1^x1)^k0, lo1, (hi0^x3)^k1, lo0; the rest reused
-    return x0, x1, x2, x3
+        keys.append([k0, k1])
+        k0, k1 = (k0 + _W0) & _MASK32, (k1 + _W1) & _MASK32
+    consts = torch.tensor(keys + [[_M0 >> 16, _M1 >> 16], [_M0 & 0xFFFF, _M1 & 0xFFFF]], dtype=torch.int64,
+                          device=dev)
+    m_hi, m_lo = consts[10].view(one), consts[11].view(one)
+    for rnd in range(10):
+        _mulhilo(A, m_hi, m_lo, H, T)             # A <- (lo0, lo1), H <- (hi0, hi1)
+        torch.bitwise_xor(H[1], B[1], out=T[0])   # hi1 ^ x1
+        torch.bitwise_xor(H[0], B[0], out=T[1])   # hi0 ^ x3
+        T.bitwise_xor_(consts[rnd].view(one))     # ^ (k0, k1): the new (x0, x2)
+        A, B, T = T, A, B                         # the new (x3, x1) = (lo0, lo1)
+    return A[0], B[1], A[1], B[0]
 
 
 def word_normals(lo, hi):
@@ -133,8 +144,10 @@ def stream(seed, paths, comps, first, count, device=None):
     """Normals first .. first + count - 1 of the streams (seed, path, component) for every
     path and component (int64 tensors): a binary64 tensor (P, count, M). One Philox call
     gives normals 2b and 2b + 1 (both used), and the normals are made in slices of the
-    index so that the scratch stays below an eighth of the result (docs/gpu.md#noise:
-    bytes a normal)."""
+    index (of the components too, where one block of every component is more than a slice)
+    so that the scratch stays below an eighth of the result (docs/gpu.md#noise: bytes a
+    normal) and a request above the minimum is about eight slices, whatever its shape (each
+    slice is some 300 device operations)."""
     torch = _torch()
     P, M = paths.shape[0], comps.shape[0]
     out = torch.empty(P, count, M, dtype=torch.float64, device=device)
@@ -143,13 +156,16 @@ def stream(seed, paths, comps, first, count, device=None):
     b_first, b_end = first >> 1, (first + count + 1) >> 1
     size = max(SLICE_MIN, min(SLICE_MAX, P * count * M // 8))
     per = max(1, size // (2 * P * M))                       # blocks a slice
+    cper = M if per > 1 or 2 * P * M <= size else max(1, size // (2 * P))   # components a slice
     for s0 in range(b_first, b_end, per):
         s1 = min(b_end, s0 + per)
-        blk = torch.arange(s0, s1, dtype=torch.int64, device=device)[None, :, None].expand(P, s1 - s0, M)
-        r0, r1, r2, r3 = philox(seed, paths[:, None, None], comps[None, None, :], blk)
-        z = word_normals(torch.stack([r0, r2], 2), torch.stack([r1, r3], 2)).view(P, 2 * (s1 - s0), M)
         a, b = max(first, 2 * s0), min(first + count, 2 * s1)
-        out[:, a - first:b - first].copy_(z[:, a - 2 * s0:b - 2 * s0])
+        for c0 in range(0, M, cper):
+            c1 = min(M, c0 + cper)
+            blk = torch.arange(s0, s1, dtype=torch.int64, device=device)[None, :, None].expand(P, s1 - s0, c1 - c0)
+            r0, r1, r2, r3 = philox(seed, paths[:, None, None], comps[None, None, c0:c1], blk)
+            z = word_normals(torch.stack([r0, r2], 2), torch.stack([r1, r3], 2)).view(P, 2 * (s1 - s0), c1 - c0)
+            out[:, a - first:b - first, c0:c1].copy_(z[:, a - 2 * s0:b - 2 * s0])
     return out
 
 

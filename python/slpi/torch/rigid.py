@@ -64,9 +64,8 @@ class Stepper:
             return x + half * torch.cross(p, y, dim=1) - quarter * (p * y).sum(1, keepdim=True) * p
 
         y, iters, stag, capped, short, made = isomp.solve(g, x + half * torch.cross(psi(x), x, dim=1),
-                                                          lambda z, y: (z - y).abs().amax(1),
-                                                          lambda z: z.abs().amax(1), self.P, self.device, tol,
-                                                          maxit, self.sweeps)
+                                                          lambda z, y: ((z - y).abs().amax(1), z.abs().amax(1)),
+                                                          self.P, self.device, tol, maxit, self.sweeps)
         self.made = max(self.made, made)
         self.state = x + torch.cross(psi(y), y, dim=1)
         return iters, stag, capped, short

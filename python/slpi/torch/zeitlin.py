@@ -60,10 +60,11 @@ def laplacian(N, m):
 def eigenvectors(N, m, device):
     """L_m's unit eigenvectors by column, binary64 (N - m, N - m) on device: ascending
     eigenvalues (column 0 is l = N - 1), last entry positive"""
+    import numpy
     torch = _torch()
-    d, e = (torch.tensor(v, dtype=torch.float64) for v in laplacian(N, m))
-    T = (torch.diag(d) + torch.diag(e, 1) + torch.diag(e, -1)).to(device)
-    v = torch.linalg.eigh(T)[1]
+    d, e = laplacian(N, m)
+    T = numpy.diag(d) + numpy.diag(e, 1) + numpy.diag(e, -1)        # on the host: exact (sums with 0)
+    v = torch.linalg.eigh(torch.from_numpy(T).to(device))[1]
     return v * torch.where(v[N - m - 1] > 0, 1.0, -1.0)
 
 
@@ -149,8 +150,7 @@ class Basis:
         return out
 
     def synthesise(self, coefs, P):
-        """the inverse of analyse: grouped coefficients -> a skew-Hermitian pair, stacked
-        (2, P, N, N)"""
+        """the inverse of analyse: grouped coefficients -> skew-Hermitian pairs (P, 2, N, N)"""
         torch = _torch()
         N = self.N
         lr = torch.zeros(P, self.L + 1, dtype=self.dtype, device=self.device)
@@ -161,13 +161,13 @@ class Basis:
             z = z.permute(1, 2, 0, 3).reshape(2, P, -1)
             lr[:, idx.reshape(-1)] = z[0]
             li[:, idx.reshape(-1)] = z[1]
-        Y = torch.zeros(2, P, N * N, dtype=self.dtype, device=self.device)
-        Yr, Yi = Y
+        Y = torch.zeros(P, 2, N * N, dtype=self.dtype, device=self.device)
+        Yr, Yi = Y[:, 0], Y[:, 1]
         Yr[:, self.flat_upper] = -lr[:, :self.L]
         Yi[:, self.flat_upper] = li[:, :self.L]
         Yr[:, self.flat_lower] = lr[:, :self.L]     # the diagonal: lower wins (Re = 0 there)
         Yi[:, self.flat_lower] = li[:, :self.L]
-        return Y.view(2, P, N, N)
+        return Y.view(P, 2, N, N)
 
     def split(self, layout):
         """a grouped layout (..., 2, K) as the list of (2, cnt, ..., n) tensors analyse gives"""
