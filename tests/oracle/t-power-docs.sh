@@ -4,7 +4,9 @@
 # generates from the runs kept in docs/power-runs.tsv, and a changed runs file is noticed
 # (one correct run's PASS turned into a FAIL); the diagnosis's table is the one
 # tests/port/diagnosis.py generates from docs/diagnosis-runs.tsv, the second round's from
-# docs/diagnosis-runs-2.tsv.
+# docs/diagnosis-runs-2.tsv, the third's the one tests/port/diagnosis3.py generates from
+# docs/diagnosis-runs-3.tsv (one more run of a correct port is noticed; a group that lacks
+# the expected ingredient, or nothing named, is a wrong call).
 set -u
 . "$(dirname "$0")/prelude.sh"
 $py tests/port/power_docs.py --check 2> "$d/err" || note "$(cat "$d/err")"
@@ -18,5 +20,20 @@ awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 && $9 == "FAIL" && $11 != "" && !done { 
   docs/diagnosis-runs.tsv > "$d/diag.tsv"
 $py tests/port/diagnosis.py --check "$d/diag.tsv" 2> /dev/null
 [ $? -eq 1 ] || note "a changed diagnosis run went unnoticed"
+$py tests/port/diagnosis3.py --check docs/diagnosis-runs-3.tsv 2> "$d/err" || note "$(cat "$d/err")"
+cp docs/diagnosis-runs-3.tsv "$d/diag3.tsv"
+printf 'rb\tfloat\tsingle\tnone\t0\t0.0\t7\t\t2-4\t1\tFAIL\tTrue\tnoise\t\t\t1.0\n' >> "$d/diag3.tsv"
+$py tests/port/diagnosis3.py --check "$d/diag3.tsv" 2> /dev/null
+[ $? -eq 1 ] || note "a third-round run more went unnoticed"
+# the third round's calls: a group counts only when it holds the expected ingredient, and
+# a FAIL with nothing named (whose JSON lists every ingredient as one group) is wrong
+bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
+for verdict, named, first, group, want in (
+        ('FAIL', 'True', 'noise', '', 'right'), ('FAIL', 'True', 'update', '', 'wrong'),
+        ('FAIL', 'True', 'noise', 'noise|update', 'group'), ('FAIL', 'True', 'update', 'update|drift', 'wrong'),
+        ('FAIL', 'False', '', 'noise|update', 'wrong'), ('PASS', 'False', '', '', '')):
+    got = d.call(dict(stat_verdict=verdict, named=named, first=first, group=group, expected='noise|noise 1'))
+    print('' if got == want else '%s first %r group %r: %r, not %r' % (verdict, first, group, got, want))" 2>&1)
+[ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.call: $bad"
 [ $fail -eq 0 ] && echo "t-power-docs: docs/power.md and oracle/README.md carry the tables of docs/power-runs.tsv and docs/diagnosis-runs.tsv"
 exit $fail

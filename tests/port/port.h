@@ -15,7 +15,9 @@
  * the defect's effect per step in units of binary32's u |x|. With PORT_WINDOW=A:B in the
  * environment the defect acts on the steps A <= n < B only (the diagnosis's window,
  * tests/oracle/t-verify-diagnosis.sh); with PORT_X0=X1,X2,... the port starts there (the
- * header says x0=; tests/port/shapes.py). */
+ * header says x0=; tests/port/shapes.py); with PORT_ITERS set it prints "iterations MIN MAX"
+ * on stderr, the fewest and most iterations of the implicit solve over the steps
+ * (tests/port/diagnosis3.py judges a `tol` stop by them). */
 #ifndef PORT_H
 #define PORT_H
 #include <stdio.h>
@@ -70,8 +72,11 @@ static int dcap(const defect *d)
 /* the solve stops when an iteration moved the unknown by at most 4 eps of its size (the
  * contraction is about |psi| ~ 0.01, so the rest is far below eps); never under `early` */
 #define EPS ((real)(sizeof(real) == sizeof(float) ? 0x1p-23 : 0x1p-52))
+/* the iterations of the implicit solve in the step being taken: one call of done() each */
+static long port_iters;
 static int done(const defect *d, real change, real size)
 {
+    port_iters++;
     return d->kind == D_TOL ? change <= (real)d->mag * size : dcap(d) == 100 && change <= 4 * EPS * size;
 }
 
@@ -195,6 +200,7 @@ static int port_main(const port *p, int argc, char **argv)
         return 2;
     }
     double sum = 0, worst = 0;
+    long it_min = -1, it_max = 0;
     for (long n = 0;; n++) {
         if (!effect) {
             printf("%ld\t%.17g", n, (double)n * p->h);
@@ -211,7 +217,10 @@ static int port_main(const port *p, int argc, char **argv)
         }
         if (effect) memcpy(y, x, sizeof(real) * (size_t)p->dim);
         port_n = n;
+        port_iters = 0;
         p->step(x, dw, n >= wa && n < wb ? &d : &none);
+        it_min = it_min < 0 || port_iters < it_min ? port_iters : it_min;
+        it_max = port_iters > it_max ? port_iters : it_max;
         if (d.kind == D_BAD && n == steps / 2) {
             for (int i = 0; i < p->dim; i++) xd[i] = (double)x[i];
             x[0] += (real)(d.mag * 0x1p-24 * maxabs(xd, p->dim));
@@ -227,6 +236,7 @@ static int port_main(const port *p, int argc, char **argv)
         }
     }
     if (effect) printf("effect_mean\t%.6g\teffect_max\t%.6g\n", sum / (double)steps, worst);
+    if (getenv("PORT_ITERS")) fprintf(stderr, "iterations %ld %ld\n", it_min < 0 ? 0 : it_min, it_max);
     free(xd);
     free(dw);
     free(x);
