@@ -127,7 +127,7 @@ static void check_run_checks(const char *dir)
         "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
         "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | resolvable 3 4 6 16 1e6 >= 1 | -\n"
         "X1 | t | CONFIRMED | ev | iso/so3/weak-exact | weakexact isomp 0.9 1.1 | -\n"
-        "X1 | t | CONFIRMED | ev | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 1 0 1 | -\n"
+        "X1 | t | CONFIRMED | ev | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 1 0.4 0.4 | -\n"
         "X1 | t | CONFIRMED | ev | iso/rigid-body/long steps=40 scheme=trap-direct h=0.05 | sphere 0 | -\n"
         "X1 | t | CONFIRMED | ev | svi/so3/weak-exact | weakexact isomp 0.9 1.1 | -\n";
     slpi_audit a;
@@ -259,7 +259,7 @@ static void check_one_run_two_thresholds(const char *dir)
 static void check_growth_sentence(const char *dir)
 {
     const char *reg = "= G1 | s | m | p | -\n"
-                      "G1 | t | CONFIRMED | claim | rkmk/heavy-top/casimirs-tmk-421 T=2 | growth C2_dev 0 10 | -\n"
+                      "G1 | t | CONFIRMED | claim | rkmk/heavy-top/casimirs-tmk-421 T=2 | growth C2_dev 0 5 | -\n"
                       "G1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
     slpi_audit a;
     if (load_run(reg, dir, &a) == SLPI_OK) {

@@ -30,7 +30,7 @@ static void check_sizes_in_words(const char *dir)
         "# test registry\n"
         "= X1 | s | m | p | -\n"
         "X1 | t | CONFIRMED | claim | iso/zeitlin/long N=8 steps=3 | max H0_rel_dev <= 1 | -\n"
-        "X1 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step T=0.4 h=0.2 maxit=10 | critical 0.1 0.2 0.1 1 0 1 | -\n"
+        "X1 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step T=0.4 h=0.2 maxit=10 | critical 0.1 0.2 0.1 1 0.1 0.2 | -\n"
         "X1 | t | CONFIRMED | claim | iso/rigid-body/long h=0.125 noise=none | poisson <= 1 | -\n"
         "X1 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
     slpi_audit a;
@@ -52,7 +52,8 @@ static void check_sizes_in_words(const char *dir)
         /* each check's bound as its check string writes it (the screen's margin reads it):
          * a threshold, a window, none */
         json_t *ck = json_object_get(json_array_get(json_object_get(root, "claims"), 0), "checks");
-        static const char *bound[] = { "{\"x\":1.0}", "{\"lo\":0.0,\"hi\":1.0}", "{\"x\":1.0}", "null" };
+        static const char *bound[] = { "{\"x\":1.0}", "{\"lo\":0.10000000000000001,\"hi\":0.20000000000000001}",
+                                       "{\"x\":1.0}", "null" };
         for (size_t k = 0; k < 4; k++) {
             json_t *b = json_object_get(json_array_get(ck, k), "bound");
             char *txt = b ? json_dumps(b, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
@@ -271,7 +272,7 @@ static void check_placeholders(const char *dir)
         "= P2 | s | m | p | worst {1.value}, and {1.nosuch}\n"
         "P2 | t | CONFIRMED | claim | - | thresholds 2 | -\nP2 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
         "= P3 | s | m | p | critical step {1.value}\n"
-        "P3 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 1 0 1 | -\n"
+        "P3 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 1 0.4 0.4 | -\n"
         "P3 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
     char cache[128], path[512];
     snprintf(cache, sizeof cache, "%s/cache-p", dir);
@@ -305,7 +306,7 @@ static void check_confirmatory_offset(const char *dir)
         "S1 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
         "= S2 | s | m | p | -\nS2 | t | CONFIRMED | claim | iso/rigid-body/long T=0.25 seed=1001 | max H0_rel_dev <= 1 | -\n"
         "S2 | t | CONFIRMED | fails | - | thresholds 1 | -\n"
-        "= S3 | s | m | p | -\nS3 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 2 0 1 | -\n"
+        "= S3 | s | m | p | -\nS3 | t | CONFIRMED | claim | rkmk/heavy-top/critical-step T=0.4 h=0.4 maxit=10 | critical 0.4 0.4 0.1 2 0.4 0.4 | -\n"
         "S3 | t | CONFIRMED | fails | - | thresholds 1 | -\n";
     slpi_problem q;
     slpi_problem_init(&q, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
