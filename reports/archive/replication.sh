@@ -8,7 +8,9 @@
 # verdict, its checks with their commands and seconds, its figures and a conclusion
 # (results), and what is not reproduced and why (discussion). Every number in a report is
 # read from the archive, as text (never a JSON number, which jq would print in its own
-# form, except a check's seconds): claims.json (each claim's texts, checks' evidence,
+# form, except a check's seconds, printed as a double jq computed, `x + x - x` (exact):
+# jq 1.7 prints a number it read in its literal's decimal form, 0.00002046, where jq 1.6
+# and any computed number print 2.046e-05): claims.json (each claim's texts, checks' evidence,
 # commands, figures and run: its provenance, and its "loaded" object where the run
 # recorded one), figures/NAME.png and data/NAME.tsv (linked where archived),
 # multiverse/ID/ and multiverse-full/ID/ (multiverse.txt, members.tsv), the "Command:"
@@ -157,7 +159,7 @@ for paper in RKMK ISO SVI; do
         "",
         "- **How to reproduce it.** `build/slpi audit --full --only \($c.id)`; each check alone, with the seconds the archived run spent on it:",
         "",
-        ($c.checks[] | "  - `\(.command // "not recorded")` (\(.seconds // "not recorded" | tostring) s)"),
+        ($c.checks[] | "  - `\(.command // "not recorded")` (\(if .seconds == null then "not recorded" else .seconds + .seconds - .seconds | tostring end) s)"),
         "",
         ([$c.checks[] | select(.figure != null and ($fs | first)["figures/\(.figure).png"] != null)] | if . == [] then "- **Figures.** None archived for this claim.", "" else
           "- **Figures** (the archived run'"'"'s, of its decisive checks and controls):", "",
