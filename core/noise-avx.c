@@ -5,6 +5,7 @@
 
 #ifdef NOISE_AVX512
 #include <immintrin.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -30,8 +31,10 @@ NOISE_AVX512_INLINE __m512d noise_col512(const __m512d *col, __m512i idx, __mmas
                                 _mm512_permutex2var_pd(col[2], idx, col[3]));
 }
 
-/* Steps 2-4 on eight words; *fast gets the lanes whose row was among the fast rows. */
-NOISE_AVX512_INLINE __m512d noise_map512(const __m512d col[][4], __m512i w, __mmask8 *fast)
+/* Steps 2-4 on eight words; *fast gets the lanes whose row was among the fast rows. The
+ * columns s, g, gh, gl are read by binade from bin (one vpermpd each, in place of two
+ * vpermt2pd and a blend: the same entries, slpi_noise_avx512_prepare). */
+NOISE_AVX512_INLINE __m512d noise_map512(const __m512d col[][4], const __m512d *bin, __m512i w, __mmask8 *fast)
 {
     const __m512i m =
         _mm512_and_si512(_mm512_srli_epi64(w, 11), _mm512_set1_epi64((long long)((UINT64_C(1) << 52) - 1)));
@@ -43,8 +46,10 @@ NOISE_AVX512_INLINE __m512d noise_map512(const __m512d col[][4], __m512i w, __mm
                                          _mm512_set1_epi64(8 * (1023 + NOISE_TABLE_EMIN) + NOISE_FAST_FIRST));
     const __mmask8 upper = _mm512_test_epi64_mask(idx, _mm512_set1_epi64(NOISE_FAST_ROWS / 2));
     *fast = _mm512_cmp_epi64_mask(idx, _mm512_setzero_si512(), _MM_CMPINT_NLT);
+    const __m512i binade = _mm512_srli_epi64(idx, 3);
 #define NOISE_C(j) noise_col512(col[j], idx, upper)
-    const __m512d tau = _mm512_mul_pd(_mm512_sub_pd(p, NOISE_C(0)), NOISE_C(1));
+#define NOISE_B(c) _mm512_permutexvar_pd(binade, bin[c])
+    const __m512d tau = _mm512_mul_pd(_mm512_sub_pd(p, NOISE_C(0)), NOISE_B(0));
     __m512d q = NOISE_C(6 + NOISE_TABLE_DEG);
     for (int k = NOISE_TABLE_DEG - 1; k >= 0; k--) {
         q = _mm512_add_pd(NOISE_C(6 + k), _mm512_mul_pd(tau, q));
@@ -53,36 +58,52 @@ NOISE_AVX512_INLINE __m512d noise_map512(const __m512d col[][4], __m512i w, __mm
     const __m512d cv = _mm512_mul_pd(_mm512_set1_pd(134217729.0), v);
     const __m512d vh = _mm512_sub_pd(cv, _mm512_sub_pd(cv, v));
     const __m512d vl = _mm512_sub_pd(v, vh);
-    const __m512d gh = NOISE_C(4), gl = NOISE_C(5);
-    const __m512d ph = _mm512_mul_pd(v, NOISE_C(3));
+    const __m512d gh = NOISE_B(2), gl = NOISE_B(3);
+    const __m512d ph = _mm512_mul_pd(v, NOISE_B(1));
     const __m512d pl =
         _mm512_add_pd(_mm512_add_pd(_mm512_add_pd(_mm512_sub_pd(_mm512_mul_pd(vh, gh), ph), _mm512_mul_pd(vh, gl)),
                                     _mm512_mul_pd(vl, gh)),
                       _mm512_mul_pd(vl, gl));
     const __m512d x = _mm512_add_pd(_mm512_add_pd(NOISE_C(2), ph), _mm512_add_pd(pl, q));
 #undef NOISE_C
+#undef NOISE_B
     return _mm512_castsi512_pd(_mm512_xor_si512(
         _mm512_castpd_si512(x), _mm512_and_si512(w, _mm512_set1_epi64((long long)(UINT64_C(1) << 63)))));
 }
 
-void slpi_noise_avx512_prepare(noise512_setup *u, uint64_t seed)
+static noise512_rows noise512_fast; /* filled once (noise512_fill), read by every seed's kernels */
+static pthread_once_t noise512_once = PTHREAD_ONCE_INIT;
+
+static void noise512_fill(void)
 {
     for (int j = 0; j < NOISE_COLS; j++) {
         for (int r = 0; r < 32; r++) {
-            u->col[j][r] = noise_table[NOISE_FAST_FIRST + r][j];
+            noise512_fast.col[j][r] = noise_table[NOISE_FAST_FIRST + r][j];
         }
     }
+    for (int c = 0; c < 4; c++) {
+        for (int g = 0; g < 8; g++) {
+            noise512_fast.bin[c][g] = g < 4 ? noise_table[NOISE_FAST_FIRST + 8 * g][NOISE_BIN_COL(c)] : 0;
+        }
+    }
+}
+
+void slpi_noise_avx512_prepare(noise512_setup *u, uint64_t seed)
+{
+    pthread_once(&noise512_once, noise512_fill);
+    u->rows = &noise512_fast;
     noise_round_keys(seed, u->k0, u->k1);
 }
 
 /* Philox4x32-10 on eight counters at once: each 64-bit lane holds one 32-bit word of
- * the counter (x0..x3, low halves), the round keys kv0, kv1 broadcast; both AVX-512
- * kernels below draw their blocks with it. */
+ * the counter (x0..x3, low halves), the round keys kv0, kv1 broadcast; rounds from..9,
+ * on the state after rounds 0..from-1. Both AVX-512 kernels below draw their blocks with
+ * it. */
 NOISE_AVX512_INLINE void noise_philox512(__m512i *x0, __m512i *x1, __m512i *x2, __m512i *x3, const __m512i *kv0,
-                                         const __m512i *kv1)
+                                         const __m512i *kv1, int from)
 {
     const __m512i m0 = _mm512_set1_epi64(PHILOX_M4x32_0), m1 = _mm512_set1_epi64(PHILOX_M4x32_1);
-    for (int round = 0; round < 10; round++) {
+    for (int round = from; round < 10; round++) {
         const __m512i p0 = _mm512_mul_epu32(*x0, m0), p1 = _mm512_mul_epu32(*x2, m1);
         *x0 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p1, 32), *x1), kv0[round]);
         *x2 = _mm512_xor_si512(_mm512_xor_si512(_mm512_srli_epi64(p0, 32), *x3), kv1[round]);
@@ -110,12 +131,7 @@ static void noise_fix_flush(uint64_t *fix_w, const uint64_t *fix_at, int nfix, d
 NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t path, uint32_t component,
                                                uint64_t first, size_t count, double *out)
 {
-    __m512d col[NOISE_COLS][4];
-    for (int j = 0; j < NOISE_COLS; j++) {
-        for (int g = 0; g < 4; g++) {
-            col[j][g] = _mm512_load_pd(&u->col[j][8 * g]);
-        }
-    }
+    const __m512d(*col)[4] = (const __m512d(*)[4])u->rows->col, *bin = (const __m512d *)u->rows->bin;
     __m512i kv0[10], kv1[10];
     for (int round = 0; round < 10; round++) {
         kv0[round] = _mm512_set1_epi64(u->k0[round]);
@@ -137,7 +153,7 @@ NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t
             __m512i x0 = _mm512_add_epi64(_mm512_set1_epi64((long long)((first + i) >> 1)), lanes);
             __m512i x1 = _mm512_srli_epi64(x0, 32);
             __m512i x2 = _mm512_set1_epi64(component), x3 = _mm512_set1_epi64((uint32_t)path);
-            noise_philox512(&x0, &x1, &x2, &x3, kv0, kv1);
+            noise_philox512(&x0, &x1, &x2, &x3, kv0, kv1, 0);
             /* even words r[1]:r[0], odd words r[3]:r[2] */
             words[(i - span) / 8] = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
             words[(i - span) / 8 + 1] = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
@@ -145,8 +161,8 @@ NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t
         for (size_t i = span; i < end; i += 16) {
             const __m512i we = words[(i - span) / 8], wo = words[(i - span) / 8 + 1];
             __mmask8 fe, fo;
-            const __m512d ze = noise_map512((const __m512d(*)[4])col, we, &fe);
-            const __m512d zo = noise_map512((const __m512d(*)[4])col, wo, &fo);
+            const __m512d ze = noise_map512(col, bin, we, &fe);
+            const __m512d zo = noise_map512(col, bin, wo, &fo);
             _mm512_storeu_pd(out + i, _mm512_permutex2var_pd(ze, lo, zo));
             _mm512_storeu_pd(out + i + 8, _mm512_permutex2var_pd(ze, hi, zo));
             const __m512i at = _mm512_add_epi64(_mm512_set1_epi64((long long)i), even);
@@ -176,12 +192,7 @@ NOISE_AVX512_FN void slpi_noise_avx512_normals(const noise512_setup *u, uint64_t
 NOISE_AVX512_FN void slpi_noise_avx512_lanes(const noise512_setup *u, uint64_t path, size_t npaths, uint32_t component,
                                              uint64_t first, size_t count, double *out, size_t stride)
 {
-    __m512d col[NOISE_COLS][4];
-    for (int j = 0; j < NOISE_COLS; j++) {
-        for (int g = 0; g < 4; g++) {
-            col[j][g] = _mm512_load_pd(&u->col[j][8 * g]);
-        }
-    }
+    const __m512d(*col)[4] = (const __m512d(*)[4])u->rows->col, *bin = (const __m512d *)u->rows->bin;
     const __m512i lanes = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
     __m512i kv0[10], kv1[10];
     for (int round = 0; round < 10; round++) {
@@ -195,14 +206,34 @@ NOISE_AVX512_FN void slpi_noise_avx512_lanes(const noise512_setup *u, uint64_t p
         /* Philox for every group of this block first (independent chains, side by side),
          * then the map: the even words r[1]:r[0] (normal first + i), the odd r[3]:r[2] */
         const uint64_t b = (first + i) >> 1;
+        /* Rounds 0-2 where every lane agrees, once per block in scalars: the lanes share
+         * the block and component words, so of round 0 only x2 = (p0 >> 32) ^ x3 ^ k1
+         * differs between them, of round 1 only x0 and x1 (the product of x2), of round 2
+         * only x0, x2 and x3 (the product of x0). The scalars are the 64-bit lanes'
+         * values bit for bit (vpmuludq is the product of the low halves). */
+        const uint64_t r0p0 = (uint64_t)(uint32_t)b * PHILOX_M4x32_0, r0p1 = (uint64_t)component * PHILOX_M4x32_1;
+        const uint64_t r0x0 = (r0p1 >> 32) ^ (b >> 32) ^ u->k0[0];
+        const uint64_t r1p0 = (uint64_t)(uint32_t)r0x0 * PHILOX_M4x32_0;
+        const uint64_t r1x2 = (r1p0 >> 32) ^ r0p0 ^ u->k1[1];
+        const uint64_t r2p1 = (uint64_t)(uint32_t)r1x2 * PHILOX_M4x32_1;
+        const __m512i r0k = _mm512_set1_epi64((long long)((r0p0 >> 32) ^ u->k1[0]));
+        const __m512i r1k = _mm512_set1_epi64((long long)(r0p1 ^ u->k0[1]));
+        const __m512i r2k0 = _mm512_set1_epi64((long long)((r2p1 >> 32) ^ u->k0[2]));
+        const __m512i r2k1 = _mm512_set1_epi64((long long)(r1p0 ^ u->k1[2]));
+        const __m512i m0 = _mm512_set1_epi64(PHILOX_M4x32_0), m1 = _mm512_set1_epi64(PHILOX_M4x32_1);
         __m512i words[2 * NOISE_LANES_GROUPS];
         for (size_t g = 0; g < npaths; g += 8 * NOISE_LANES_GROUPS) {
             const size_t ng = (npaths - g + 7) / 8 < NOISE_LANES_GROUPS ? (npaths - g + 7) / 8 : NOISE_LANES_GROUPS;
             for (size_t r = 0; r < ng; r++) {
-                __m512i x0 = _mm512_set1_epi64((long long)(uint32_t)b), x1 = _mm512_set1_epi64((long long)(b >> 32));
-                __m512i x2 = _mm512_set1_epi64(component);
                 __m512i x3 = _mm512_add_epi64(_mm512_set1_epi64((long long)(uint32_t)(path + g + 8 * r)), lanes);
-                noise_philox512(&x0, &x1, &x2, &x3, kv0, kv1);
+                __m512i x2 = _mm512_xor_si512(x3, r0k); /* round 0 */
+                __m512i x1 = _mm512_mul_epu32(x2, m1);  /* round 1 */
+                __m512i x0 = _mm512_xor_si512(_mm512_srli_epi64(x1, 32), r1k);
+                x3 = _mm512_mul_epu32(x0, m0); /* round 2 */
+                x0 = _mm512_xor_si512(x1, r2k0);
+                x2 = _mm512_xor_si512(_mm512_srli_epi64(x3, 32), r2k1);
+                x1 = _mm512_set1_epi64((long long)r2p1);
+                noise_philox512(&x0, &x1, &x2, &x3, kv0, kv1, 3);
                 words[2 * r] = _mm512_mask_blend_epi32(0xAAAA, x0, _mm512_slli_epi64(x1, 32));
                 words[2 * r + 1] = _mm512_mask_blend_epi32(0xAAAA, x2, _mm512_slli_epi64(x3, 32));
             }
@@ -211,8 +242,8 @@ NOISE_AVX512_FN void slpi_noise_avx512_lanes(const noise512_setup *u, uint64_t p
                 const __mmask8 in = npaths - q >= 8 ? 0xff : (__mmask8)((1u << (npaths - q)) - 1);
                 const __m512i we = words[2 * r], wo = words[2 * r + 1];
                 __mmask8 fe, fo;
-                const __m512d ze = noise_map512((const __m512d(*)[4])col, we, &fe);
-                const __m512d zo = noise_map512((const __m512d(*)[4])col, wo, &fo);
+                const __m512d ze = noise_map512(col, bin, we, &fe);
+                const __m512d zo = noise_map512(col, bin, wo, &fo);
                 const size_t at = i * stride + q;
                 _mm512_mask_storeu_pd(out + at, in, ze);
                 _mm512_mask_storeu_pd(out + at + stride, in, zo);

@@ -100,10 +100,19 @@ static inline void noise_map(const uint64_t *w, double *out, int nh)
 #define NOISE_AVX512_MIN 96              /* shorter runs are not worth the set-up */
 #define NOISE_AVX2_W 8                   /* word registers mapped together: 32 normals per round trip */
 
-/* The kernel's set-up for one seed, shared by the runs of many paths: the fast rows
- * column by column (col[j][8 g + l] = entry j of fast row 8 g + l) and the round keys. */
+/* The kernel's fast rows column by column (col[j][8 g + l] = entry j of fast row 8 g + l),
+ * and the columns s, g, gh and gl, which are constant within each of the four fast
+ * binades, by binade (bin[c][g] = entry NOISE_BIN_COL(c) of fast binade g, g < 4; 0
+ * above): one copy a process, filled on first use. */
+#define NOISE_BIN_COL(c) ((c) == 0 ? 1 : (c) + 2) /* c = 0..3: columns s, g, gh, gl */
 typedef struct {
     _Alignas(64) double col[NOISE_COLS][32];
+    _Alignas(64) double bin[4][8];
+} noise512_rows;
+/* The kernel's set-up for one seed, shared by the runs of many paths: the fast rows and
+ * the round keys. */
+typedef struct {
+    const noise512_rows *rows;
     uint32_t k0[10], k1[10];
 } noise512_setup;
 void slpi_noise_avx512_prepare(noise512_setup *u, uint64_t seed);

@@ -65,8 +65,8 @@
  *    below, its set-up costs more than it saves): Philox for a span of 256 normals at 8
  *    blocks per register, then the map on 8 words per register with the top 32 table
  *    rows (4 binades, 15/16 of all draws) held in registers column by column, so that
- *    each of the 17 entries costs two vpermt2pd and a blend per 8 lanes instead of 8
- *    loads; the 1/16 of lanes below those rows are collected without a branch
+ *    each of the 13 entries that vary within a binade costs two vpermt2pd and a blend
+ *    per 8 lanes instead of 8 loads, and each of the 4 that do not one vpermpd; the 1/16 of lanes below those rows are collected without a branch
  *    (vpcompressq) and mapped by the portable noise_map at the end of the span.
  *  - increments: each chunk of 2048 fine normals is scaled and summed level by level in
  *    place.
@@ -82,15 +82,19 @@
  * draws/s at refine 4; one increment per call (core/noise-source.c's pattern, the
  * one-number path) 22-25 M/s. Where the AVX-512 kernel's ~4.4 ns per normal go
  * (measured by switching parts off): Philox 0.9 ns, the lanes below the fast rows
- * 0.6 ns, the map 2.9 ns, which is bounded by the instructions in flight (~13 per
- * normal, waiting on Horner's 10 dependent multiply-add pairs, ~60 cycles a lane) more
- * than by the 512-bit units' throughput (~1.7 ns). The portable map is bounded the same
+ * 0.6 ns, the map 2.9 ns (~13 instructions a normal). The portable map is bounded the same
  * way with ~50 instructions per normal (17 of them gathering the row entries).
- * Tried and not kept (23 Nov 2026, 2-core AMD EPYC with AVX-512, load ~6): the columns
- * s, g, gh and gl are constant within each of the four fast binades, so one vpermpd on
- * the binade could replace their two vpermt2pd and a blend (8 of ~95 instructions per 8
- * lanes, the same bits): bench/bench-noise gave 331-338 M/s with it against 337-338
- * without, in alternating runs, so the gathers are not what bounds the map.
+ * The columns s, g, gh and gl are constant within each of the four fast binades, so one
+ * vpermpd on the binade reads each of them in place of two vpermt2pd and a blend (8 of
+ * ~95 instructions per 8 lanes, the same bits). Tried on 23 Nov 2026 and not kept
+ * (bench/bench-noise 331-338 M/s with it against 337-338 without, load ~6); kept on
+ * 29 Nov with the lanes' kernel measured alone in alternating runs (64 paths x 64 steps
+ * x 3 components, thread CPU time, load 12): 3.91-3.98 ns a normal against 4.11-4.30,
+ * one path's runs 4.12-4.15 against 4.29-4.40. Switching parts off (same runs) puts the
+ * table reads at 1.5 ns of the lanes' 4.2 ns a normal and Philox with the stores at 1.2;
+ * four registers' Horner chains interleaved gained nothing, so the map is bound by its
+ * instruction count, not by a chain. The lanes' kernel also computes the Philox rounds
+ * 0-2 that its eight paths share once per block (0.08 ns a normal).
  */
 #include "slpi/noise.h"
 
