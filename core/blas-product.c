@@ -16,6 +16,7 @@
 #include <complex.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -53,16 +54,26 @@ int slpi_blas_zproduct_env(const char *env)
     return -2;
 }
 
+/* A time in whole nanoseconds: the resolution the cache file keeps, so that the choice a
+ * file records is the one its times give when read back. The two can time alike: Debian
+ * 13's OpenBLAS 0.3.29 timed both at 0.193 ms on an AMD EPYC, and a choice decided on
+ * times a nanosecond apart was written into a file that read back as a tie. */
+static long long nanoseconds(double t)
+{
+    return llround(t * 1e9);
+}
+
 int slpi_blas_zproduct_decide(double t_zgemm, double t_zgemm3m)
 {
-    return t_zgemm3m < t_zgemm;
+    return nanoseconds(t_zgemm3m) < nanoseconds(t_zgemm);
 }
 
 void slpi_blas_zproduct_format(char *buf, size_t n, const char *key, double t_zgemm, double t_zgemm3m)
 {
-    snprintf(buf, n, "slpi-zproduct 1\nkey %s\nchoice %s\nzgemm_ms %.6f\nzgemm3m_ms %.6f\nn %d\n", key,
-             slpi_blas_zproduct_decide(t_zgemm, t_zgemm3m) ? "zgemm3m" : "zgemm", 1e3 * t_zgemm, 1e3 * t_zgemm3m,
-             SLPI_ZPRODUCT_N);
+    const long long z = nanoseconds(t_zgemm), m = nanoseconds(t_zgemm3m);
+    snprintf(buf, n, "slpi-zproduct 1\nkey %s\nchoice %s\nzgemm_ms %lld.%06lld\nzgemm3m_ms %lld.%06lld\nn %d\n", key,
+             slpi_blas_zproduct_decide(t_zgemm, t_zgemm3m) ? "zgemm3m" : "zgemm", z / 1000000, z % 1000000, m / 1000000,
+             m % 1000000, SLPI_ZPRODUCT_N);
 }
 
 int slpi_blas_zproduct_parse(const char *text, const char *key, double *t_zgemm, double *t_zgemm3m)

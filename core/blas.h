@@ -53,7 +53,8 @@ int slpi_blas_zproduct_use(void);
 const char *slpi_blas_zproduct_used(void);
 int slpi_blas_zproduct_pin(int m3);
 /* The pure parts, tested alone. _env: SLPI_ZPRODUCT's value (NULL, "": -1, unset; "zgemm"
- * 0; "zgemm3m" 1; anything else -2). _decide: zgemm3m (1) only when strictly faster.
+ * 0; "zgemm3m" 1; anything else -2). _decide: zgemm3m (1) only when strictly faster in whole
+ * nanoseconds (the cache file's resolution).
  * _format writes a cache file's text; _parse reads one back for `key`: the choice, with the
  * two times in seconds, or -1 when the text is not one that _format wrote for this key
  * (another machine's, a torn or an edited file). */

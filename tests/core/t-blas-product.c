@@ -1,8 +1,9 @@
 /* t-blas-product.c — the complex product's choice (core/blas-product.c,
  * docs/install.md#products), its logic and not its timings: SLPI_ZPRODUCT's values, the
  * decision, the cache file's text written and read back (a cut, an edit, another key,
- * garbage after it: refused), and whole processes (children of this program, each with
- * its own SLPI_CACHE_DIR): the first measures and caches, the next reads, a planted file
+ * garbage after it: refused; times that tie to the nanosecond read back as written), and
+ * whole processes (children of this program, each with its own SLPI_CACHE_DIR): the first
+ * measures and caches, the next reads, a planted file
  * is obeyed whatever the timing would say, a foreign file at the cache's path is kept as it
  * is, SLPI_ZPRODUCT wins and a bad value fails the su(N) kernels, four racing first
  * processes agree with the one file, and a folder that cannot be made caches nothing. */
@@ -107,6 +108,33 @@ static int cache_file(const char *dir, char *path, size_t n, int *hidden)
     return count;
 }
 
+/* Times that tie or nearly tie (the two products can time alike to the nanosecond): the
+ * file's text reads back as the choice it was written with, and its times to the
+ * nanosecond. Fixed cases around 0.193 ms, then random ones. */
+static void near_ties(void)
+{
+    const char *key = "AuthenticAMD family 25 model 17; OpenBLAS 0.3.29 DYNAMIC_ARCH; kernel Zen";
+    const double base = 1.93e-4;
+    const double fixed[] = { 0, -1e-18, 1e-18, -0.4e-9, 0.4e-9, -0.5e-9, 0.5e-9, -0.6e-9, 0.6e-9, -1e-9, 1e-9 };
+    const int n_fixed = (int)(sizeof fixed / sizeof fixed[0]), n = n_fixed + (int)test_iters(2000);
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        const double tz = i < n_fixed ? base : test_rand_uniform(1e-5, 1e-2);
+        const double t3 = i < n_fixed ? base + fixed[i] : tz + test_rand_uniform(-2e-9, 2e-9);
+        char text[512];
+        double a = 0, b = 0;
+        slpi_blas_zproduct_format(text, sizeof text, key, tz, t3);
+        const int got = slpi_blas_zproduct_parse(text, key, &a, &b);
+        if (got != slpi_blas_zproduct_decide(tz, t3) || fabs(a - tz) > 0.5e-9 + 1e-15 ||
+            fabs(b - t3) > 0.5e-9 + 1e-15) {
+            if (bad++ < 3)
+                printf("  near tie %.17g, %.17g: read %d, decided %d:\n%s", tz, t3, got,
+                       slpi_blas_zproduct_decide(tz, t3), text);
+        }
+    }
+    TEST_CHECKF(bad == 0, "%d of %d near ties did not read back as written", bad, n);
+}
+
 static void check_pure(void)
 {
     TEST_CHECK(slpi_blas_zproduct_env(NULL) == -1 && slpi_blas_zproduct_env("") == -1);
@@ -115,6 +143,7 @@ static void check_pure(void)
                slpi_blas_zproduct_env("zgemm3m ") == -2);
     TEST_CHECK(slpi_blas_zproduct_decide(1.0, 0.5) == 1 && slpi_blas_zproduct_decide(0.5, 1.0) == 0);
     TEST_CHECK(slpi_blas_zproduct_decide(0.5, 0.5) == 0);
+    near_ties();
 
     const char *key = "GenuineIntel family 6 model 143; OpenBLAS 0.3.21 DYNAMIC_ARCH; kernel SkylakeX";
     char text[512], cut[512];
