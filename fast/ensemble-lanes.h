@@ -19,8 +19,10 @@
 
 typedef double ens_vd __attribute__((vector_size(8 * ENS_W)));
 typedef long long ens_vl __attribute__((vector_size(8 * ENS_W)));
+_Static_assert(ENS_W >= 2 && ENS_W <= 8, "a group register holds 2 to 8 lanes (ens_begin's lane index)");
 
 #define ENS_INLINE static inline __attribute__((always_inline))
+#define ENS_K 2 /* registers of lanes solved side by side (ens_isomp_group, ENS_RUN) */
 
 /* Lane-wise helpers as macros (GCC notes an ABI change for 64-byte vectors passed by value
  * to functions, even inlined ones). ENS_SEL: m ? a : b (m: all ones or zeros per lane). */
@@ -30,7 +32,9 @@ typedef long long ens_vl __attribute__((vector_size(8 * ENS_W)));
 /* the scalar "if (!(v <= m)) m = v" of slpi_vec_maxabs / maxdiff (NaN propagates), for
  * m, v >= +0 or NaN (absolute values): the x86 max instructions return their second
  * operand v when either is a NaN or the two are equal, and -0 never occurs, so max(m, v)
- * has exactly these bits in one instruction. */
+ * has exactly these bits in one instruction. From m = +0 it is v itself, bits and all (v
+ * the larger, or the operand returned when the two are equal or v is a NaN), so the sweeps
+ * start their maxima at their first value. */
 #if defined(__AVX512F__) && ENS_W == 8
 #define ENS_UPD(m, v) ((m) = (ens_vd)_mm512_max_pd((__m512d)(m), (__m512d)(v)))
 #elif defined(__AVX__) && ENS_W == 4
@@ -113,6 +117,22 @@ ENS_INLINE void ens_load(ens_vd *v, const double *a, int n)
     *v = t;
 }
 
+/* The lanes register k of a group of n lanes holds: n - k ENS_W, at most ENS_W. */
+ENS_INLINE int ens_lanes_in(int n, int k)
+{
+    return n - k * ENS_W < ENS_W ? n - k * ENS_W : ENS_W;
+}
+
+/* The lanes l < n of a register (n >= ENS_W: all of them), all ones there, zeros beyond:
+ * a compare, not lane writes (GCC 14 misreads those as uninitialized). */
+ENS_INLINE ens_vl ens_lanes_below(int n)
+{
+    static const long long lane[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    ens_vl idx;
+    memcpy(&idx, lane, sizeof idx);
+    return idx < (ens_vl){ 0 } + n;
+}
+
 /* A group's state x and increments e (lanes l < n of the SoA arrays) and the lanes that
  * start solving: those with a finite state and finite increments; the others are INVALID
  * with 0 iterations, as slpi_fast_step reports them. */
@@ -126,15 +146,49 @@ ENS_INLINE void ens_begin(int n, double *const x[3], const double *const e[3], e
         ens_load(&E[i], e[i], n);
         fin &= ENS_FINITE(X[i]) & ENS_FINITE(E[i]);
     }
-    _Pragma("GCC unroll 8") for (int l = 0; l < ENS_W; l++) fin[l] = l < n ? fin[l] : 0;
+    fin &= ens_lanes_below(n);
     *act = fin;
     *st = ENS_SELI(fin, (ens_vl){ 0 } - 1, (ens_vl){ 0 } + SLPI_STEP_INVALID);
 }
 
-/* The lanes' bookkeeping after the solve: store the finished lanes, count iterations and
- * failures, report each lane's. */
-ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const ens_vd *v, const ens_vd *old,
-                           double *const x[3], long *iters, slpi_fast_lane *lane)
+/* Register k of a group of n lanes (k ENS_W < n): ens_begin on its lanes. */
+ENS_INLINE void ens_begin_at(int n, int k, double *const x[3], const double *const e[3], ens_vd *X, ens_vd *E,
+                             ens_vl *st, ens_vl *act)
+{
+    const int o = k * ENS_W, nk = ens_lanes_in(n, k);
+    double *const xk[3] = { x[0] + o, x[1] + o, x[2] + o };
+    const double *const ek[3] = { e[0] + o, e[1] + o, e[2] + o };
+    ens_begin(nk, xk, ek, X, E, st, act);
+}
+
+/* Whether a lane of the K registers m[0..K) is set. */
+ENS_INLINE int ens_any_of(const ens_vl *m, const int K)
+{
+    ens_vl a = m[0];
+    for (int k = 1; k < K; k++) a |= m[k];
+    return ens_any(&a);
+}
+
+/* ens_check on each of the K registers after sweep `it`: a lane that stops gets its
+ * status and iteration count, and leaves the active set. */
+ENS_INLINE void ens_check_all(const slpi_fast_policy *pol, int it, const int K, ens_iter *s, const ens_vd *d,
+                              const ens_vd *m, ens_vl *act, ens_vl *st, ens_vl *its)
+{
+    _Pragma("GCC unroll 2") for (int k = 0; k < K; k++)
+    {
+        ens_vl sn;
+        if (ens_check(pol, it, &s[k], &d[k], &m[k], &act[k], &sn)) {
+            st[k] = ENS_SELI(act[k], sn, st[k]);
+            its[k] = ENS_SELI(act[k], (ens_vl){ 0 } + it, its[k]);
+            act[k] &= sn < 0;
+        }
+    }
+}
+
+/* The lanes l < n of a register after the solve, with statuses *stp and iteration counts
+ * *itsp: their iterations added to *iters, each one's reported in lane (unless NULL);
+ * returns how many failed. */
+ENS_INLINE long ens_tally(int n, const ens_vl *stp, const ens_vl *itsp, long *iters, slpi_fast_lane *lane)
 {
     const ens_vl fl = *stp >= SLPI_STEP_NOT_CONVERGED; /* slpi_step_failed */
     long bad = 0, its = 0;
@@ -144,16 +198,34 @@ ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const e
         if (lane) lane[l] = (slpi_fast_lane){ (int)(*itsp)[l], (slpi_step_status)(*stp)[l] };
     }
     *iters += its;
+    return bad;
+}
+
+/* The lanes' bookkeeping after the solve: store the finished lanes (the failed ones keep
+ * their old state), then ens_tally. */
+ENS_INLINE long ens_store3(int n, const ens_vl *stp, const ens_vl *itsp, const ens_vd *v, const ens_vd *old,
+                           double *const x[3], long *iters, slpi_fast_lane *lane)
+{
+    const ens_vl fl = *stp >= SLPI_STEP_NOT_CONVERGED; /* slpi_step_failed */
     _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
     {
         const ens_vd o = ENS_SEL(fl, old[i], v[i]);
         if (n == ENS_W) {
             memcpy(x[i], &o, sizeof o);
         } else {
-            for (int l = 0; l < n; l++) x[i][l] = o[l];
+            memcpy(x[i], &o, (size_t)n * sizeof(double)); /* n < ENS_W lanes */
         }
     }
-    return bad;
+    return ens_tally(n, stp, itsp, iters, lane);
+}
+
+/* Register k of a group of n lanes (k ENS_W < n): ens_store3 on its lanes. */
+ENS_INLINE long ens_store3_at(int n, int k, const ens_vl *stp, const ens_vl *itsp, const ens_vd *v, const ens_vd *old,
+                              double *const x[3], long *iters, slpi_fast_lane *lane)
+{
+    const int o = k * ENS_W, nk = ens_lanes_in(n, k);
+    double *const xk[3] = { x[0] + o, x[1] + o, x[2] + o };
+    return ens_store3(nk, stp, itsp, v, old, xk, iters, lane ? lane + o : NULL);
 }
 
 /* Psi(Y) = -(h I^{-1} y + amp (delta_k y_k)_k) (iso-quad generators, B = -hat xi), as
@@ -170,58 +242,71 @@ ENS_INLINE void ens_cross(const ens_vd *a, const ens_vd *b, ens_vd *out)
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* ISOMP-COMM on n <= ENS_W lanes: Y <- X + [P,Y]/2 + P Y P/4 with P = Psi(Y) (so3.c
+/* ISOMP-COMM on n <= K ENS_W lanes, K registers side by side (their chains of dependent
+ * operations overlap; ENS_RUN): Y <- X + [P,Y]/2 + P Y P/4 with P = Psi(Y) (so3.c
  * slpi_fast_blocks_isomp, HAT model) from the Euler predictor Y = X + [Psi(X), X]/2, Psi
  * with the increments halved (isomp.c isomp_predict; c->predict), followed for
  * predictor=cayley by its Cayley congruence (slpi_fast_blocks_ainv, HAT model), or from
  * Y = X; then X + [Psi(Y), Y]
- * (slpi_fast_blocks_comm). */
-ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, double h, double *const xp[3],
+ * (slpi_fast_blocks_comm). Every lane counts its own iterations from 1, so a register
+ * that has stopped sweeps on, discarded, while another runs. */
+ENS_INLINE long ens_isomp_group(const slpi_fast_rb_soa *c, int n, const int K, double h, double *const xp[3],
                                 const double *const ep[3], long *iters, slpi_fast_lane *lane)
 {
-    ens_vd X[3], E[3];
-    ens_vl st, act, its = (ens_vl){ 0 };
-    ens_begin(n, xp, ep, X, E, &st, &act);
-    ens_vd Y[3] = { X[0], X[1], X[2] };
-    if (c->predict) {
-        ens_vd Eh[3], P[3], C[3];
-        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Eh[i] = 0.5 * E[i];
-        ens_iso_psi(c, 0.5 * h, Eh, X, P);
-        ens_cross(P, X, C);
-        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = X[i] + 1.0 * C[i];
-        if (c->predict == SLPI_FAST_PREDICT_CAYLEY) { /* (I - P/2)^{-1} X (I + P/2)^{-1}, P = Psi(Y) */
-            ens_iso_psi(c, h, E, Y, P);
-            const ens_vd k = 1 / (1 + 0.25 * ENS_DOT(P, P));
-            ens_cross(P, X, C);
-            _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = k * (X[i] + 0.5 * C[i]);
+    /* zeros: gcc cannot see K >= 1 through the loops below and warns (-Wmaybe-uninitialized) */
+    ens_vd X[ENS_K][3] = { { { 0 } } }, E[ENS_K][3] = { { { 0 } } }, Y[ENS_K][3] = { { { 0 } } };
+    ens_vl st[ENS_K], act[ENS_K] = { { 0 } }, its[ENS_K];
+    ens_iter s[ENS_K];
+    _Pragma("GCC unroll 2") for (int k = 0; k < K; k++)
+    {
+        ens_begin_at(n, k, xp, ep, X[k], E[k], &st[k], &act[k]);
+        its[k] = (ens_vl){ 0 };
+        s[k] = (ens_iter){ { 0 }, { 0 }, { 0 } };
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[k][i] = X[k][i];
+        if (c->predict) {
+            ens_vd Eh[3], P[3], C[3];
+            _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Eh[i] = 0.5 * E[k][i];
+            ens_iso_psi(c, 0.5 * h, Eh, X[k], P);
+            ens_cross(P, X[k], C);
+            _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[k][i] = X[k][i] + 1.0 * C[i];
+            if (c->predict == SLPI_FAST_PREDICT_CAYLEY) { /* (I - P/2)^{-1} X (I + P/2)^{-1}, P = Psi(Y) */
+                ens_iso_psi(c, h, E[k], Y[k], P);
+                const ens_vd q = 1 / (1 + 0.25 * ENS_DOT(P, P));
+                ens_cross(P, X[k], C);
+                _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[k][i] = q * (X[k][i] + 0.5 * C[i]);
+            }
         }
     }
-    ens_iter s = { { 0 }, { 0 }, { 0 } };
-    for (int it = 1; ens_any(&act); it++) {
-        ens_vd P[3], C[3], V[3];
-        ens_iso_psi(c, h, E, Y, P);
-        ens_cross(P, Y, C);
-        const ens_vd py = ENS_DOT(P, Y);
-        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) V[i] = X[i] + 0.5 * C[i] + 0.25 * (-py * P[i]);
-        ens_vd d = (ens_vd){ 0 }, m = (ens_vd){ 0 };
-        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
+    for (int it = 1; ens_any_of(act, K); it++) {
+        ens_vd d[ENS_K], m[ENS_K];
+        _Pragma("GCC unroll 2") for (int k = 0; k < K; k++)
         {
-            ENS_UPD(d, ENS_ABS(V[i] - Y[i]));
-            ENS_UPD(m, ENS_ABS(V[i]));
+            ens_vd P[3], C[3], V[3];
+            ens_iso_psi(c, h, E[k], Y[k], P);
+            ens_cross(P, Y[k], C);
+            const ens_vd py = ENS_DOT(P, Y[k]);
+            _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) V[i] = X[k][i] + 0.5 * C[i] + 0.25 * (-py * P[i]);
+            d[k] = ENS_ABS(V[0] - Y[k][0]); /* ENS_UPD from +0 */
+            m[k] = ENS_ABS(V[0]);
+            _Pragma("GCC unroll 2") for (int i = 1; i < 3; i++)
+            {
+                ENS_UPD(d[k], ENS_ABS(V[i] - Y[k][i]));
+                ENS_UPD(m[k], ENS_ABS(V[i]));
+            }
+            _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[k][i] = ENS_SEL(act[k], V[i], Y[k][i]);
         }
-        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) Y[i] = ENS_SEL(act, V[i], Y[i]);
-        ens_vl sn;
-        if (ens_check(&c->pol, it, &s, &d, &m, &act, &sn)) { /* a lane stops: its status, its count */
-            st = ENS_SELI(act, sn, st);
-            its = ENS_SELI(act, (ens_vl){ 0 } + it, its);
-            act &= sn < 0;
-        }
+        ens_check_all(&c->pol, it, K, s, d, m, act, st, its);
     }
-    ens_vd P[3], C[3], out[3];
-    ens_iso_psi(c, h, E, Y, P);
-    ens_cross(P, Y, C);
-    _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) out[i] = X[i] + 1.0 * C[i];
-    return ens_store3(n, &st, &its, out, X, xp, iters, lane);
+    long bad = 0;
+    _Pragma("GCC unroll 2") for (int k = 0; k < K; k++)
+    {
+        ens_vd P[3], C[3], out[3];
+        ens_iso_psi(c, h, E[k], Y[k], P);
+        ens_cross(P, Y[k], C);
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) out[i] = X[k][i] + 1.0 * C[i];
+        bad += ens_store3_at(n, k, &st[k], &its[k], out, X[k], xp, iters, lane);
+    }
+    return bad;
 }
 
 /* tau = cay(x) = I + k hat x + (k/2) hat x^2, k = 4/(4 + |x|^2) (vec3.h slpi_fast_cayley3
@@ -274,58 +359,71 @@ ENS_INLINE void ens_svi_map(const slpi_fast_rb_soa *c, double h, const ens_vd *E
     ens_cayley(x, tau);
 }
 
-/* SVI-SO3 on n <= ENS_W lanes: slpi_fast_svi3_solve from A = B = Pi_k, then
- * Pi_{k+1} = tau^T tau^T Pi_k (rotation output). */
-ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, double h, double *const xp[3],
+/* SVI-SO3 on n <= K ENS_W lanes, K registers side by side (as ens_isomp_group):
+ * slpi_fast_svi3_solve from A = B = Pi_k, then Pi_{k+1} = tau^T tau^T Pi_k (rotation
+ * output). */
+ENS_INLINE long ens_svi_group(const slpi_fast_rb_soa *c, int n, const int K, double h, double *const xp[3],
                               const double *const ep[3], long *iters, slpi_fast_lane *lane)
 {
-    ens_vd Pk[3], E[3];
-    ens_vl st, act, its = (ens_vl){ 0 };
-    ens_begin(n, xp, ep, Pk, E, &st, &act);
-    ens_vd A[3] = { Pk[0], Pk[1], Pk[2] }, B[3] = { Pk[0], Pk[1], Pk[2] };
-    ens_iter s = { { 0 }, { 0 }, { 0 } };
-    for (int it = 1; ens_any(&act); it++) {
-        ens_vd x[3], tau[9], v[3], An[3], Bn[3];
-        ens_svi_map(c, h, E, A, B, x, tau);
-        ens_mat3t_vec(tau, Pk, v);
-        ens_ac_inv(c->c, x, Pk, An);
-        ens_ac_inv(c->c, x, v, Bn);
-        ens_vd da = (ens_vd){ 0 }, db = (ens_vd){ 0 }, ma = (ens_vd){ 0 }, mb = (ens_vd){ 0 };
-        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
-        {
-            ENS_UPD(da, ENS_ABS(An[i] - A[i]));
-            ENS_UPD(db, ENS_ABS(Bn[i] - B[i]));
-            ENS_UPD(ma, ENS_ABS(An[i]));
-            ENS_UPD(mb, ENS_ABS(Bn[i]));
-        }
-        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
-        {
-            A[i] = ENS_SEL(act, An[i], A[i]);
-            B[i] = ENS_SEL(act, Bn[i], B[i]);
-        }
-        const ens_vd d = ENS_MAX2(da, db), m = ENS_MAX2(ma, mb);
-        ens_vl sn;
-        if (ens_check(&c->pol, it, &s, &d, &m, &act, &sn)) { /* a lane stops: its status, its count */
-            st = ENS_SELI(act, sn, st);
-            its = ENS_SELI(act, (ens_vl){ 0 } + it, its);
-            act &= sn < 0;
-        }
+    ens_vd Pk[ENS_K][3], E[ENS_K][3], A[ENS_K][3], B[ENS_K][3];
+    ens_vl st[ENS_K], act[ENS_K], its[ENS_K];
+    ens_iter s[ENS_K];
+    _Pragma("GCC unroll 2") for (int k = 0; k < K; k++)
+    {
+        ens_begin_at(n, k, xp, ep, Pk[k], E[k], &st[k], &act[k]);
+        its[k] = (ens_vl){ 0 };
+        s[k] = (ens_iter){ { 0 }, { 0 }, { 0 } };
+        _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++) A[k][i] = B[k][i] = Pk[k][i];
     }
-    ens_vd x[3], tau[9], t[3], out[3];
-    ens_svi_map(c, h, E, A, B, x, tau);
-    ens_mat3t_vec(tau, Pk, t);
-    ens_mat3t_vec(tau, t, out);
-    return ens_store3(n, &st, &its, out, Pk, xp, iters, lane);
+    for (int it = 1; ens_any_of(act, K); it++) {
+        ens_vd d[ENS_K], m[ENS_K];
+        _Pragma("GCC unroll 2") for (int k = 0; k < K; k++)
+        {
+            ens_vd x[3], tau[9], v[3], An[3], Bn[3];
+            ens_svi_map(c, h, E[k], A[k], B[k], x, tau);
+            ens_mat3t_vec(tau, Pk[k], v);
+            ens_ac_inv(c->c, x, Pk[k], An);
+            ens_ac_inv(c->c, x, v, Bn);
+            ens_vd da = ENS_ABS(An[0] - A[k][0]), db = ENS_ABS(Bn[0] - B[k][0]); /* ENS_UPD from +0 */
+            ens_vd ma = ENS_ABS(An[0]), mb = ENS_ABS(Bn[0]);
+            _Pragma("GCC unroll 2") for (int i = 1; i < 3; i++)
+            {
+                ENS_UPD(da, ENS_ABS(An[i] - A[k][i]));
+                ENS_UPD(db, ENS_ABS(Bn[i] - B[k][i]));
+                ENS_UPD(ma, ENS_ABS(An[i]));
+                ENS_UPD(mb, ENS_ABS(Bn[i]));
+            }
+            _Pragma("GCC unroll 3") for (int i = 0; i < 3; i++)
+            {
+                A[k][i] = ENS_SEL(act[k], An[i], A[k][i]);
+                B[k][i] = ENS_SEL(act[k], Bn[i], B[k][i]);
+            }
+            d[k] = ENS_MAX2(da, db);
+            m[k] = ENS_MAX2(ma, mb);
+        }
+        ens_check_all(&c->pol, it, K, s, d, m, act, st, its);
+    }
+    long bad = 0;
+    _Pragma("GCC unroll 2") for (int k = 0; k < K; k++)
+    {
+        ens_vd x[3], tau[9], t[3], out[3];
+        ens_svi_map(c, h, E[k], A[k], B[k], x, tau);
+        ens_mat3t_vec(tau, Pk[k], t);
+        ens_mat3t_vec(tau, t, out);
+        bad += ens_store3_at(n, k, &st[k], &its[k], out, Pk[k], xp, iters, lane);
+    }
+    return bad;
 }
 
-/* Every group of nl lanes. */
+/* Every group of nl lanes: ENS_K registers at a time, a last one alone. */
 #define ENS_RUN(GROUP)                                                                                                 \
     long bad = 0;                                                                                                      \
-    for (long r = 0; r < nl; r += ENS_W) {                                                                             \
-        const int n = nl - r < ENS_W ? (int)(nl - r) : ENS_W;                                                          \
+    for (long r = 0; r < nl; r += ENS_K * ENS_W) {                                                                     \
+        const int n = nl - r < ENS_K * ENS_W ? (int)(nl - r) : ENS_K * ENS_W;                                          \
         double *const xs[3] = { x + r, x + nl + r, x + 2 * nl + r };                                                   \
         const double *const es[3] = { dW + r, dW + nl + r, dW + 2 * nl + r };                                          \
-        bad += GROUP(c, n, h, xs, es, iters, lane ? lane + r : NULL);                                                  \
+        bad += n > ENS_W ? GROUP(c, n, ENS_K, h, xs, es, iters, lane ? lane + r : NULL)                                \
+                         : GROUP(c, n, 1, h, xs, es, iters, lane ? lane + r : NULL);                                   \
     }                                                                                                                  \
     return bad
 

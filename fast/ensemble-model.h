@@ -207,8 +207,7 @@ ENS_INLINE void ens_model_predict(const slpi_fast_model_soa *c, const int nb, co
     *seeds = 1;
     ens_model_psi(c, vl, nvl, mask, flt, seeds); /* Y holds X */
     for (int k = 0; k < nvl; k++) {
-        ens_model_comm(c, nb, S, vl[k], c->w0, c->x0, 1.0, mask, flt);
-        for (int i = 0; i < 3 * nb; i++) ENS_AT(c->y0 + i, vl[k]) = ENS_AT(c->w0 + i, vl[k]);
+        ens_model_comm(c, nb, S, vl[k], c->y0, c->x0, 1.0, mask, flt); /* Psi's slots are not Y's */
         for (int j = 0; j <= c->M; j++) ENS_AT(c->s0 + j, vl[k]) = 0 + ENS_AT(c->d0 + j, vl[k]);
     }
     *seeds = 1;
@@ -262,26 +261,22 @@ ENS_INLINE long ens_model_block(slpi_fast_model_soa *c, const int nb, int n, lon
                                 const double *dW, long *iters, slpi_fast_lane *lane)
 {
     ens_vd *S = (ens_vd *)c->S;
-    double *s = c->S;
     const int nv = (n + ENS_W - 1) / ENS_W, dim = 3 * nb;
     int vl[ENS_NV] = { 0 }, nvl = 0;
     ens_vl act[ENS_NV] = { { 0 } }, ok[ENS_NV] = { { 0 } }, flt[ENS_NV] = { { 0 } }, st[ENS_NV] = { { 0 } },
            its[ENS_NV] = { { 0 } };
     ens_iter it[ENS_NV];
-    for (int i = 0; i < dim + 1 + c->M; i++) { /* X_n, then delta; lanes n.. repeat lane 0 (never stored) */
-        double *o = s + (size_t)(i < dim ? c->x0 + i : c->d0 + i - dim) * SLPI_ENSEMBLE_BLOCK;
-        const double *from = i < dim ? x + i * nl : dW + (i - dim - 1) * nl;
-        if (i == dim)
-            for (int l = 0; l < n; l++) o[l] = h;
-        else
-            memcpy(o, from, (size_t)n * sizeof *o);
-        for (int l = n; l < nv * ENS_W; l++) o[l] = o[0];
-    }
-    for (int v = 0; v < nv; v++) { /* slpi_fast_step: a state or increment not finite is INVALID */
-        ens_vl fin = (ens_vl){ 0 } - 1;
-        for (int i = 0; i < dim; i++) fin &= ENS_FINITE(ENS_AT(c->x0 + i, v));
-        for (int j = 0; j <= c->M; j++) fin &= ENS_FINITE(ENS_AT(c->d0 + j, v));
-        for (int l = 0; l < ENS_W; l++) fin[l] = v * ENS_W + l < n ? fin[l] : 0;
+    for (int v = 0; v < nv; v++) { /* X_n, then delta: h, dW; lanes nk.. repeat lane 0 (never stored) */
+        const int nk = ens_lanes_in(n, v);
+        ens_vl fin = ens_lanes_below(nk); /* slpi_fast_step: a state or increment not finite is INVALID */
+        for (int i = 0; i < dim + 1 + c->M; i++) {
+            ens_vd *o = &ENS_AT(i < dim ? c->x0 + i : c->d0 + i - dim, v);
+            if (i == dim)
+                *o = (ens_vd){ 0 } + h;
+            else
+                ens_load(o, (i < dim ? x + i * nl : dW + (i - dim - 1) * nl) + v * ENS_W, nk);
+            fin &= ENS_FINITE(*o);
+        }
         act[v] = ok[v] = fin;
         flt[v] = its[v] = (ens_vl){ 0 };
         st[v] = ENS_SELI(fin, (ens_vl){ 0 } - 1, (ens_vl){ 0 } + SLPI_STEP_INVALID);
@@ -320,7 +315,7 @@ ENS_INLINE long ens_model_block(slpi_fast_model_soa *c, const int nb, int n, lon
         fin[v] = (ens_vl){ 0 };
     }
     ens_model_psi(c, vl, nv, ok, fin, &seeds); /* seeds: delta (as the solve's); Y: the solution */
-    long bad = 0, sum = 0;
+    long bad = 0;
     for (int v = 0; v < nv; v++) {
         ens_model_comm(c, nb, S, v, c->w0, c->y0, 1.0, ok, fin);
         ens_vl good = ~fin[v];
@@ -329,19 +324,14 @@ ENS_INLINE long ens_model_block(slpi_fast_model_soa *c, const int nb, int n, lon
             good &= ENS_FINITE(ENS_AT(c->w0 + i, v));
         }
         st[v] = ENS_SELI(ok[v] & ~good, (ens_vl){ 0 } + SLPI_STEP_DIVERGED, st[v]);
-        const ens_vl fl = st[v] >= SLPI_STEP_NOT_CONVERGED; /* slpi_step_failed */
-        const int whole = !ens_any(&fl) && (v + 1) * ENS_W <= n;
-        for (int l = 0; l < ENS_W && v * ENS_W + l < n; l++) {
-            const int r = v * ENS_W + l;
-            sum += its[v][l];
-            bad -= fl[l];
-            if (lane) lane[r] = (slpi_fast_lane){ (int)its[v][l], (slpi_step_status)st[v][l] };
-            if (!whole && ok[v][l])
-                for (int i = 0; i < dim; i++) x[i * nl + r] = ENS_AT(c->w0 + i, v)[l];
-        }
+        const int nk = ens_lanes_in(n, v);
+        const long fails = ens_tally(nk, &st[v], &its[v], iters, lane ? lane + v * ENS_W : NULL);
+        const int whole = !fails && nk == ENS_W; /* else lane by lane, the solved ones */
+        for (int l = 0; !whole && l < nk; l++)
+            for (int i = 0; ok[v][l] && i < dim; i++) x[i * nl + v * ENS_W + l] = ENS_AT(c->w0 + i, v)[l];
         for (int i = 0; whole && i < dim; i++) memcpy(x + i * nl + v * ENS_W, &ENS_AT(c->w0 + i, v), sizeof(ens_vd));
+        bad += fails;
     }
-    *iters += sum;
     return bad;
 }
 #undef ENS_AT

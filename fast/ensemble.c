@@ -3,7 +3,8 @@
  * ISOMP-COMM (docs/schemes.md#isomp) with iso-quad noise and SVI-SO3 (docs/schemes.md#svi-so3, rotation output)
  * with svi-lin noise, specialised to 3-vectors.
  *
- * Paths advance in groups of ENS_W lanes (2, 4 or 8 binary64: one register) in lock-step: every lane of a group runs the
+ * Paths advance in groups of ENS_K ENS_W lanes (ENS_K = 2 registers of 2, 4 or 8 binary64, solved side by side so that
+ * their chains of dependent operations overlap; a last register alone) in lock-step: every lane of a group runs the
  * fixed-point sweep of the general path (isomp.c + so3.c, svi.c + vec3.h) with the same
  * operations in the same order, and the solver policy of docs/schemes.md#solver (fast/solver.h,
  * slpi_fast_iter_check) is evaluated lane-wise with masks. All lanes of a group start

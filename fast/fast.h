@@ -33,9 +33,10 @@ struct slpi_fast {
 };
 
 /* The ISOMP terms of fast/ingredients.h, in the order of their coefficients. */
-#define SLPI_FAST_TERMS 3
+#define SLPI_FAST_TERMS 4
 /* Scale the increments delta = (h, dW) by the drift's and the noises' coefficients (when
- * set); the coefficients of ISOMP's terms [Psi,Y]/2, Psi Y Psi/4, update, or NULL when
+ * set); the coefficients of ISOMP's terms [Psi,Y]/2, Psi Y Psi/4, update and Psi Y Psi/4
+ * reordered, or NULL when
  * none is set or the step has none (fast/ingredients.c). */
 void slpi_fast_ingredients_apply(const slpi_fast *f, double *delta);
 const double *slpi_fast_ingredient_terms(const slpi_fast *f);
