@@ -6,7 +6,7 @@
  * beta_a beta_{a+d}); diagonal -d has the same L_d. Its eigenvectors, ordered by
  * l = d..N-1 (eigenvalue -l(l+1)), are the entries of the quantized harmonics T_ld
  * (docs: built from LAPACK dstevr, never from 3j factorials, which overflow at
- * N = 128; sign: last component positive). The Poisson solve is O(N^2): Thomas per
+ * N = 128; sign: last component positive; fast/zeitlin-degrees.c). The Poisson solve is O(N^2): Thomas per
  * diagonal, and on d = 0 (kernel: the identity) a pinned solve plus mean removal.
  */
 #include "slpi/errors.h"
@@ -14,8 +14,6 @@
 #include "fast/team.h"
 
 #include <cblas.h>
-#include <float.h>
-#include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -124,75 +122,6 @@ int slpi_fast_zeitlin_init_degrees(slpi_fast_zeitlin *z, int N, int lmax, slpi_e
         return rc;
     }
     zeitlin_factor(z);
-    return SLPI_OK;
-}
-
-/* V_d into V (n x n): its columns k < cols (degrees l = d..d+cols-1), the others zero. All
- * of L_d's eigenvectors by dstevr (the same bits whatever cols is), ascending eigenvalues,
- * i.e. descending l; sign: last component positive. */
-static int zeitlin_eigvec(const slpi_fast_zeitlin *z, int d, int cols, double *V, slpi_error *err)
-{
-    int N = z->N, n = N - d;
-    double *dd = malloc((size_t)n * 3 * sizeof *dd), *ee = dd ? dd + n : NULL, *w = dd ? dd + 2 * n : NULL;
-    double *Z = malloc((size_t)n * (size_t)n * sizeof *Z);
-    lapack_int *isuppz = malloc((size_t)n * 2 * sizeof *isuppz);
-    if (!dd || !Z || !isuppz) {
-        free(dd);
-        free(Z);
-        free(isuppz);
-        return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
-    }
-    memcpy(dd, z->ld + z->off[d], (size_t)n * sizeof *dd);
-    memcpy(ee, z->le + z->off[d], (size_t)n * sizeof *ee);
-    lapack_int found = 0;
-    lapack_int info =
-        LAPACKE_dstevr(LAPACK_COL_MAJOR, 'V', 'A', n, dd, ee, 0.0, 0.0, 0, 0, 0.0, &found, w, Z, n, isuppz);
-    double tol = 1e3 * DBL_EPSILON * (double)N * (double)N * (double)N;
-    int bad = info != 0 || found != n;
-    for (int k = 0; k < n && !bad; k++) {
-        int l = d + k;
-        if (fabs(w[n - 1 - k] + (double)l * (l + 1)) > tol) bad = 1;
-        const double *src = Z + (size_t)(n - 1 - k) * n;
-        double sg = src[n - 1] < 0.0 ? -1.0 : 1.0;
-        for (int a = 0; a < n; a++) V[(size_t)k * n + a] = k < cols ? sg * src[a] : 0.0;
-    }
-    free(dd);
-    free(Z);
-    free(isuppz);
-    if (bad)
-        return slpi_error_set(err, SLPI_ENUMERIC,
-                              "euler-zeitlin: eigen-decomposition of L_%d failed at N = %d "
-                              "(dstevr info %d, %d of %d eigenvalues -l(l+1))",
-                              d, N, (int)info, (int)found, n);
-    return SLPI_OK;
-}
-
-int slpi_fast_zeitlin_degrees(slpi_fast_zeitlin *z, int lmax, slpi_error *err)
-{
-    int N = z->N;
-    if (lmax > N - 1) lmax = N - 1;
-    if (lmax <= z->lmax) return SLPI_OK;
-    size_t *voff = malloc((size_t)(N + 1) * sizeof *voff);
-    if (!voff) return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory for the basis at N = %d", N);
-    voff[0] = 0;
-    for (int d = 0; d < N; d++) {
-        size_t n = (size_t)(N - d);
-        voff[d + 1] = voff[d] + (d <= lmax ? n * n : 0);
-    }
-    double *vec = malloc((voff[N] ? voff[N] : 1) * sizeof *vec);
-    int rc =
-        vec ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory for the basis at N = %d", N);
-    for (int d = 0; d <= lmax && rc == SLPI_OK; d++) rc = zeitlin_eigvec(z, d, lmax - d + 1, vec + voff[d], err);
-    if (rc != SLPI_OK) {
-        free(voff);
-        free(vec);
-        return rc;
-    }
-    free(z->voff);
-    free(z->vec);
-    z->voff = voff;
-    z->vec = vec;
-    z->lmax = lmax;
     return SLPI_OK;
 }
 

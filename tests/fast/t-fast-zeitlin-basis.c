@@ -2,7 +2,8 @@
  * docs/systems.md#euler-zeitlin): the Hoppe–Yau Laplacian in both forms, the quantized
  * harmonics against exact 3j symbols, the real basis and its coefficient maps, the O(N^2)
  * Poisson solve, the modal pass's parity blocks, the basis of the low degrees alone (the
- * same bits as the whole's), and the refusal of N = 1. Errors are
+ * same bits as the whole's), the tables a process keeps for its next build
+ * (fast/zeitlin-degrees.c), and the refusal of N = 1. Errors are
  * scale-free ratios |err| / (n u scale), u = 2^-53. */
 #include <complex.h>
 #include <float.h>
@@ -308,6 +309,28 @@ static void check_degrees(int N, int L)
     slpi_fast_zeitlin_clear(&zp);
 }
 
+/* The tables a process keeps (fast/zeitlin-degrees.c): a build of (N, 2) after the whole
+ * basis of N, and one after that, give the first (N, 2) build's bits, and the kept copy is
+ * the caller's own (the build it came from cleared first). */
+static void check_kept(int N)
+{
+    slpi_fast_zeitlin a, b, c, d;
+    slpi_error err;
+    TEST_CHECK(slpi_fast_zeitlin_init_degrees(&a, N, 2, &err) == SLPI_OK);
+    TEST_CHECK(slpi_fast_zeitlin_init(&b, N, &err) == SLPI_OK);
+    TEST_CHECK(slpi_fast_zeitlin_init_degrees(&c, N, 2, &err) == SLPI_OK);
+    TEST_CHECK(slpi_fast_zeitlin_init_degrees(&d, N, 2, &err) == SLPI_OK);
+    int after_whole = c.voff[N] == a.voff[N] && memcmp(c.vec, a.vec, a.voff[N] * sizeof *a.vec) == 0;
+    slpi_fast_zeitlin_clear(&c);
+    int again = d.voff[N] == a.voff[N] && memcmp(d.vec, a.vec, a.voff[N] * sizeof *a.vec) == 0;
+    TEST_CHECKF(after_whole && again, "N=%d: degrees <= 2 after the whole basis %s, built again %s", N,
+                after_whole ? "the same" : "differ", again ? "the same" : "differ");
+    printf("  N=%d: the basis of degrees <= 2 built after the whole basis and again: the same bits\n", N);
+    slpi_fast_zeitlin_clear(&a);
+    slpi_fast_zeitlin_clear(&b);
+    slpi_fast_zeitlin_clear(&d);
+}
+
 int main(void)
 {
     test_start("t-fast-zeitlin-basis", 20261126);
@@ -322,6 +345,7 @@ int main(void)
     check_modal_parity(128);
     check_degrees(32, 5);
     check_degrees(67, 11);
+    check_kept(24);
 
     slpi_fast_zeitlin z;
     slpi_error err;

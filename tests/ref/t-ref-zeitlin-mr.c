@@ -24,7 +24,8 @@
  *     V_m being orthogonal;
  *   - the Poisson solve: slpi_ref_zeitlin_poisson_mr contains the midpoints of
  *     slpi_ref_zeitlin_poisson at 256 bits and intersects its balls, on the same kinds
- *     of X with radii on half of the entries, with shift 0 and 3/7 (the Zeitlin family).
+ *     of X with radii on half of the entries, with shift 0 and 3/7 (the Zeitlin family);
+ *   - the tables a process keeps for its next build: the same bits after another N's.
  * Internal interfaces ref/zeitlin.h, ref/mrmat.h. */
 #include "testutil.h"
 #include "ref/zeitlin.h"
@@ -274,9 +275,37 @@ static void check_poisson(slpi_ref_zeitlin *z, int kind)
     acb_mat_clear(Pmr);
 }
 
+/* The tables a process keeps (ref/zeitlin-mr-tables.c): a build of N after one of N + 1,
+ * and one after that, give the first build's bits, and the kept copy is the caller's own
+ * (the build it came from cleared first). */
+static void check_kept(int N)
+{
+    slpi_ref_zeitlin_mr a, b, c, d;
+    TEST_CHECK(slpi_ref_zeitlin_mr_init(&a, N) && slpi_ref_zeitlin_mr_init(&b, N + 1));
+    TEST_CHECK(slpi_ref_zeitlin_mr_init(&c, N) && slpi_ref_zeitlin_mr_init(&d, N));
+    int same[2] = { 1, 1 };
+    for (int k = 0; k < 2; k++) {
+        const slpi_ref_zeitlin_mr *x = k ? &d : &c;
+        same[k] = x->N == N && memcmp(x->rad, a.rad, (size_t)N * sizeof *a.rad) == 0 &&
+            memcmp(x->nrm, a.nrm, 2 * (size_t)N * sizeof *a.nrm) == 0;
+        for (int m = 0; m < N && same[k]; m++) {
+            size_t n = (size_t)(N - m);
+            same[k] = memcmp(x->mid[m], a.mid[m], (n + 1) / 2 * n * sizeof(double)) == 0;
+        }
+        if (!k) slpi_ref_zeitlin_mr_clear(&c);
+    }
+    TEST_CHECKF(same[0] && same[1], "N=%d: the tables after those of N+1 %s, built again %s", N,
+                same[0] ? "the same" : "differ", same[1] ? "the same" : "differ");
+    printf("  N=%d: the tables built after those of N+1 and again: the same bits\n", N);
+    slpi_ref_zeitlin_mr_clear(&a);
+    slpi_ref_zeitlin_mr_clear(&b);
+    slpi_ref_zeitlin_mr_clear(&d);
+}
+
 int main(void)
 {
     test_start("t-ref-zeitlin-mr", 20261124);
+    check_kept(12);
     int Ns[] = { 2, 7, 33, 64, 128 };
     for (size_t i = 0; i < sizeof Ns / sizeof Ns[0]; i++) {
         int N = Ns[i];
