@@ -4,8 +4,8 @@ ISOMP-COMM ensemble, `slpi ensemble --paths 100000 --threads 1 h=0.01 steps=100`
 
   - the built-in `system=rigid-body scheme=isomp`, from the model file's x0 = (1, 0.5, 0.2);
   - models/rigid-body.slpi, the same system as a model;
-  - that model with a quartic term q x1^4 (param.q = 0.01) added to H, spelled three ways:
-    `q*x1^4`, `q*x1*x1*x1*x1` and `q*x1^2*x1^2`.
+  - that model with a quartic term q x1^4 (param.q = 0.01) added to H, spelled five ways:
+    `q*x1^4`, `q*x1*x1*x1*x1`, `q*x1^2*x1^2`, `q*(x1*x1)*(x1*x1)` and `x1*x1*q*x1*x1`.
 
 The engines run in turn, five rounds; each figure is the median of the child's CPU time
 (user + system), and each ratio is the median over rounds of that round's model ÷
@@ -32,6 +32,8 @@ ENGINES = [
     ("quartic q*x1^4", ["--config", MODEL, "param.q=0.01", "H=%s + q*x1^4" % H0]),
     ("quartic q*x1*x1*x1*x1", ["--config", MODEL, "param.q=0.01", "H=%s + q*x1*x1*x1*x1" % H0]),
     ("quartic q*x1^2*x1^2", ["--config", MODEL, "param.q=0.01", "H=%s + q*x1^2*x1^2" % H0]),
+    ("quartic q*(x1*x1)*(x1*x1)", ["--config", MODEL, "param.q=0.01", "H=%s + q*(x1*x1)*(x1*x1)" % H0]),
+    ("quartic x1*x1*q*x1*x1", ["--config", MODEL, "param.q=0.01", "H=%s + x1*x1*q*x1*x1" % H0]),
 ]
 
 

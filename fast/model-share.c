@@ -4,13 +4,16 @@
  *
  * Identical subtrees are one node (hash-consing): node nd is an earlier node c of the tape
  * when both have the same operation, the same operands (already shared) and the same
- * argument, a constant's being its binary64 value. Its value is the one each copy computed,
- * bit for bit; its adjoint is summed before it is pushed on.
+ * argument, a constant's being its binary64 value; a sum or a product is also the earlier
+ * one with its operands swapped (x2*x1 is the tape's x1*x2, b + a its a + b: one value,
+ * bit for bit, and a tape that has only one order is unchanged). Its value is the one each
+ * copy computed, bit for bit; its adjoint is summed before it is pushed on.
  *
  * A product that repeats a factor is a product of powers. A product is a maximal tree of
  * `*` in the shared nodes, through the products that only it reads (a shared subtree stays
  * one factor: (s)*(s) is (s)^2); its factors are the subtrees it multiplies, left to
- * right, an integer power x^n (n >= 1) counted as x n times. When a factor that depends on
+ * right, an integer power x^n (n >= 1) counted as x n times, a shared one too (x^2 read
+ * twice, or x*x, itself rewritten as x^2: (x*x)*(x*x) is x^4). When a factor that depends on
  * a coordinate or on t occurs more than once (as the same shared subtree), the product is
  * rebuilt from its distinct factors in the order of their first occurrence, each x^m with
  * m its count (x itself when m = 1), multiplied left to right: q*x1*x1*x1*x1 and
@@ -18,7 +21,10 @@
  * product so written (tests/fast/t-fast-model-tape.c). Constant factors are never
  * gathered (2*x*2 stays as written), and a product whose counts would pass
  * SLPI_EXPR_MAX_POWI is left as written. x^m is evaluated as every integer power is
- * (fast/model-tape.c's ipow, binary powering), so the rewrite changes the rounding: the
+ * (fast/model-tape.c's ipow, binary powering: the shortest chain of products for every
+ * m < 15), one node, not a chain through a shared square (x^4 is not (x^2)^2 where x^2 is
+ * on the tape: x^4's adjoint is one term, and the square's stays the sum of constants and
+ * seeds that fast/model-lanes.c hoists out of the solve). So the rewrite changes the rounding: the
  * value of x*x and x*x*x is unchanged (one rounding each way round), that of x*x*x*x and
  * longer moves by an ulp or so ((x x)(x x) is not ((x x) x) x), a product whose factors
  * move moves, and the gradient of every rewritten product is n x^(n-1) pushed once where
@@ -68,13 +74,28 @@ static unsigned node_hash(const slpi_model *m, const slpi_expr_node *nd, int k)
     return (unsigned)(h ^ (h >> 32));
 }
 
+/* The hash slot of nd (a node of H_k): its earlier identical node's, or the free one. */
+static unsigned lookup(const sharer *s, const slpi_expr_node *nd, int k)
+{
+    unsigned h = node_hash(s->m, nd, k) & (s->size - 1);
+    while (s->slot[h] >= 0 && !same_node(s->t, s->m, s->slot[h], nd, k)) h = (h + 1) & (s->size - 1);
+    return h;
+}
+
 /* nd, a node of H_k whose operands are tape nodes, as a tape node: the earlier identical
- * one, or a new one. */
+ * one, or a sum or product with its operands swapped (b + a for a + b, b a for a b: the
+ * same value), or a new one. */
 static int intern(sharer *s, const slpi_expr_node *nd, int k)
 {
     slpi_fast_tape *t = s->t;
-    unsigned h = node_hash(s->m, nd, k) & (s->size - 1);
-    while (s->slot[h] >= 0 && !same_node(t, s->m, s->slot[h], nd, k)) h = (h + 1) & (s->size - 1);
+    unsigned h = lookup(s, nd, k);
+    if (s->slot[h] < 0 && (nd->op == SLPI_EXPR_ADD || nd->op == SLPI_EXPR_MUL)) {
+        slpi_expr_node sw = *nd;
+        sw.a = nd->b;
+        sw.b = nd->a;
+        unsigned g = lookup(s, &sw, k);
+        if (s->slot[g] >= 0) return s->slot[g];
+    }
     if (s->slot[h] < 0) {
         int a = nd->a, b = nd->b, n = t->n++;
         t->node[n] = *nd;
@@ -99,9 +120,9 @@ static int factors(factor *f, int nf, int *rep, const slpi_fast_tape *t, const s
         return factors(f, nf, rep, t, u, inner, map, nd->b);
     }
     int x = map[i], n = 1;
-    if (nd->op == SLPI_EXPR_POWI && nd->arg >= 1) {
-        x = map[nd->a];
-        n = nd->arg;
+    if (t->node[x].op == SLPI_EXPR_POWI && t->node[x].arg >= 1) { /* shared too: (x*x)*(x*x) */
+        n = t->node[x].arg;
+        x = t->node[x].a;
     }
     if (t->dep[x] || t->tdep[x])
         for (int j = 0; j < nf; j++)
