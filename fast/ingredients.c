@@ -1,10 +1,11 @@
 /* ingredients.c — the coefficients on a step's ingredients (fast/ingredients.h): their
  * list from the problem, and the drift and noise coefficients applied to the increments
- * (delta_0 = h times the drift's, delta_k = dW_k times noise k's: every scheme reads H_k
- * only through delta_k grad H_k; the time reads the unscaled h, fast/system.h's t_h).
+ * (delta_0 = h times the drift's, delta_k = dW_k times noise k's, after the swaps' mixing of
+ * two dW's: every scheme reads H_k only through delta_k grad H_k; the time reads the unscaled h, fast/system.h's t_h).
  * ISOMP reads its terms' coefficients itself (fast/isomp.c); the time stage is the
- * system's t_shift, the solver's stops the policy's fixed_iters (fast/solver.h) and, after
- * the predictor, f->stop_pred (fast/isomp.c). */
+ * system's t_shift, the solver's stops the policy's fixed_iters (fast/solver.h), after
+ * the predictor f->stop_pred (fast/isomp.c), and at a tolerance the policy's tol. */
+#include <math.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include "slpi/errors.h"
@@ -20,14 +21,24 @@
 static const char *const noise_name[] = {
     "noise 1", "noise 2", "noise 3", "noise 4", "noise 5", "noise 6", "noise 7", "noise 8", "noise 9",
 };
-static const char *const isomp_term[] = { "[Psi,Y]/2", "Psi Y Psi/4", "update" };
+static const char *const swap_name[] = {
+    "noise 1 and 2 swapped", "noise 1 and 3 swapped", "noise 2 and 3 swapped",
+    "noise 1 and 4 swapped", "noise 2 and 4 swapped", "noise 3 and 4 swapped",
+};
+static const char *const isomp_term[] = { "[Psi,Y]/2", "Psi Y Psi/4", "update", "Psi Y Psi/4 reordered" };
 static const char *const stop_name[] = { "solver stop", "solver stop 2", "solver stop 3", "solver stop 4" };
 static const char *const pred_stop_name[] = { "solver stop 1 after predictor", "solver stop 2 after predictor",
                                               "solver stop 3 after predictor" };
+static const char *const tol_stop_name[] = { "solver stop at 2^-12", "solver stop at 2^-14", "solver stop at 2^-16",
+                                             "solver stop at 2^-18", "solver stop at 2^-20", "solver stop at 2^-22",
+                                             "solver stop at 2^-24", "solver stop at 2^-26", "solver stop at 2^-28",
+                                             "solver stop at 2^-30" };
 _Static_assert(sizeof noise_name / sizeof *noise_name == SLPI_FAST_NOISE_NAMED, "a name per named noise");
+_Static_assert(sizeof swap_name / sizeof *swap_name == SLPI_FAST_SWAPS_MAX, "a name per swap");
 _Static_assert(sizeof isomp_term / sizeof *isomp_term == SLPI_FAST_TERMS, "a name per ISOMP term");
 _Static_assert(sizeof stop_name / sizeof *stop_name == SLPI_FAST_STOPS, "a name per solver stop");
 _Static_assert(sizeof pred_stop_name / sizeof *pred_stop_name == SLPI_FAST_PRED_STOPS, "a name per stop after E");
+_Static_assert(sizeof tol_stop_name / sizeof *tol_stop_name == SLPI_FAST_TOL_STOPS, "a name per tolerance stop");
 
 /* The noise ingredients of M components: one each (up to SLPI_FAST_NOISE_NAMED), then
  * one for all of them together when there are two or more. */
@@ -41,6 +52,15 @@ static int noise_all(int M)
     return M >= 2;
 }
 
+/* The swaps of two of the first min(M, SLPI_FAST_SWAP_NAMED) components: pairs (a, b),
+ * a < b, in the order of swap_name (b ascending, then a), the count b (b - 1) / 2 for b
+ * components. */
+static int noise_swaps(int M)
+{
+    int b = M < SLPI_FAST_SWAP_NAMED ? M : SLPI_FAST_SWAP_NAMED;
+    return b * (b - 1) / 2;
+}
+
 /* Whether p's step has ISOMP's terms as ingredients (the unfused form in fast/isomp.c). */
 static int has_terms(const slpi_problem *p)
 {
@@ -49,11 +69,25 @@ static int has_terms(const slpi_problem *p)
         slpi_view_solver(p)->solver == SLPI_SOLVER_FIXED_POINT;
 }
 
-/* The count of p's solver stops, the last ingredients: from X_n, then (ISOMP's terms) from
- * the Euler predictor. */
+/* The count of p's stops after the Euler predictor (ISOMP's terms), 0 else. */
+static int pred_stops(const slpi_problem *p)
+{
+    return has_terms(p) ? SLPI_FAST_PRED_STOPS : 0;
+}
+
+/* The count of p's solver stops, the last ingredients: at a count from X_n, then (ISOMP's
+ * terms) from the Euler predictor, then at a tolerance from X_n. */
 static int stops(const slpi_problem *p)
 {
-    return SLPI_FAST_STOPS + (has_terms(p) ? SLPI_FAST_PRED_STOPS : 0);
+    return SLPI_FAST_STOPS + pred_stops(p) + SLPI_FAST_TOL_STOPS;
+}
+
+/* Stop k's name (0 <= k < stops(p)). */
+static const char *stop_of(const slpi_problem *p, int k)
+{
+    if (k < SLPI_FAST_STOPS) return stop_name[k];
+    k -= SLPI_FAST_STOPS;
+    return k < pred_stops(p) ? pred_stop_name[k] : tol_stop_name[k - pred_stops(p)];
 }
 
 /* Whether p's step has a time stage: a model's (no built-in system reads t). */
@@ -71,12 +105,14 @@ int slpi_fast_ingredients(const slpi_problem *p, const char **name)
         if (name) name[n] = noise_name[k];
     if (noise_all(M) && name) name[n] = "noise";
     n += noise_all(M);
+    for (int k = 0; k < noise_swaps(M); k++, n++)
+        if (name) name[n] = swap_name[k];
     for (int j = 0; has_terms(p) && j < SLPI_FAST_TERMS; j++, n++)
         if (name) name[n] = isomp_term[j];
     if (has_time(p) && name) name[n] = "time stage";
     n += has_time(p);
     for (int k = 0; k < stops(p); k++)
-        if (name) name[n + k] = k < SLPI_FAST_STOPS ? stop_name[k] : pred_stop_name[k - SLPI_FAST_STOPS];
+        if (name) name[n + k] = stop_of(p, k);
     return n + stops(p);
 }
 
@@ -96,23 +132,35 @@ int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
     if (i >= 0) f->coef[i] = coef;
     /* the time's h and stage, and the solver's stops (the last ingredients) */
     f->sys.t_h = f->coef_on ? f->h : 0;
-    int ns = stops(f->p), stop = 0;
+    int ns = stops(f->p), np = pred_stops(f->p), stop = 0, tol = 0;
     f->sys.t_shift = has_time(f->p) ? f->coef[n - ns - 1] - 1.0 : 0;
     f->stop_pred = 0;
     for (int k = 0; k < ns; k++)
         if (f->coef[n - ns + k] != 1.0) {
-            f->stop_pred = k >= SLPI_FAST_STOPS;
-            stop = f->stop_pred ? k - SLPI_FAST_STOPS + 1 : k + 1;
+            f->stop_pred = k >= SLPI_FAST_STOPS && k < SLPI_FAST_STOPS + np;
+            stop = k < SLPI_FAST_STOPS ? k + 1 : f->stop_pred ? k - SLPI_FAST_STOPS + 1 : 0;
+            tol = k >= SLPI_FAST_STOPS + np ? SLPI_FAST_TOL_FIRST + 2 * (k - SLPI_FAST_STOPS - np) : 0;
         }
-    f->pol.fixed_iters = stop ? stop : slpi_view_solver(f->p)->fixed_iters;
+    /* a tolerance stop: slpi's rule (fast/solver.h) at tol = 2^-tol, relative to max(1, |u|) */
+    const slpi_solver_view *sol = slpi_view_solver(f->p);
+    f->pol.fixed_iters = stop ? stop : tol ? 0 : sol->fixed_iters;
+    f->pol.tol = tol ? ldexp(1.0, -tol) : sol->tol;
+    f->pol.tol_h = tol || sol->tol_scale != SLPI_TOL_STEP ? 0 : fabs(f->h);
     return 0;
 }
 
 void slpi_fast_ingredients_apply(const slpi_fast *f, double *delta)
 {
     if (!f->coef_on) return;
-    int M = f->sys.M, each = noise_each(M);
-    double all = noise_all(M) ? f->coef[1 + each] : 1.0;
+    int M = f->sys.M, each = noise_each(M), all_i = 1 + each;
+    /* swap k of (a, b) at coefficient c mixes the increments by c - 1: c = 2 swaps them */
+    for (int b = 1, k = 0; k < noise_swaps(M); b++)
+        for (int a = 0; a < b; a++, k++) {
+            double m = f->coef[all_i + noise_all(M) + k] - 1.0, da = delta[a + 1], db = delta[b + 1];
+            delta[a + 1] = da + m * (db - da);
+            delta[b + 1] = db + m * (da - db);
+        }
+    double all = noise_all(M) ? f->coef[all_i] : 1.0;
     delta[0] *= f->coef[0];
     for (int k = 0; k < M; k++) delta[k + 1] *= (k < each ? f->coef[1 + k] : 1.0) * all;
 }
@@ -120,7 +168,7 @@ void slpi_fast_ingredients_apply(const slpi_fast *f, double *delta)
 const double *slpi_fast_ingredient_terms(const slpi_fast *f)
 {
     if (!f->coef_on || !has_terms(f->p)) return NULL;
-    return f->coef + 1 + noise_each(f->sys.M) + noise_all(f->sys.M);
+    return f->coef + 1 + noise_each(f->sys.M) + noise_all(f->sys.M) + noise_swaps(f->sys.M);
 }
 
 int slpi_fast_drift_part(slpi_fast *f, int i, const double *x, double *out)

@@ -2,10 +2,16 @@
  * (oracle/diagnose.c; oracle/README.md#diagnosis): each is a coefficient, 1 in the scheme,
  * on one part of the step in the words of docs/schemes.md. Every scheme has the drift (the
  * increment h of H_0), the amplitude of each noise Hamiltonian (its increment dW_k; up to
- * SLPI_FAST_NOISE_NAMED of them) and of all of them together ("noise"); ISOMP with the
- * commutator update and the fixed-point solver adds the terms of its step, [Psi,Y]/2 and
- * Psi Y Psi/4 of the midpoint's fixed point and the update X_n + [Psi,Y]
- * (docs/schemes.md#isomp). A model's step has the time stage: coefficient c reads every
+ * SLPI_FAST_NOISE_NAMED of them) and of all of them together ("noise"), and the swap of
+ * each two of the first SLPI_FAST_SWAP_NAMED components ("noise 1 and 2 swapped": at
+ * coefficient c, dW_a + (c - 1)(dW_b - dW_a) drives H_a and dW_b + (c - 1)(dW_a - dW_b)
+ * H_b, so c = 2 swaps the increments; a sign flip or an amplitude error of one component
+ * is noise k's coefficient, -1 or 1 + e). ISOMP with the commutator update and the
+ * fixed-point solver adds the terms of its step, [Psi,Y]/2 and Psi Y Psi/4 of the
+ * midpoint's fixed point and the update X_n + [Psi,Y] (docs/schemes.md#isomp), and the
+ * reordered product ("Psi Y Psi/4 reordered": at coefficient c, c - 1 of Psi Y Psi/4 is
+ * formed with its factors reordered as Psi Psi Y, or Y Psi Psi, taken in the algebra,
+ * (Psi Psi Y + Y Psi Psi)/2, which adds (c - 1) [Psi,[Psi,Y]]/8 to the fixed point). A model's step has the time stage: coefficient c reads every
  * stage c - 1 steps later, t0 + (n + stage + c - 1) h (docs/schemes.md#time). Every step
  * ends with the solver's stops, SLPI_FAST_STOPS discrete ingredients: at any coefficient
  * other than 1, stop m ("solver stop", "solver stop 2", ...) stops an implicit step's
@@ -14,17 +20,26 @@
  * changes an explicit step. A step with ISOMP's terms then has SLPI_FAST_PRED_STOPS more:
  * stop m after the predictor ("solver stop 1 after predictor", ...) starts the solve from
  * the Euler predictor X_n + [Psi(X_n), X_n]/2 and stops it m iterations later, as GPU
- * ports with a fixed count of sweeps and no data-dependent exit do. */
+ * ports with a fixed count of sweeps and no data-dependent exit do. Last come
+ * SLPI_FAST_TOL_STOPS stops at a tolerance ("solver stop at 2^-12", "2^-14", ..., "2^-30":
+ * tol = 2^-(SLPI_FAST_TOL_FIRST + 2 j)): the solve from X_n stopped by slpi's own rule
+ * (fast/solver.h, the update's max norm at most tol max(1, |unknown|max)) at that tol, no
+ * fixed count, so each step takes its own count, as a port's tolerance stop does; the grid
+ * is the diagnosis's 1-D search for the port's tolerance (docs/power.md#diagnosis-tol-stop). */
 #ifndef SLPI_FAST_INGREDIENTS_H
 #define SLPI_FAST_INGREDIENTS_H
 
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_fast slpi_fast;
 
-#define SLPI_FAST_INGREDIENTS_MAX 22
+#define SLPI_FAST_INGREDIENTS_MAX 39
 #define SLPI_FAST_STOPS 4
 #define SLPI_FAST_PRED_STOPS 3
+#define SLPI_FAST_TOL_STOPS 10
+#define SLPI_FAST_TOL_FIRST 12
 #define SLPI_FAST_NOISE_NAMED 9
+#define SLPI_FAST_SWAP_NAMED 4
+#define SLPI_FAST_SWAPS_MAX (SLPI_FAST_SWAP_NAMED * (SLPI_FAST_SWAP_NAMED - 1) / 2)
 
 /* The ingredients of problem p's step: their count (at most SLPI_FAST_INGREDIENTS_MAX),
  * with their names (static strings) in name[0..count) when name is not NULL. */

@@ -41,7 +41,8 @@ typedef struct {
     slpi_predictor pred;    /* the start in force: the predictor and warm_start, */
     int ws;                 /* none and 0 in the fixed-iteration mode */
     double *half;           /* the step's increments halved (the Euler predictor) */
-    double *Z, *C, *Q;      /* the unfused form: a zero matrix, [Psi,Y], Psi Y Psi/4 */
+    double *Z, *C, *Q, *R;  /* the unfused form: a zero matrix, [Psi,Y], Psi Y Psi/4, and
+                               [Psi,[Psi,Y]] */
 } isomp_work;
 
 static int isomp_check(const slpi_fast_system *s, const slpi_problem *p, slpi_error *err)
@@ -77,7 +78,7 @@ static int isomp_init(slpi_fast *f, slpi_error *err)
 {
     const slpi_fast_system *s = &f->sys;
     size_t m = (size_t)s->mdim;
-    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 10 * m + (size_t)s->state_dim + (size_t)s->M + 1, err);
+    double *buf = slpi_fast_work_new(f, sizeof(isomp_work), 11 * m + (size_t)s->state_dim + (size_t)s->M + 1, err);
     if (!buf) return err->code;
     isomp_work *w = f->work;
     w->Xn = buf;
@@ -92,6 +93,7 @@ static int isomp_init(slpi_fast *f, slpi_error *err)
     w->Z = w->D2 + m;
     w->C = w->Z + m;
     w->Q = w->C + m;
+    w->R = w->Q + m;
     int fixed = f->pol.fixed_iters > 0;
     w->pred = fixed ? SLPI_PREDICTOR_NONE : slpi_view_scheme(f->p)->predictor;
     w->ws = fixed ? 0 : slpi_view_scheme(f->p)->warm_start;
@@ -130,13 +132,13 @@ static int isomp_predict(const slpi_fast_system *s, isomp_work *w, slpi_predicto
     return 0;
 }
 
-/* The unfused form with the terms' coefficients c = (a, b, c) of fast/ingredients.h (the
+/* The unfused form with the terms' coefficients c = (a, b, c, d) of fast/ingredients.h (the
  * diagnosis of `slpi verify`, oracle/README.md#diagnosis): from Y = X_n (from the Euler
  * predictor under a stop after it, f->stop_pred),
- * Y <- X_n + a [Psi(Y), Y]/2 + b Psi(Y) Y Psi(Y)/4, then X_{n+1} = X_n + c [Psi(Y), Y], each
- * term from the m_* operations: [Psi, Y] = m_comm_update(Psi, Y, 0) and Psi Y Psi/4 =
- * m_isomp_iter(X_n = 0, Y) - [Psi, Y]/2. At c = (1, 1, 1) it is the scheme's map to within
- * the solver's tolerance. */
+ * Y <- X_n + a [Psi(Y), Y]/2 + b Psi(Y) Y Psi(Y)/4 + (d - 1) [Psi,[Psi,Y]]/8, then
+ * X_{n+1} = X_n + c [Psi(Y), Y], each term from the m_* operations: [Psi, Y] =
+ * m_comm_update(Psi, Y, 0) and Psi Y Psi/4 = m_isomp_iter(X_n = 0, Y) - [Psi, Y]/2. At
+ * c = (1, 1, 1, 1) it is the scheme's map to within the solver's tolerance. */
 static slpi_step_status isomp_step_terms(slpi_fast *f, double *x, const double *delta, const double *c,
                                          slpi_step_info *info)
 {
@@ -154,7 +156,10 @@ static slpi_step_status isomp_step_terms(slpi_fast *f, double *x, const double *
         s->m_gen_sum(s, w->P, delta, w->Y);
         s->m_comm_update(s, w->C, w->P, w->Y, w->Z);
         s->m_isomp_iter(s, w->Q, &ynorm, NULL, delta, w->Z, w->Y);
-        for (int i = 0; i < m; i++) w->Yn[i] = w->Xn[i] + c[0] * (0.5 * w->C[i]) + c[1] * (w->Q[i] - 0.5 * w->C[i]);
+        if (c[3] != 1.0) s->m_comm_update(s, w->R, w->P, w->C, w->Z);
+        for (int i = 0; i < m; i++)
+            w->Yn[i] = w->Xn[i] + c[0] * (0.5 * w->C[i]) + c[1] * (w->Q[i] - 0.5 * w->C[i]) +
+                (c[3] != 1.0 ? (c[3] - 1.0) * 0.125 * w->R[i] : 0.0);
         double dmax = slpi_vec_maxdiff(w->Yn, w->Y, m);
         double *t = w->Y;
         w->Y = w->Yn;

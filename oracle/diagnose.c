@@ -41,7 +41,11 @@
  * indistinguishable, their angle to f and the angle these rows resolve (theta c / |t|,
  * in sines), and what would separate them: t grows as sqrt(rows), so (c / t)^2 times the
  * rows at these states, or rows from states where the directions part (paths from other
- * x0, longer paths); an angle of 0 (the same direction on every row) only those. */
+ * x0, longer paths); an angle of 0 (the same direction on every row) only those.
+ * When a window is named (changed 2026-11-29, docs/power.md#separability-window), the
+ * rows outside it carry no defect: the joint fit is pooled over the window's bins alone,
+ * f's t taking one noise per unit of direction from f's own fit there, c for the
+ * window's rows. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +171,7 @@ void slpi_oracle_diag_add(slpi_verify_diagnosis *d, const double *row)
         d->dd[i] += dd;
         d->d4[i] += dd * dd;
         d->bin_dd[b][i] += dd;
+        d->bin_d4[b][i] += dd * dd;
         for (int form = 0; form < 2; form++) {
             double z = row[2 + form + 3 * i];
             d->z[form][i] += z;
@@ -174,11 +179,13 @@ void slpi_oracle_diag_add(slpi_verify_diagnosis *d, const double *row)
             d->zd[form][i] += z * dd;
             d->bin_z[form][b][i] += z;
             d->bin_zz[form][b][i] += z * z;
+            d->bin_zd[form][b][i] += z * dd;
         }
         for (int j = 0; j < d->n; j++) {
             if (j == i) continue;
             double g = row[i < j ? SLPI_DIAG_PAIR(i, j) : SLPI_DIAG_PAIR(j, i)], ddj = row[1 + 3 * j];
             d->gram[i][j] += g;
+            if (i < j) d->bin_gram[b][i][j] += g;
             d->gram2[i][j] += g * g;
             d->dgram[i][j] += dd * g;
             d->ddpair[i][j] += dd * ddj;
@@ -205,11 +212,14 @@ void slpi_oracle_diag_merge(slpi_verify_diagnosis *to, const slpi_verify_diagnos
             to->zd[form][i] += from->zd[form][i];
             for (int b = 0; b < SLPI_DIAG_BINS; b++) {
                 to->bin_dd[b][i] += form ? 0 : from->bin_dd[b][i];
+                to->bin_d4[b][i] += form ? 0 : from->bin_d4[b][i];
+                to->bin_zd[form][b][i] += from->bin_zd[form][b][i];
                 to->bin_z[form][b][i] += from->bin_z[form][b][i];
                 to->bin_zz[form][b][i] += from->bin_zz[form][b][i];
             }
         }
         for (int j = 0; j < to->n; j++) {
+            for (int b = 0; b < SLPI_DIAG_BINS; b++) to->bin_gram[b][i][j] += from->bin_gram[b][i][j];
             to->gram[i][j] += from->gram[i][j];
             to->gram2[i][j] += from->gram2[i][j];
             to->dgram[i][j] += from->dgram[i][j];
@@ -276,14 +286,27 @@ static void window(slpi_verify_diagnosis *d, int form, int i)
  * row per step carry relative errors of about rows eps, some 1e-12 at 10^4 rows. */
 #define PARALLEL 1e-12
 
+/* The angle in degrees between two pooled directions of squared lengths A > 0 and B and
+ * product C: acos(|C| / sqrt(A B)), 90 when B = 0 (b has no direction). */
+static double angle_deg(double A, double B, double C)
+{
+    return B > 0 ? acos(fmin(1.0, fabs(C) / sqrt(A * B))) * 180 / acos(-1.0) : 90;
+}
+
+/* The window's bins, lo..hi (d->from..d->to, bin edges). */
+static void window_bins(const slpi_verify_diagnosis *d, long *lo, long *hi)
+{
+    *lo = (d->from - d->step0) / d->width;
+    *hi = (d->to - d->step0 + 1) / d->width - 1;
+}
+
 /* The joint fit of the first ingredient a with b (the file's header comment): a's
  * coefficient's t against the fit's sandwich error, 0 when their pooled directions are
  * parallel; the angle between the directions, in degrees, into *angle. */
 static double joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, double *angle)
 {
-    double n = (double)d->rows, A = d->dd[a], B = d->dd[b], C = d->gram[a][b];
-    double c = fmin(1.0, fabs(C) / sqrt(A * B)), det = A * B - C * C;
-    *angle = acos(c) * 180 / acos(-1.0);
+    double n = (double)d->rows, A = d->dd[a], B = d->dd[b], C = d->gram[a][b], det = A * B - C * C;
+    *angle = angle_deg(A, B, C);
     if (!(det > PARALLEL * A * B)) return 0;
     double Sa = d->z[form][a], Sb = d->z[form][b];
     double ba = (B * Sa - C * Sb) / det, bb = (A * Sb - C * Sa) / det;
@@ -300,12 +323,47 @@ static double joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, do
     return var > 0 ? ba / sqrt(var) : ba != 0 ? INFINITY : 0;
 }
 
+/* The joint fit of the first a with b on the rows of the window's bins (the file's header
+ * comment): a's coefficient's t with one noise per unit of direction, that of a's own fit
+ * there, sigma^2 = sum (z_a - beta |D_a|^2)^2 / sum |D_a|^2 n / (n - 1) (so that a's own t
+ * is its sandwich t), n the window's rows; 0 when the directions pooled there are
+ * parallel. The angle into *angle. */
+static double window_joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, double n, double *angle)
+{
+    long ba, bb;
+    window_bins(d, &ba, &bb);
+    double A = 0, B = 0, C = 0, Sa = 0, Sb = 0, zz = 0, zd = 0, d4 = 0;
+    for (long y = ba; y <= bb; y++) {
+        A += d->bin_dd[y][a];
+        B += d->bin_dd[y][b];
+        C += a < b ? d->bin_gram[y][a][b] : d->bin_gram[y][b][a];
+        Sa += d->bin_z[form][y][a];
+        Sb += d->bin_z[form][y][b];
+        zz += d->bin_zz[form][y][a];
+        zd += d->bin_zd[form][y][a];
+        d4 += d->bin_d4[y][a];
+    }
+    double beta = Sa / A, det = A * B - C * C;
+    double sigma2 = fmax(zz - 2 * beta * zd + beta * beta * d4, 0) / A * n / (n - 1);
+    *angle = angle_deg(A, B, C);
+    if (B == 0) return INFINITY; /* b has no direction there */
+    if (!(det > PARALLEL * A * B)) return 0;
+    return sigma2 > 0 ? (B * Sa - C * Sb) / sqrt(sigma2 * B * det) : INFINITY;
+}
+
 /* Which ranked ingredients the rows separate from the first (the file's header comment),
- * the critical t and the factor of rows that would separate the rest. */
+ * the critical t and the factor of rows that would separate the rest: the rows of the
+ * window when one is named, else all rows. */
 static void separability(slpi_verify_diagnosis *d, int form, double alpha)
 {
     double n = (double)d->rows, pairs = d->ranked - 1, lo = 0, hi = 1e3;
-    int first = d->order[0];
+    int first = d->order[0], local = d->from >= 0;
+    if (local) {
+        long lo, hi;
+        window_bins(d, &lo, &hi);
+        n = 0;
+        for (long y = lo; y <= hi; y++) n += (double)d->bin_rows[y];
+    }
     for (int it = 0; it < 100; it++) { /* the critical t: pairs P(|t_{n-2}| > c) = alpha */
         double c = (lo + hi) / 2;
         if (pairs * slpi_oracle_f_tail(c * c, 1, n - 2) > alpha)
@@ -320,7 +378,8 @@ static void separability(slpi_verify_diagnosis *d, int form, double alpha)
     d->angle[first] = d->sep_t[first] = d->sep_p[first] = 0;
     for (int k = 1; k < d->ranked; k++) {
         int j = d->order[k];
-        double t = joint_t(d, form, first, j, &d->angle[j]);
+        double t =
+            local ? window_joint_t(d, form, first, j, n, &d->angle[j]) : joint_t(d, form, first, j, &d->angle[j]);
         d->sep_t[j] = t;
         d->sep_p[j] = isfinite(t) ? fmin(1.0, pairs * slpi_oracle_f_tail(t * t, 1, n - 2)) : 0.0;
         d->separated[j] = d->sep_p[j] <= alpha;
@@ -356,7 +415,7 @@ void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, d
         if (dd > 0) d->order[d->ranked++] = i; /* D_i = 0 on every row: not this step's */
     }
     if (d->ranked == 0) return;
-    for (int i = 1; i < d->ranked; i++) /* by share, largest first (insertion: n <= 28) */
+    for (int i = 1; i < d->ranked; i++) /* by share, largest first (insertion: n <= 48) */
         for (int j = i; j > 0 && d->share[d->order[j]] > d->share[d->order[j - 1]]; j--) {
             int t = d->order[j];
             d->order[j] = d->order[j - 1];
@@ -365,7 +424,7 @@ void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, d
     int first = d->order[0];
     double t = d->t[first];
     d->p = fmin(1.0, d->ranked * (isfinite(t) ? slpi_oracle_f_tail(t * t, 1, n - 1) : 0.0));
-    if (d->ranked > 1) separability(d, form, alpha);
     d->named = fail && d->p <= alpha;
     if (d->named) window(d, form, first);
+    if (d->ranked > 1) separability(d, form, alpha);
 }

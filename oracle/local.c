@@ -143,13 +143,13 @@ static void stat_fields(slpi_fast *f, const slpi_oracle_port *port, const slpi_o
     if (port->double_reference) {
         int nomem = 0;
         if (k > 0 && double_reference_steps(acc, f, port, lr, dw, M, &nomem))
-            slpi_oracle_stat_row(f, port, lr, dw, acc->x, out);
+            slpi_oracle_stat_row(f, port, lr, dw, acc->x, acc->d, out); /* acc->d: the same steps */
         if (nomem) out[0] = SLPI_STAT_NOMEM;
         return;
     }
     if (!certified) return;
     int wide = k > 0 && !slpi_oracle_stat_resolves(port, x, k) && arb_reference_steps(acc, port, lr);
-    slpi_oracle_stat_row(f, port, lr, dw, wide ? acc->x : x, out);
+    slpi_oracle_stat_row(f, port, lr, dw, wide ? acc->x : x, NULL, out);
     out[SLPI_STAT_ARB_FIELD] = wide;
 }
 

@@ -135,9 +135,11 @@ const char *slpi_oracle_stat_dir_name(int j, int split);
 /* A row's fields (out[SLPI_STAT_FIELDS]; valid 0 when a fast step failed, SLPI_STAT_NOMEM
  * when memory did): the port's
  * deviation from the certified step x (balls), dw the increments of the row's k steps
- * (k x M), f a fast run object of the problem. */
+ * (k x M), f a fast run object of the problem; P the fast path's k steps from the row's
+ * start over dw (slpi_oracle_fast_steps with every multiplier 1) when the caller has
+ * them, else NULL (then computed here). */
 void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
-                          arb_srcptr x, double *out);
+                          arb_srcptr x, const double *P, double *out);
 /* Empty sums for M noise components and a state of dim coordinates at false-FAIL rate
  * alpha; add a row; merge sums. */
 void slpi_oracle_stat_init(slpi_verify_stats *st, int M, int dim, double alpha);

@@ -187,7 +187,7 @@ static double response2(slpi_fast *f, const slpi_oracle_local_row *lr, int M, co
 }
 
 void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
-                          arb_srcptr x, double *out)
+                          arb_srcptr x, const double *known, double *out)
 {
     int dim = port->dim, M = slpi_problem_noise_count(port->p), split;
     int J = slpi_oracle_stat_dirs(M, &split);
@@ -232,7 +232,8 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     /* the directions, from the inputs moved by DIR_SHIFT: rounding errors not the port's */
     uint64_t c = mix64((uint64_t)lr->to * UINT64_C(0x100000001b3) ^ (uint64_t)lr->from), cd = mix64(c ^ 0xd1);
     moved(xs, dws, lr->start, dw, dim, k * M, DIR_SHIFT, MOVE_UNIFORM, &cd);
-    int ok = slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, P, dim, &nomem) == 0 &&
+    if (known) memcpy(P, known, (size_t)dim * sizeof *P); /* the caller's: the same steps, computed once */
+    int ok = (known || slpi_oracle_fast_steps(f, lr, lr->start, dw, M, ones, P, dim, &nomem) == 0) &&
         slpi_oracle_fast_steps(f, lr, xs, dws, M, ones, Ps, dim, &nomem) == 0 &&
         slpi_oracle_fast_steps(f, lr, xs, dws, M, mult, Pm, dim, &nomem) == 0;
     for (int l = 0; l < M; l++) mult[l] = 0.0;

@@ -99,8 +99,9 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
             res->rows_missing > 0 ? "; rows missing: UNABLE" : "");
 }
 
-/* The ingredients the rows do not separate from the first (oracle/diagnose.c), their
- * angles to it, the angles the rows resolve, and what would separate them. */
+/* The ingredients the rows (the window's, when one is named) do not separate from the
+ * first (oracle/diagnose.c), their angles to it, the angles the rows resolve, and what
+ * would separate them. */
 static void write_alike(FILE *f, const slpi_verify_diagnosis *d)
 {
     if (d->alike == 0) return;
@@ -108,7 +109,10 @@ static void write_alike(FILE *f, const slpi_verify_diagnosis *d)
     fprintf(f, "; %s", d->name[d->order[0]]);
     for (int k = 1, m = 0; k < d->ranked; k++)
         if (!d->separated[d->order[k]]) fprintf(f, "%s%s", ++m == d->alike ? " or " : ", ", d->name[d->order[k]]);
-    fprintf(f, ": indistinguishable on these rows (angle");
+    if (d->from >= 0)
+        fprintf(f, ": indistinguishable on the rows of steps %ld..%ld, the first's window (angle", d->from, d->to);
+    else
+        fprintf(f, ": indistinguishable on these rows (angle");
     for (int k = 1, m = 0; k < d->ranked; k++)
         if (!d->separated[d->order[k]]) fprintf(f, "%s%.2g", m++ ? ", " : " ", d->angle[d->order[k]]);
     fprintf(f, " deg, these rows resolve");

@@ -211,11 +211,11 @@ typedef struct {
 /* The diagnosis beside the statistics (oracle/diagnose.c, oracle/README.md#diagnosis): the
  * rows' deviations r regressed, one ingredient at a time, on the derivative D_i of the
  * port's step with respect to a coefficient on ingredient i of the scheme (drift, each
- * noise's amplitude, a scheme's terms, the time stage, the solver's stop:
+ * noise's amplitude, the swap of two noises, a scheme's terms, the time stage, the solver's stop:
  * fast/ingredients.h; each component of the drift's gradient when the state has at most 9
  * coordinates). Sums over rows, whole and in SLPI_DIAG_BINS bins of steps, then the
  * result. */
-#define SLPI_DIAG_INGREDIENTS 31
+#define SLPI_DIAG_INGREDIENTS 48
 #define SLPI_DIAG_BINS 32
 typedef struct {
     int n;                                   /* ingredients; 0: not run */
@@ -228,6 +228,10 @@ typedef struct {
     double bin_z[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_zz[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     double bin_dd[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     long bin_rows[SLPI_DIAG_BINS];
+    /* for separability on a window's rows: per bin, sum <D_a, D_b> (a < b), of <r, D_i> |D_i|^2
+     * and of |D_i|^4 */
+    double bin_gram[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS];
+    double bin_zd[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_d4[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     /* the pairs a != b, for their joint fit (separability): sum <D_a, D_b>, its square,
      * |D_a|^2 <D_a, D_b>, |D_a|^2 |D_b|^2; and per form <r, D_a> <r, D_b>, <r, D_a> <D_a, D_b>
      * and <r, D_a> |D_b|^2 */
@@ -244,9 +248,9 @@ typedef struct {
     double lo[SLPI_DIAG_INGREDIENTS], hi[SLPI_DIAG_INGREDIENTS]; /* its 95 % interval */
     double t[SLPI_DIAG_INGREDIENTS];                             /* t of its excess over the format's data (2 u) */
     double share[SLPI_DIAG_INGREDIENTS];                         /* the share of sum |r|^2 it explains alone */
-    /* separability from the first (the joint fit of the two): the angle between their
-     * pooled directions in degrees, the first's joint t and its p (Bonferroni), 1 when
-     * the rows separate them (the first itself: 0) */
+    /* separability from the first (the joint fit of the two, on the window's rows when a
+     * window is named): the angle between their pooled directions in degrees, the first's
+     * joint t and its p (Bonferroni), 1 when the rows separate them (the first itself: 0) */
     double angle[SLPI_DIAG_INGREDIENTS], sep_t[SLPI_DIAG_INGREDIENTS], sep_p[SLPI_DIAG_INGREDIENTS];
     int separated[SLPI_DIAG_INGREDIENTS];
     int alike;         /* the ranked ones the rows do not separate from the first (0: none) */

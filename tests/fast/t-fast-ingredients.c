@@ -13,12 +13,18 @@
  *   - (ISOMP's terms) the stop m after the predictor, m = 1..3, = the problem with
  *     predictor=euler maxit=m on_cap=accept tol=2^-60 (m iterations from the Euler
  *     predictor, none converging), in its fused form;
+ *   - the stop at 2^-k, k = 12, 14, ..., 30, = the problem with tol=2^-k tol_scale=state
+ *     (the count its own, no fixed_iters);
  * each within 1e-12 |x| (the two ways round differently; a wrong time moves a step by about
  * |f'| h^2 > 1e-6 here). The second way steps with every coefficient 1 (ISOMP's unfused
  * form, fast/isomp.c), as the first. After slpi_fast_ingredient_scale(f, -1, 1) the step
  * is the scheme's own again, bit for bit against a fresh run object. The list: a model's
  * step has a time stage, a built-in system's none; the solver's four stops come last, then
- * ISOMP's three after the predictor.
+ * ISOMP's three after the predictor, then the ten at a tolerance. On the rigid body's three noises (ISOMP): the swaps
+ * of 1 and 2, 1 and 3, 2 and 3 follow "noise", and at a drawn coefficient c each is the
+ * step whose two increments are mixed by c - 1 by hand (c = 2: swapped), within 1e-12;
+ * "Psi Y Psi/4 reordered" follows ISOMP's three terms (its value: tests/oracle's
+ * t-verify-diagnosis, against a port that reorders the product).
  * SLPI_TEST_SEED draws other cases; SLPI_TEST_DEPTH more of them. */
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +38,7 @@
 typedef struct {
     double I[3], amp, t0, h, eps, omega;
     int fixed_iters, pred_iters; /* pred_iters > 0: maxit=pred_iters on_cap=accept tol=2^-60 */
+    int tol_exp;                 /* > 0: tol=2^-tol_exp tol_scale=state */
 } model_case;
 
 static slpi_fast *make(slpi_scheme_id k, const model_case *c)
@@ -55,6 +62,9 @@ static slpi_fast *make(slpi_scheme_id k, const model_case *c)
     if (!rc && c->pred_iters) rc = slpi_problem_set(&p, "maxit", buf, &err);
     if (!rc && c->pred_iters) rc = slpi_problem_set(&p, "on_cap", "accept", &err);
     if (!rc && c->pred_iters) rc = slpi_problem_set(&p, "tol", "0x1p-60", &err);
+    snprintf(buf, sizeof buf, "0x1p-%d", c->tol_exp);
+    if (!rc && c->tol_exp) rc = slpi_problem_set(&p, "tol", buf, &err);
+    if (!rc && c->tol_exp) rc = slpi_problem_set(&p, "tol_scale", "state", &err);
     for (int i = 0; i < 6 && !rc; i++) {
         char key[32];
         snprintf(key, sizeof key, "param.%s", name[i]);
@@ -103,12 +113,14 @@ static void check_scheme(slpi_scheme_id k, const model_case *c)
     const char *name[SLPI_FAST_INGREDIENTS_MAX];
     int nf = slpi_fast_ingredients(slpi_fast_problem(f), name), s0 = 0;
     while (s0 < nf && strcmp(name[s0], "solver stop")) s0++;
-    int np = nf - s0 - SLPI_FAST_STOPS; /* the stops after the predictor */
+    int np = nf - s0 - SLPI_FAST_STOPS - SLPI_FAST_TOL_STOPS; /* the stops after the predictor */
     TEST_CHECKF(s0 >= 3 && s0 < nf && !strcmp(name[0], "drift") && !strcmp(name[1], "noise 1") &&
                     !strcmp(name[s0 - 1], "time stage") && !strcmp(name[s0 + 3], "solver stop 4") &&
                     (np == 0 ||
                      (np == SLPI_FAST_PRED_STOPS && k == SLPI_SCHEME_ISOMP &&
-                      !strcmp(name[nf - 1], "solver stop 3 after predictor"))) &&
+                      !strcmp(name[nf - 1 - SLPI_FAST_TOL_STOPS], "solver stop 3 after predictor"))) &&
+                    !strcmp(name[nf - SLPI_FAST_TOL_STOPS], "solver stop at 2^-12") &&
+                    !strcmp(name[nf - 1], "solver stop at 2^-30") &&
                     slpi_fast_ingredient_discrete(slpi_fast_problem(f), s0) &&
                     slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 1) &&
                     !slpi_fast_ingredient_discrete(slpi_fast_problem(f), s0 - 1),
@@ -162,6 +174,16 @@ static void check_scheme(slpi_scheme_id k, const model_case *c)
         slpi_fast_free(g);
     }
 
+    for (int j = 0; j < SLPI_FAST_TOL_STOPS; j++) {
+        d = *c;
+        d.tol_exp = SLPI_FAST_TOL_FIRST + 2 * j;
+        g = make(k, &d);
+        e = g ? against(f, nf - SLPI_FAST_TOL_STOPS + j, 2.0, g, x, n, dw) : -1;
+        TEST_CHECKF(e >= 0 && e <= TOL, "%s: the stop at 2^-%d against tol=2^-%d: off by %.3g", sn, d.tol_exp,
+                    d.tol_exp, e);
+        slpi_fast_free(g);
+    }
+
     double y[3], z[3];
     int implicit = 1;
     for (int i = s0; i < nf && (k == SLPI_SCHEME_RKMK_LE || k == SLPI_SCHEME_RKMK_HEUN); i++) {
@@ -183,6 +205,47 @@ done:
     slpi_fast_free(fresh);
 }
 
+/* One step of f from x with the increments dw (f's count) into y; 0, or -1 when it failed. */
+static int step_m(slpi_fast *f, const double *x, const double *dw, double *y)
+{
+    slpi_step_info info;
+    memcpy(y, x, 3 * sizeof *y);
+    return slpi_step_failed(slpi_fast_step(f, y, dw, &info)) ? -1 : 0;
+}
+
+/* The rigid body's swaps (ISOMP, three noises): swap k of (a, b) at coefficient c against
+ * the step with dW_a + (c - 1)(dW_b - dW_a), dW_b + (c - 1)(dW_a - dW_b) by hand. */
+static void check_swaps(void)
+{
+    static const int pair[3][2] = { { 0, 1 }, { 0, 2 }, { 1, 2 } };
+    slpi_problem *p = NULL;
+    slpi_error err = { 0, "" };
+    slpi_fast *f = NULL;
+    TEST_CHECK(test_problem(&p, "iso/rigid-body/trajectories", 10, &err) == SLPI_OK &&
+               slpi_fast_create(&f, p, &err) == 0);
+    const char *name[SLPI_FAST_INGREDIENTS_MAX];
+    int nf = p ? slpi_fast_ingredients(p, name) : 0, s = 0;
+    while (s < nf && strcmp(name[s], "noise 1 and 2 swapped")) s++;
+    TEST_CHECKF(nf == 29 && s == 5 && !strcmp(name[4], "noise") && !strcmp(name[7], "noise 2 and 3 swapped") &&
+                    !strcmp(name[10], "update") && !strcmp(name[11], "Psi Y Psi/4 reordered"),
+                "rigid body: %d ingredients, the swaps from %d", nf, s);
+    for (int k = 0; f && k < 3 && s + k < nf; k++) {
+        double x[3] = { test_rand_uniform(-1, 1), test_rand_uniform(-1, 1), test_rand_uniform(0.5, 1) };
+        double dw[3], mixed[3], y[3], z[3], c = k == 0 ? 2.0 : 1 + test_rand_uniform(-1, 1);
+        for (int j = 0; j < 3; j++) dw[j] = mixed[j] = 0.0625 * fu_normal();
+        int a = pair[k][0], b = pair[k][1];
+        mixed[a] = dw[a] + (c - 1) * (dw[b] - dw[a]);
+        mixed[b] = dw[b] + (c - 1) * (dw[a] - dw[b]);
+        int bad = slpi_fast_ingredient_scale(f, s + k, c) || step_m(f, x, dw, y) ||
+            slpi_fast_ingredient_scale(f, -1, 1.0) || slpi_fast_ingredient_scale(f, 0, 1.0) || step_m(f, x, mixed, z);
+        slpi_fast_ingredient_scale(f, -1, 1.0);
+        TEST_CHECKF(!bad && maxdiff(y, z) <= TOL, "rigid body: %s at %.4f against the increments mixed: off by %.3g",
+                    name[s + k], c, bad ? -1.0 : maxdiff(y, z));
+    }
+    slpi_fast_free(f);
+    slpi_problem_free(p);
+}
+
 int main(void)
 {
     test_start("t-fast-ingredients", 4711);
@@ -195,6 +258,7 @@ int main(void)
                          test_rand_uniform(0.3, 0.7),
                          test_rand_uniform(1, 3),
                          0,
+                         0,
                          0 };
         for (int k = 0; k < SLPI_SCHEME_COUNT; k++) check_scheme((slpi_scheme_id)k, &c);
     }
@@ -206,9 +270,11 @@ int main(void)
     int nf = p ? slpi_fast_ingredients(p, name) : 0;
     int has_time = 0;
     for (int i = 0; i < nf; i++) has_time |= !strcmp(name[i], "time stage");
-    TEST_CHECKF(nf == 15 && !has_time && !strcmp(name[nf - 7], "solver stop") &&
-                    !strcmp(name[nf - 4], "solver stop 4") && !strcmp(name[nf - 1], "solver stop 3 after predictor"),
-                "rigid body: %d ingredients", nf);
+    TEST_CHECKF(
+        nf == 29 && !has_time && !strcmp(name[nf - 17], "solver stop") && !strcmp(name[nf - 14], "solver stop 4") &&
+            !strcmp(name[nf - 11], "solver stop 3 after predictor") && !strcmp(name[nf - 1], "solver stop at 2^-30"),
+        "rigid body: %d ingredients", nf);
     slpi_problem_free(p);
+    check_swaps();
     TEST_END();
 }

@@ -6,11 +6,12 @@
  * FAIL; pooled sums equal to the rows added one by one; a local defect's window, and a
  * bump whose evidence beats the whole range's by less than the penalty 2 ln(528), which
  * is no window; separability, the first's t in its joint fit with another ingredient
- * computed again from the rows, at an angle the rows do not resolve and at one they do;
- * one row made by slpi_oracle_diag_row on the fast path (fast_row); and the
- * first ingredient's p-value, its two-sided t tail times the 17 ingredients ranked
- * (Bonferroni), the tail integrated here from Student's density (bonferroni). The
- * rigid body's ISOMP gives the ingredients (18 of them). SLPI_TEST_SEED draws other rows. */
+ * computed again from the rows, at an angle the rows do not resolve and at one they do,
+ * over all rows and over a named window's rows alone (window_separability); one row made by slpi_oracle_diag_row on the fast path (fast_row); and the
+ * first ingredient's p-value, its two-sided t tail times the ingredients ranked (all but
+ * the solver's stop, 31) (Bonferroni), the tail integrated here from Student's density
+ * (bonferroni). The rigid body's ISOMP gives the ingredients (32 of them: the step's 29,
+ * its ten tolerance stops among them, and the drift's 3). SLPI_TEST_SEED draws other rows. */
 #include <math.h>
 #include <string.h>
 
@@ -20,8 +21,8 @@
 #include "testutil.h"
 
 #define ROWS 2000
-#define NI 18
-#define STOP 8 /* the solver's stop: given no direction here (an explicit step's) */
+#define NI 32
+#define STOP 12 /* the solver's stop: given no direction here (an explicit step's) */
 
 static int close_rel(double a, double b, double tol)
 {
@@ -145,6 +146,34 @@ static void fast_row(const slpi_problem *p)
     slpi_fast_free(f);
 }
 
+/* The rows of the separability cases, added to d: two ingredients with a direction, drift
+ * (0) and noise 1 (1), D_0 = a (1, 0) and D_1 = a (cos phi_s, sin phi_s) in a plane (a drawn
+ * per row), phi_s = phi on steps lo..hi-1 and 90 deg elsewhere, r = amp D_0 on those steps
+ * (0 elsewhere) plus noise of `noise` in antithetic pairs of rows (the noise of row 2m + 1
+ * is row 2m's negated); the others no direction. rz holds each row's z_0, z_1 and rd its
+ * |D_0|^2, |D_1|^2, <D_0, D_1>; returned: sum |r|^2. */
+static double plant_pair(slpi_verify_diagnosis *d, double (*rz)[2], double (*rd)[3], long lo, long hi, double phi,
+                         double amp, double noise)
+{
+    double r2 = 0, buf[SLPI_DIAG_FIELDS], dd[NI] = { 0 }, z[NI] = { 0 }, deg = acos(-1.0) / 180, a = 0, e[2] = { 0 };
+    for (long s = 0; s < ROWS; s++) {
+        for (int j = 0; s % 2 == 0 && j < 2; j++) e[j] = noise * (test_rand_uniform(-1, 1) + test_rand_uniform(-1, 1));
+        a = s % 2 ? a : test_rand_uniform(0.5, 2.0);
+        const int in = s >= lo && s < hi;
+        const double c = cos((in ? phi : 90) * deg), sn = sin((in ? phi : 90) * deg);
+        const double r[2] = { (in ? amp * a : 0) + (s % 2 ? -e[0] : e[0]), s % 2 ? -e[1] : e[1] };
+        z[0] = rz[s][0] = a * r[0];
+        z[1] = rz[s][1] = a * (c * r[0] + sn * r[1]);
+        dd[0] = dd[1] = rd[s][0] = rd[s][1] = a * a;
+        rd[s][2] = a * a * c;
+        r2 += r[0] * r[0] + r[1] * r[1];
+        row(buf, s, dd, z);
+        buf[SLPI_DIAG_PAIR(0, 1)] = rd[s][2];
+        slpi_oracle_diag_add(d, buf);
+    }
+    return r2;
+}
+
 /* Separability (oracle/diagnose.c's header comment): rows of two ingredients with a
  * direction, drift (0) and noise 1 (1), D_0 = a (1, 0) and D_1 = a (cos phi, sin phi) in a
  * plane (a drawn per row), r = D_0 + noise of 0.5 (a single t near 120), in antithetic
@@ -157,24 +186,8 @@ static void separability(const slpi_problem *p, double phi)
 {
     slpi_verify_diagnosis d;
     slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
-    static double rz[ROWS][2], rd[ROWS][3]; /* per row z_0, z_1; |D_0|^2, |D_1|^2, <D_0, D_1> */
-    double c = cos(phi * acos(-1.0) / 180), sn = sin(phi * acos(-1.0) / 180), r2 = 0;
-    double buf[SLPI_DIAG_FIELDS], dd[NI] = { 0 }, z[NI] = { 0 };
-    for (long s = 0; s < ROWS; s++) {
-        static double a, e[2]; /* antithetic pairs of rows: the noise of row 2m + 1 is row 2m's negated */
-        for (int j = 0; s % 2 == 0 && j < 2; j++) e[j] = 0.5 * (test_rand_uniform(-1, 1) + test_rand_uniform(-1, 1));
-        a = s % 2 ? a : test_rand_uniform(0.5, 2.0);
-        double r[2] = { a + (s % 2 ? -e[0] : e[0]), s % 2 ? -e[1] : e[1] };
-        z[0] = rz[s][0] = a * r[0];
-        z[1] = rz[s][1] = a * (c * r[0] + sn * r[1]);
-        dd[0] = dd[1] = rd[s][0] = rd[s][1] = a * a;
-        rd[s][2] = a * a * c;
-        r2 += r[0] * r[0] + r[1] * r[1];
-        row(buf, s, dd, z);
-        buf[SLPI_DIAG_PAIR(0, 1)] = rd[s][2];
-        slpi_oracle_diag_add(&d, buf);
-    }
-    slpi_oracle_diag_finish(&d, 0, r2, 1e-3, 1);
+    static double rz[ROWS][2], rd[ROWS][3];
+    slpi_oracle_diag_finish(&d, 0, plant_pair(&d, rz, rd, 0, ROWS, phi, 1, 0.5), 1e-3, 1);
     int fa = d.order[0], fb = 1 - fa;
     double G[2][2] = { { 0 } }, S[2] = { 0 }, M[2][2] = { { 0 } }, n = ROWS;
     for (long s = 0; s < ROWS; s++) {
@@ -213,6 +226,43 @@ static void separability(const slpi_problem *p, double phi)
     else
         TEST_CHECKF(d.alike == 0 && d.separated[fb] && t > 20 && d.more_rows == 1,
                     "phi %g deg: alike %d, separated %d, joint t %g", phi, d.alike, d.separated[fb], t);
+}
+
+/* Separability on a window's rows (docs/power.md#separability-window): drift (0) and noise 1
+ * (1) with D_0 = a (1, 0) and D_1 = a (cos phi_s, sin phi_s), phi_s = phi on steps 630..755
+ * (bins 10 and 11) and 90 deg elsewhere (pooled over all rows some 86 deg apart: the whole
+ * rows separate them), r = 3 D_0 on those steps plus noise of 0.5 in antithetic pairs
+ * of rows. The window named is 630..755 and the first's joint t is the one computed here
+ * on its rows: (B S_f - C S_j) / sqrt(sigma^2 B det), sigma^2 from f's own fit there,
+ * sum (z_f - beta |D_f|^2)^2 / sum |D_f|^2 n / (n - 1); at 0.1 deg its rows do not
+ * separate the two, at 30 deg they do. */
+static void window_separability(const slpi_problem *p, double phi)
+{
+    slpi_verify_diagnosis d;
+    slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+    static double rz[ROWS][2], rd[ROWS][3];
+    slpi_oracle_diag_finish(&d, 0, plant_pair(&d, rz, rd, 630, 756, phi, 3, 0.5), 1e-3, 1);
+    int f = d.order[0], j = 1 - f;
+    double A = 0, B = 0, C = 0, Sf = 0, Sj = 0, n = 126;
+    for (long s = 630; s < 756; s++) {
+        A += rd[s][f];
+        B += rd[s][j];
+        C += rd[s][2];
+        Sf += rz[s][f];
+        Sj += rz[s][j];
+    }
+    double beta = Sf / A, res = 0, det = A * B - C * C;
+    for (long s = 630; s < 756; s++) res += (rz[s][f] - beta * rd[s][f]) * (rz[s][f] - beta * rd[s][f]);
+    double t = (B * Sf - C * Sj) / sqrt(res / A * n / (n - 1) * B * det);
+    TEST_CHECKF(d.named && d.ranked == 2 && d.from == 630 && d.to == 755 && close_rel(d.sep_t[j], t, 1e-6) &&
+                    fabs(d.angle[j] - phi) <= 1e-6 * phi,
+                "phi %g deg in the window: named %d, window %ld..%ld, first %s, joint t %g (want %g), angle %g", phi,
+                d.named, d.from, d.to, d.name[f], d.sep_t[j], t, d.angle[j]);
+    TEST_CHECKF(close_rel(slpi_oracle_f_tail(d.sep_crit * d.sep_crit, 1, n - 2), 1e-3, 1e-6),
+                "phi %g deg: the critical t %g is the window's (126 rows)", phi, d.sep_crit);
+    TEST_CHECKF(phi < 1 ? d.alike == 1 && !d.separated[j] && fabs(t) < 1 : d.alike == 0 && d.separated[j] && t > 20,
+                "phi %g deg in the window: alike %d, separated %d, joint t %g (first %d)", phi, d.alike, d.separated[j],
+                t, f);
 }
 
 /* P(|T| > t) for Student's T with nu degrees of freedom: Simpson's rule on its density over
@@ -262,7 +312,7 @@ int main(void)
     TEST_CHECK(test_problem(&p, "iso/rigid-body/trajectories", ROWS, &err) == SLPI_OK);
     slpi_verify_diagnosis d, half[2];
     slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
-    TEST_CHECKF(d.n == NI && !strcmp(d.name[8], "solver stop") && !strcmp(d.name[NI - 1], "drift dH/dx3"),
+    TEST_CHECKF(d.n == NI && !strcmp(d.name[STOP], "solver stop") && !strcmp(d.name[NI - 1], "drift dH/dx3"),
                 "%d ingredients", d.n);
     for (int h = 0; h < 2; h++) slpi_oracle_diag_init(&half[h], p, 3, 0, ROWS - 1, 0x1p-24);
     /* ingredient 1: z = 0.1 dd, noise 1e-6 (large t, small share); ingredient 2: z = 0.3 dd,
@@ -345,6 +395,8 @@ int main(void)
     }
     separability(p, 0.1);
     separability(p, 30);
+    window_separability(p, 0.1);
+    window_separability(p, 30);
     fast_row(p);
     bonferroni(p);
     slpi_problem_free(p);

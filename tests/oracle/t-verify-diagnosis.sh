@@ -11,12 +11,21 @@
 #   - the drift's I^-1_2 off by 1.6e-4: "drift dH/dx2";
 #   - Psi Y Psi/4 with a transposed factor (so(3)'s vector form, and su(8)'s matrices):
 #     "Psi Y Psi/4", and not a noise;
+#   - noise by component (rigid body): noises 1 and 2 swapped, "noise 1 and 2 swapped" off
+#     by 1; noise 1's sign flipped, "noise 1" off by -2; half of the swap, off by 1/2;
+#   - Psi Y Psi/4 with its factors reordered (Psi Psi Y in the algebra, written in the ports
+#     apart from fast/): "Psi Y Psi/4 reordered" off by 1 (rigid body), by 1000 (su(8));
 #   - the noise amplitudes off by 4e-4 on steps 600..799 only: the window named lies in
-#     500..899 and the relative error there is within a factor 2 of 4e-4;
+#     500..899, and on its rows "noise" and "noise 1 and 2 swapped" move the step alike
+#     (the comment below): the line calls them indistinguishable on the window's rows,
+#     "noise" in the group (JSON too), and when "noise" is first its relative error
+#     there is within a factor 2 of 4e-4;
 #   - the same two paths pooled (update off): named in the JSON, which read every row;
 #   - a correct port declared at u = 2^-30 (a size FAIL of rounding, no ingredient): the
 #     line says no ingredient explains it better than chance;
 #   - the solve stopped one iteration after its start: "solver stop", off by 1 (within 10 %);
+#   - the SVI rigid body's port (rb-svi.c): correct, PASS; noises 1 and 2 mixed by 1e-3,
+#     "noise 1 and 2 swapped" off by 1e-3;
 #   - models/rigid-body-time.slpi's port (rb-isomp.c -DRB_TIME): correct, PASS; the
 #     midpoint's t read at t_n: "time stage", off by -1/2 (within 10 %).
 set -u
@@ -28,7 +37,7 @@ seed=${SLPI_TEST_SEED:-$(date +%s)}
 echo "t-verify-diagnosis: seed $seed (replay with SLPI_TEST_SEED=$seed)"
 path=$((seed % 100000 + 30000))
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-for p in rb:rb-isomp zeitlin:zeitlin-isomp rbt:rb-isomp:-DRB_TIME; do
+for p in rb:rb-isomp zeitlin:zeitlin-isomp rbt:rb-isomp:-DRB_TIME svi:rb-svi; do
   set -- $(echo "$p" | tr ':' ' ')
   ${CC:-cc} -std=c11 -O2 -ffp-contract=off -DREAL=float ${3:-} -o "$d/$1" "tests/port/$2.c" -lm \
     || { note "cannot build tests/port/$2.c ${3:-}"; exit 1; }
@@ -36,6 +45,7 @@ done
 $slpi noise --preset iso/rigid-body/trajectories steps=2000 path=$path -o "$d/rb.noise" 2> /dev/null || { note "slpi noise"; exit 1; }
 $slpi noise --preset iso/rigid-body/trajectories steps=2000 path=$((path + 1)) -o "$d/rb2.noise" 2> /dev/null || { note "slpi noise"; exit 1; }
 $slpi noise --preset iso/zeitlin/strong N=8 ic_lmax=7 steps=240 path=$path -o "$d/ez.noise" 2> /dev/null || { note "slpi noise"; exit 1; }
+$slpi noise --preset svi/rigid-body/paths steps=2000 path=$path -o "$d/svi.noise" 2> /dev/null || { note "slpi noise"; exit 1; }
 $slpi noise --config models/rigid-body-time.slpi scheme=isomp h=0.00390625 steps=2000 path=$path -o "$d/rbt.noise" 2> /dev/null \
   || { note "slpi noise"; exit 1; }
 
@@ -70,6 +80,16 @@ for c in "amp 1e-4 noise" "upd 1.52587890625e-05 update" "trans 1 Psi Y Psi/4" "
     named_as "rigid body $1 $2" "$want" "$2"
   fi
 done
+for c in "swap 1 1 noise 1 and 2 swapped" "swap 0.5 0.5 noise 1 and 2 swapped" "sign 1 -2 noise 1" \
+  "reord 1 1 Psi Y Psi/4 reordered"; do
+  set -- $c
+  want=$(echo "$c" | cut -d' ' -f4-)
+  verify rb rb.noise 2000 $1 $2
+  grep -q '^statistics: FAIL' "$d/out" || { note "rigid body $1 $2: the statistics do not FAIL"; continue; }
+  named_as "rigid body $1 $2" "$want" "$3"
+done
+verify zeitlin ez.noise 240 reord 1000
+named_as "Euler-Zeitlin reord 1000" "Psi Y Psi/4 reordered" 1000
 # su(8): Psi Y Psi/4 is a small term (a transposed factor moves a step by 0.02 u |x|):
 # the factor's weight 1000 and the update's 2e-4 are some 15 and 5 u |x| per step. The
 # factor over 240 steps: over 60, the statistics missed it on about 1 noise path in 6
@@ -87,7 +107,18 @@ if [ -z "$w" ]; then
 else
   set -- $w
   [ "$1" -ge 500 ] && [ "$2" -le 899 ] || note "amp 4e-4 on steps 600..799: window $1..$2 not within 500..899"
-  awk -v r="$3" 'BEGIN { exit !(r > 2e-4 && r < 8e-4) }' || note "amp 4e-4 on steps 600..799: off by $3 in the window"
+  # on these steps the body passes near x3 = 0, where a swap of noises 1 and 2 moves the
+  # step as noise 1 and 2 with their signs flipped (psi x y along e3, y1 y2 (dW1 - dW2)
+  # either way): some 3-17 deg apart on the window's rows, which do not resolve them
+  grep -q "^diagnosis: .*noise.*: indistinguishable on the rows of steps $1\.\.$2, the first's window (angle" "$d/out" \
+    || note "amp 4e-4 on steps 600..799: no indistinguishable call on the window's rows: $(grep '^diagnosis' "$d/out")"
+  group=$($py -c "import json, sys; print('|'.join(json.load(open(sys.argv[1]))['statistics']['diagnosis']['indistinguishable']))" "$d/v.json")
+  case "|$group|" in
+    *"|noise|"*) ;;
+    *) note "amp 4e-4 on steps 600..799: the JSON's indistinguishable group '$group' lacks noise" ;;
+  esac
+  [ "$(first)" != noise ] || awk -v r="$3" 'BEGIN { exit !(r > 2e-4 && r < 8e-4) }' \
+    || note "amp 4e-4 on steps 600..799: noise off by $3 in the window"
 fi
 
 # two paths pooled, the update off: the diagnosis in JSON and in Python
@@ -105,10 +136,14 @@ grep -q '^diagnosis: no ingredient of the step explains the deviation better tha
 
 verify rb rb.noise 2000 early 1
 named_as "rigid body early 1" "solver stop" 1
+verify svi svi.noise 2000 none 0
+grep -q '^statistics: PASS' "$d/out" || note "SVI rigid body, correct port: $(grep '^statistics:' "$d/out" | head -1)"
+verify svi svi.noise 2000 swap 1e-3
+named_as "SVI rigid body swap 1e-3" "noise 1 and 2 swapped" 1e-3
 verify rbt rbt.noise 2000 none 0
 grep -q '^statistics: PASS' "$d/out" || note "rigid-body-time, correct port: $(grep '^statistics:' "$d/out" | head -1)"
 verify rbt rbt.noise 2000 stage -0.5
 named_as "rigid-body-time stage -0.5" "time stage" -0.5
 
-[ $fail -eq 0 ] && echo "t-verify-diagnosis: noise, update, Psi Y Psi/4, the solver's stop and the time stage named for their defects (rigid body, su(8), a time-dependent model), a local defect's window found, pooled paths, nothing named for rounding"
+[ $fail -eq 0 ] && echo "t-verify-diagnosis: noise, noise by component (a swap, a sign), update, Psi Y Psi/4 and its reordered factors, the solver's stop and the time stage named for their defects (rigid body, su(8), SVI, a time-dependent model), a local defect's window found and its ties called on its rows, pooled paths, nothing named for rounding"
 exit $fail

@@ -12,9 +12,15 @@ alone), right in a group (an "indistinguishable" group holding it), wrong. One f
 run is one line appended to RUNS (one write and fsync, calibrate.py's append); a run
 already there is never run again, so a stopped plan resumes where it stopped.
 
-usage: diagnosis3.py --run RUNS [--out DIR] [--until HH:MM]   run the plan, in its order
+usage: diagnosis3.py --run RUNS [--out DIR] [--until HH:MM] [--only D1,D2] [--ports P1,P2]
+                                  run the plan, in its order (--only, --ports: those
+                                  defects, those ports alone)
        diagnosis3.py --write RUNS   docs/power.md's <!-- diagnosis-table-3 --> from RUNS
        diagnosis3.py --check RUNS   that block is the one RUNS gives: exit 0, else 1
+       diagnosis3.py --tol-run RUNS [options as --run], --tol-write RUNS, --tol-check RUNS
+                                  the same for the tolerance stop's held-out check
+                                  (docs/power.md#diagnosis-tol-stop: its plan, its
+                                  <!-- diagnosis-table-tol -->)
 Environment: as power.py (SLPI_BIN, SLPI_BUILD, CC). Exit 2 on a bad argument."""
 import json
 import os
@@ -27,7 +33,7 @@ from calibrate import append, read_table
 from power import ROOT, SLPI, UNIT_MAG, Harness, run
 from power_docs import replace
 
-PORTS = ("rb", "heavytop", "zeitlin")
+PORTS = ("rb", "heavytop", "zeitlin", "svi")
 BUILDS = {"float": "binary32", "double": "binary64"}
 # u of a build's format in units of binary32's u (port.h's effect is in binary32's u |x|)
 U_OF = {"float": 1.0, "double": 2.0 ** -29}
@@ -39,18 +45,37 @@ CONTINUOUS = {"rb": ("amp", "sign", "lap", "drop", "trans", "upd"), "heavytop": 
 DISCRETE = {"rb": (("early", 1), ("early", 2), ("tol", None)), "heavytop": (("early", 1), ("early", 2), ("tol", None)),
             "zeitlin": (("early", 1), ("early", 2), ("tol", None), ("pred", 1), ("pred", 2))}
 TOL = {"double": 2.0 ** -26, "float": 2.0 ** -12}
+# the families of the amendment of 2026-11-29 (docs/power.md#diagnosis-rule-3-families),
+# written after the round's first run: on paths never used, under the diagnosis that has
+# their ingredients; the whole swap (MAG = 1) is factor 0
+NEW_PATHS = range(92000, 92010)
+NEW_CONTINUOUS = {"rb": ("swap", "reord"), "zeitlin": ("swap", "reord")}
+NEW_CELLS = (("rb", "float", "many"), ("rb", "float", "single"), ("rb", "double", "many"), ("rb", "double", "single"),
+             ("zeitlin", "float", "many"), ("zeitlin", "float", "single"), ("zeitlin", "double", "many"),
+             ("zeitlin", "double", "single"))
+# the SVI rigid body (rb-svi.c; docs/power.md#diagnosis-rule-3-svi): its correct port and
+# defects, on the families' paths after them
+SVI_CONTINUOUS = ("amp", "sign", "lap", "drop", "swap")
+SVI_DISCRETE = (("early", 1), ("early", 2), ("tol", None), ("swap", 0))
 # a start of the magnitude search near 1 u at binary32 (power.py's, diagnosis.py's)
-START = {"rb": dict(UNIT_MAG["rb"], upd=2.2e-5, trans=1.5), "heavytop": UNIT_MAG["heavytop"],
-         "zeitlin": dict(UNIT_MAG["zeitlin"], upd=4e-5, trans=45.0)}
+START = {"rb": dict(UNIT_MAG["rb"], upd=2.2e-5, trans=1.5, swap=1e-5, reord=1.3), "heavytop": UNIT_MAG["heavytop"],
+         "zeitlin": dict(UNIT_MAG["zeitlin"], upd=4e-5, trans=45.0, swap=1e-4, reord=26.0),
+         "svi": {"amp": 2.3e-5, "sign": 1.9e-5, "lap": 2.9e-5, "drop": 5.0, "swap": 2.2e-5}}
 # the expected first ingredient (the rule's "What is right", with the amendment's heavy top)
+SWAP, REORD = "noise 1 and 2 swapped", "Psi Y Psi/4 reordered"
 EXPECT = {"rb": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "drop": "Psi Y Psi/4",
-                 "trans": "Psi Y Psi/4", "upd": "update"},
+                 "trans": "Psi Y Psi/4", "upd": "update", "swap": SWAP, "reord": REORD},
           "heavytop": {"amp": "noise 1", "sign": "noise 1", "lap": "drift dH/dx2", "drop": None},
           "zeitlin": {"amp": "noise", "sign": "noise", "lap": "drift", "drop": "Psi Y Psi/4",
-                      "trans": "Psi Y Psi/4", "upd": "update"}}
+                      "trans": "Psi Y Psi/4", "upd": "update", "swap": SWAP, "reord": REORD},
+          "svi": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "drop": None, "swap": SWAP}}
 # what the rule's words alone would expect where the amendment reads them otherwise
 AS_WRITTEN = {("heavytop", "amp"): "noise", ("heavytop", "drop"): "Psi Y Psi/4"}
 STOPS = ("solver stop", "solver stop 2", "solver stop 3", "solver stop 4")
+# the tolerance stop's held-out check (docs/power.md#diagnosis-tol-stop, fixed before its
+# runs): its paths, never used before, and what is right, any solver stop from X_n
+TOL_PATHS = range(94000, 94010)
+TOL_STOPS = tuple("solver stop at 2^-%d" % k for k in range(12, 31, 2))
 FIELDS = ("port", "build", "shape", "defect", "factor", "mag", "path", "effect_u", "iterations", "exit",
           "stat_verdict", "named", "first", "group", "expected", "seconds")
 
@@ -73,7 +98,24 @@ def plan():
     for path in PATHS:
         for shape in ("many", "single"):
             runs += [r + (path,) for r in of("zeitlin", "double", shape)]
+    for path in NEW_PATHS:
+        for port, build, shape in NEW_CELLS:
+            for defect in NEW_CONTINUOUS[port]:
+                runs += [(port, build, shape, defect, f, path) for f in FACTORS]
+            runs.append((port, build, shape, "swap", 0, path))
+        for build in BUILDS:
+            for shape in ("many", "single"):
+                runs.append(("svi", build, shape, "none", 0, path))
+                for defect in SVI_CONTINUOUS:
+                    runs += [("svi", build, shape, defect, f, path) for f in FACTORS]
+                runs += [("svi", build, shape, defect, m or 0, path) for defect, m in SVI_DISCRETE]
     return runs
+
+
+def tol_plan():
+    """the tolerance check's runs: the double builds on every path, then the float builds"""
+    return [(port, build, shape, "tol", 0, path) for build in ("double", "float") for path in TOL_PATHS
+            for port in ("svi", "zeitlin") for shape in ("many", "single")]
 
 
 def effect(h, port, build, noise, steps, defect, mag):
@@ -128,7 +170,8 @@ def trajectories(h, port, build, shape, defect, mag, path, folder):
 def one(h, port, build, shape, defect, factor, path, cache):
     t = time.time()
     mag = 0.0 if defect == "none" else TOL[build] if defect == "tol" else float(factor) \
-        if defect in ("early", "pred") else magnitude(h, port, build, defect, factor, cache)
+        if defect in ("early", "pred") else 1.0 if (defect, factor) == ("swap", 0) \
+        else magnitude(h, port, build, defect, factor, cache)
     folder = os.path.join(h.out, "run")
     subprocess.run(["rm", "-rf", folder], check=True)
     os.makedirs(folder)
@@ -214,8 +257,41 @@ def table(rows):
     lines.append("Read as the rule's words alone (the heavy top's `amp` expecting `noise`, its `drop` `Psi Y Psi/4`): "
                  "right alone in %s." % rate(w_alone.count("right"), len(w_alone)))
     left = len(plan()) - len(rows)
-    lines.append("Not run: %d of the plan's %d runs. The SVI rigid body: missing (no port "
-                 "of it is written)." % (left, len(plan())))
+    new = [(call(r), r) for r in rows if int(r["path"]) in NEW_PATHS]
+    n_alone = [k for k, r in new if k and form(r) == "alone"]
+    n_groups = [k for k, r in new if k and form(r) == "group"]
+    lines.append("The families of 2026-11-29 (`swap`, `reord`, the SVI rigid body; paths 92000-92009), within "
+                 "the above: %d runs, "
+                 "named alone right in %s; indistinguishable groups holding the expected ingredient: %d of %d." % (
+                     len(new), rate(n_alone.count("right"), len(n_alone)), n_groups.count("group"), len(n_groups)))
+    lines.append("Not run: %d of the plan's %d runs." % (left, len(plan())))
+    return lines
+
+
+def tol_table(rows):
+    """docs/power.md's lines of the tolerance check: a run right when a solver stop from X_n
+    (a fixed count or a tolerance) is named first alone, right in a group when its group
+    holds one"""
+    want = "|".join(STOPS + TOL_STOPS)
+    lines = ["| port | format | shape | runs | judged | right alone | right in a group | wrong (named first) "
+             "| named first (alone) | right or right in a group (95 %) |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for port in ("svi", "zeitlin"):
+        for build in BUILDS:
+            for shape in SHAPES:
+                rs = [r for r in rows if (r["port"], r["build"], r["shape"]) == (port, build, shape)]
+                if not rs:
+                    continue
+                c = [call(r, want) for r in rs]
+                wrong = sorted({(r["first"] or "(none named)") + (" (group %s)" % r["group"].replace("|", ", ")
+                                                                  if form(r) == "group" else "")
+                                for r, k in zip(rs, c) if k == "wrong"})
+                firsts = sorted({r["first"] for r, k in zip(rs, c) if k == "right"})
+                judged = sum(k != "" for k in c)
+                lines.append("| %s | %s | %s | %d | %d | %d | %d | %s | %s | %s |" % (
+                    port, BUILDS[build], shape, len(rs), judged, c.count("right"), c.count("group"),
+                    "; ".join(wrong) or "-", ", ".join(firsts) or "-",
+                    rate(c.count("right") + c.count("group"), judged)))
+    lines += ["", "Not run: %d of the plan's %d runs." % (len(tol_plan()) - len(rows), len(tol_plan()))]
     return lines
 
 
@@ -224,27 +300,31 @@ def key(r):
 
 
 def main(argv):
-    if len(argv) < 2 or argv[0] not in ("--run", "--write", "--check"):
+    modes = ("--run", "--write", "--check", "--tol-run", "--tol-write", "--tol-check")
+    if len(argv) < 2 or argv[0] not in modes:
         print(__doc__, file=sys.stderr)
         return 2
-    runs = argv[1]
+    runs, tol = argv[1], argv[0].startswith("--tol-")
+    mode = argv[0].replace("--tol-", "--")
     rows = read_table(runs, FIELDS)
-    if argv[0] != "--run":
+    the_plan, the_table, marker = (tol_plan, tol_table, "diagnosis-table-tol") if tol else (plan, table,
+                                                                                           "diagnosis-table-3")
+    if mode != "--run":
         doc = os.path.join(ROOT, "docs", "power.md")
         text = open(doc).read()
-        new = replace(text, "diagnosis-table-3", table(rows))
+        new = replace(text, marker, the_table(rows))
         if new is None:
-            print("diagnosis3.py: docs/power.md has no diagnosis-table-3 markers", file=sys.stderr)
+            print("diagnosis3.py: docs/power.md has no %s markers" % marker, file=sys.stderr)
             return 1
-        if argv[0] == "--check":
+        if mode == "--check":
             if new != text:
-                print("diagnosis3.py: docs/power.md's diagnosis-table-3 is not the one %s gives:\n%s" % (
-                    runs, "\n".join(table(rows))), file=sys.stderr)
+                print("diagnosis3.py: docs/power.md's %s is not the one %s gives:\n%s" % (
+                    marker, runs, "\n".join(the_table(rows))), file=sys.stderr)
             return int(new != text)
         open(doc, "w").write(new)
         return 0
     opts = dict(zip(argv[2::2], argv[3::2]))
-    if set(opts) - {"--out", "--until"} or len(argv) % 2:
+    if set(opts) - {"--out", "--until", "--only", "--ports"} or len(argv) % 2:
         print(__doc__, file=sys.stderr)
         return 2
     h = Harness(opts.get("--out", "diagnosis3-out"))
@@ -257,10 +337,11 @@ def main(argv):
         now = time.time()
         until = now - now % 86400 + 3600 * hh + 60 * mm
         until += 86400 if until <= now else 0
-    for p in plan():
+    for p in the_plan():
         if until and time.time() >= until:
             break
-        if tuple(str(v) for v in p) in done:
+        if tuple(str(v) for v in p) in done or ("--only" in opts and p[3] not in opts["--only"].split(",")) \
+                or ("--ports" in opts and p[0] not in opts["--ports"].split(",")):
             continue
         row = one(h, *p, cache)
         json.dump(cache, open(cache_file, "w"))

@@ -41,6 +41,8 @@ typedef REAL real;
  *   early  the implicit solve stopped after MAG iterations (fixed-iteration mode)
  *   tol    the implicit solve stopped when an iteration moved the unknown by at most MAG
  *          of its size (max norms; MAG = 2^-26: the sqrt(eps) stop of binary64 codes)
+ *   tolmax the same stop against MAG max(1, its size) (max norms; the scaled tolerance of
+ *          codes that guard a small unknown, as slpi's own rule: docs/schemes.md#solver)
  *   pred   (Euler-Zeitlin) the implicit solve started from the Euler predictor
  *          X + [Psi(X), X]/2 and stopped MAG iterations later (the GPU form: a fixed
  *          count of sweeps, no data-dependent exit)
@@ -48,10 +50,32 @@ typedef REAL real;
  *   trans  (ISOMP) the product Psi Y Psi formed as (1 - MAG) Psi Y Psi + MAG (Psi Y) Psi^T: a
  *          transposed factor (MAG = 1); on so(3)'s vector form Psi^T = -Psi
  *   stage  (a port whose Hamiltonians read t) every stage read MAG steps later:
- *          t0 + (n + c + MAG) h (MAG = -1/2 reads the midpoint's t at t_n) */
-enum { D_NONE, D_DROP, D_COEF, D_AMP, D_SIGN, D_LAP, D_BAD, D_EARLY, D_UPD, D_TRANS, D_STAGE, D_TOL, D_PRED, D_COUNT };
-static const char *const defect_names[D_COUNT] = { "none",  "drop", "coef",  "amp",   "sign", "lap", "bad",
-                                                   "early", "upd",  "trans", "stage", "tol",  "pred" };
+ *          t0 + (n + c + MAG) h (MAG = -1/2 reads the midpoint's t at t_n)
+ *   swap   (two noises or more) the increments of noises 1 and 2 mixed: dW_1 + MAG (dW_2 -
+ *          dW_1) drives H_1 and dW_2 + MAG (dW_1 - dW_2) H_2 (MAG = 1 swaps them)
+ *   reord  (ISOMP) Psi Y Psi/4 formed as (1 - MAG) Psi Y Psi/4 + MAG P/4, P the product with
+ *          its factors reordered as Psi Psi Y, in the algebra (Psi Psi Y + Y Psi Psi)/2 */
+enum {
+    D_NONE,
+    D_DROP,
+    D_COEF,
+    D_AMP,
+    D_SIGN,
+    D_LAP,
+    D_BAD,
+    D_EARLY,
+    D_UPD,
+    D_TRANS,
+    D_STAGE,
+    D_TOL,
+    D_PRED,
+    D_SWAP,
+    D_REORD,
+    D_TOLMAX,
+    D_COUNT
+};
+static const char *const defect_names[D_COUNT] = { "none", "drop",  "coef",  "amp", "sign", "lap",  "bad",   "early",
+                                                   "upd",  "trans", "stage", "tol", "pred", "swap", "reord", "tolmax" };
 /* The index n of the step being taken (a port whose Hamiltonians read t reads it). */
 static long port_n;
 typedef struct {
@@ -77,6 +101,7 @@ static long port_iters;
 static int done(const defect *d, real change, real size)
 {
     port_iters++;
+    if (d->kind == D_TOLMAX) return change <= (real)d->mag * (size > 1 ? size : 1);
     return d->kind == D_TOL ? change <= (real)d->mag * size : dcap(d) == 100 && change <= 4 * EPS * size;
 }
 
@@ -153,11 +178,11 @@ static int port_main(const port *p, int argc, char **argv)
         sscanf(line, "# components %d", &m);
         if (strncmp(line, "# columns", 9) == 0) break;
     }
-    if (m != p->noises || !seed[0] || !path[0]) {
+    if (m != p->noises || !seed[0] || !path[0] || (d.kind == D_SWAP && m < 2)) {
         fprintf(stderr, "%s: %s: not a noise file of %d components with seed and path\n", argv[0], argv[1], p->noises);
         return 2;
     }
-    double *xd = malloc(sizeof(double) * 3 * (size_t)p->dim), *dw = malloc(sizeof(double) * (size_t)p->noises);
+    double *xd = malloc(sizeof(double) * 3 * (size_t)p->dim), *dw = malloc(sizeof(double) * 2 * (size_t)p->noises);
     real *x = malloc(sizeof(real) * 2 * (size_t)p->dim);
     size_t rowbytes = NOISE_ROW_BYTES(p->noises);
     char *row = malloc(rowbytes);
@@ -218,7 +243,14 @@ static int port_main(const port *p, int argc, char **argv)
         if (effect) memcpy(y, x, sizeof(real) * (size_t)p->dim);
         port_n = n;
         port_iters = 0;
-        p->step(x, dw, n >= wa && n < wb ? &d : &none);
+        /* the swap's increments, dws: dW_1 and dW_2 mixed by MAG, the rest as read */
+        double *dws = dw + p->noises;
+        memcpy(dws, dw, sizeof(double) * (size_t)p->noises);
+        if (d.kind == D_SWAP && n >= wa && n < wb) {
+            dws[0] = dw[0] + d.mag * (dw[1] - dw[0]);
+            dws[1] = dw[1] + d.mag * (dw[0] - dw[1]);
+        }
+        p->step(x, dws, n >= wa && n < wb ? &d : &none);
         it_min = it_min < 0 || port_iters < it_min ? port_iters : it_min;
         it_max = port_iters > it_max ? port_iters : it_max;
         if (d.kind == D_BAD && n == steps / 2) {

@@ -43,13 +43,15 @@ static void step(real *x, const double *dw, const defect *d)
 {
     const real half = (real)(0.5 * dfac(d, D_COEF, 1));
     const real quarter = (real)(0.25 * dfac(d, D_DROP, -1) * dfac(d, D_TRANS, -2)), upd = (real)dfac(d, D_UPD, 1);
+    const real ro = (real)(d->kind == D_REORD ? d->mag : 0); /* hat(p)hat(p)hat(y) in so(3): -(|p|^2 y + (p.y) p)/2 */
     real y[3] = { x[0], x[1], x[2] }, p[3], c[3];
     for (int it = 0, cap = dcap(d); it < cap; it++) {
         solve_psi(p, y, dw, d);
         cross(c, p, y);
-        real dot = p[0] * y[0] + p[1] * y[1] + p[2] * y[2], change = 0, size = 0;
+        real dot = p[0] * y[0] + p[1] * y[1] + p[2] * y[2], pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+        real change = 0, size = 0;
         for (int i = 0; i < 3; i++) {
-            real z = x[i] + half * c[i] - quarter * dot * p[i];
+            real z = x[i] + half * c[i] - quarter * ((1 - ro) * dot * p[i] + ro * (pp * y[i] + dot * p[i]) / 2);
             change = fmax(change, fabs(z - y[i]));
             size = fmax(size, fabs(z));
             y[i] = z;

@@ -212,6 +212,7 @@ static void step(real *v, const double *dw, const defect *d)
 {
     const real half = (real)(0.5 * dfac(d, D_COEF, 1)), quarter = (real)(0.25 * dfac(d, D_DROP, -1));
     const real upd = (real)dfac(d, D_UPD, 1), tr = (real)(d->kind == D_TRANS ? d->mag : 0);
+    const real ro = (real)(d->kind == D_REORD ? d->mag : 0);
     cplx x[N][N], y[N][N], p[N][N], py[N][N], yp[N][N], pyp[N][N], pt[N][N], pypt[N][N];
     unpack(x, v);
     memcpy(y, x, sizeof y);
@@ -232,6 +233,12 @@ static void step(real *v, const double *dw, const defect *d)
         mul(pypt, py, pt);
         for (int a = 0; a < N; a++)
             for (int b = 0; b < N; b++) pyp[a][b] = (1 - tr) * pyp[a][b] + tr * pypt[a][b];
+        if (ro != 0) { /* the factors reordered, Psi Psi Y, in su(N): (Psi Psi Y + Y Psi Psi)/2 */
+            mul(pt, p, py);
+            mul(pypt, yp, p);
+            for (int a = 0; a < N; a++)
+                for (int b = 0; b < N; b++) pyp[a][b] = (1 - ro) * pyp[a][b] + ro * (pt[a][b] + pypt[a][b]) / 2;
+        }
         real change = 0, size = 0;
         for (int a = 0; a < N; a++)
             for (int b = 0; b < N; b++) {
