@@ -12,6 +12,10 @@ time per step (process CPU time; the machine may be shared) of
 the ratios torch / C (cold), the mean iterations, and each torch step divided by the
 time of the real matrix products it performs (4 real products per complex one, 2 per
 iteration + 2), timed in the same run: how far the step is from its products.
+Both sides run on one thread: the C path's su(N) team would add a helper thread a core
+(OpenMP's default; its CPU time counted with the caller's: 39-42 ms a step against
+38.5-39.5 with one thread at su(256)), so `slpi run` gets OMP_NUM_THREADS=1, and both
+get OPENBLAS_NUM_THREADS=1 (torch.set_num_threads(1) for torch's own kernels).
 Both sides run in one FP mode: slpi's C path flushes subnormals while it steps (FTZ and DAZ,
 core/fpmode.h), and torch.set_flush_denormal(True) sets the same two bits for the torch
 steps and the products here (the bench refuses to run where torch cannot set them).
@@ -25,10 +29,11 @@ import sys
 import tempfile
 import time
 
-import torch
+os.environ["OPENBLAS_NUM_THREADS"] = "1"   # before OpenBLAS is loaded: one BLAS thread on both sides
+import torch  # noqa: E402
 
-import slpi
-import slpi.torch as storch
+import slpi  # noqa: E402
+import slpi.torch as storch  # noqa: E402
 
 SLPI = os.environ.get("SLPI_BIN", "build/slpi")
 KEYS = dict(ic_lmax=11, h=2.0 ** -8)
@@ -39,7 +44,7 @@ def c_cpu(N, steps, warm):
         j = os.path.join(d, "j.json")
         subprocess.run([SLPI, "run", "--preset", "iso/zeitlin/strong", "N=%d" % N, "ic_lmax=11", "h=0x1p-8",
                         "steps=%d" % steps, "warm_start=%d" % warm, "output_every=%d" % steps, "-q", "--json", j,
-                        "-o", os.path.join(d, "o.tsv")], check=True)
+                        "-o", os.path.join(d, "o.tsv")], check=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
         doc = json.load(open(j))
     return doc["cpu_seconds"], doc["mean_iterations"]
 

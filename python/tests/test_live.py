@@ -136,9 +136,14 @@ elif moment == "checkpoint write":
     at_line(_atomic.write, "os.replace", 2)
 elif moment == "stream write":
     at_line(_stream.Stream._append, "self.ds.sync()", 5)
-elif moment == "between pieces":
-    import threading
-    threading.Timer(0.3, term).start()
+elif moment == "between pieces":   # 0.1 s after the first checkpoint is on disk: inside a later piece
+    import threading, time
+    def watch():
+        while not os.path.exists(ck):
+            time.sleep(0.01)
+        time.sleep(0.1)
+        term()
+    threading.Thread(target=watch, daemon=True).start()
     kw.update(steps=3000000, output_every=300)
 slpi.run(None, stream=s, checkpoint=ck, checkpoint_every=500, observer=obs, **kw)
 print("not stopped")

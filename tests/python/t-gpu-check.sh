@@ -1,8 +1,8 @@
 #!/bin/sh
 # t-gpu-check.sh — python/examples/gpu-check.py cannot lose a run (docs/gpu.md#check):
 # on the CPU device with --budget 60 it prints its plan first, completes within the
-# budget, no part past 4 times its estimate (where that is at least 1 s), and writes a
-# summary.json with every part (ok or skipped for the budget: what
+# budget, prices its profile with the profiler's cost for the events it measured, and
+# writes a summary.json with every part (ok or skipped for the budget: what
 # fits depends on the machine's load, so only the calibration and the noise KAT must
 # run); with a part made to fail (SLPI_GPU_CHECK_FAIL=runs.float32) it records that
 # part's error, runs every later part, rewrites summary.json to the end and exits 1.
@@ -43,10 +43,14 @@ for run, failing in (("full", None), ("planted", "runs.float32")):
         bad.append("%s: the plan is not printed before the parts" % run)
     if s["elapsed_seconds"] > s["budget_seconds"]:
         bad.append("%s: %.1f s, over the budget of %g s" % (run, s["elapsed_seconds"], s["budget_seconds"]))
+    cal = parts["calibrate"].get("result", {})
     for name, rec in parts.items():
-        est = rec.get("estimated_seconds", 0)
-        if rec["status"] == "ok" and est >= 1 and rec["seconds"] > 4 * est:   # a part the plan cannot price
-            bad.append("%s: part %s took %.1f s, estimated %.2f s" % (run, name, rec["seconds"], est))
+        if name.startswith("profile.N=") and cal.get("profiler_seconds_per_event", 0) > 0:
+            n = int(name.split("=")[1].split(".")[0])   # priced with the profiler's events, not the run alone
+            events = cal["profiler_seconds_per_event"] * cal["profiler_events_su16"] * (n / 16.0) ** 2
+            if rec.get("estimated_seconds", 0) < events * (1 - 1e-9):
+                bad.append("%s: part %s estimated %.3g s, under the profiler's %.3g s for its events" %
+                           (run, name, rec.get("estimated_seconds", 0), events))
         want_status = "error" if name == failing else "ok"
         if rec["status"] != want_status and not (rec["status"] == "skipped" and name != failing):
             bad.append("%s: part %s: %s (want %s)" % (run, name, rec, want_status))

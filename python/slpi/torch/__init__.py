@@ -268,6 +268,8 @@ def run(problem=None, paths=1, first_path=0, *, precision="float64", device=None
     if dev.type == "cuda":
         torch.cuda.synchronize()
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0_cpu
+    from slpi.torch import isomp
+    isomp.release()
     iters = torch.stack(its, 1).cpu().numpy() if its else np.zeros((paths, 0), dtype=np.int64)
     stag = stag.cpu().numpy() if torch.is_tensor(stag) else np.zeros(paths, dtype=np.int64)
     capped = capped.cpu().numpy() if torch.is_tensor(capped) else np.zeros(paths, dtype=np.int64)

@@ -14,9 +14,20 @@ from slpi.torch.zeitlin import Basis, Family
 
 
 def modes_groups(N):
-    """the noise (Q) tables' groups (slpi.torch.poisson.Modes; docs/gpu.md#cost): one up to
-    su(64), where the device operations cost more than the padding, 4 above"""
-    return 1 if N <= 64 else 4
+    """the noise (Q) tables' groups (slpi.torch.poisson.Modes; docs/gpu.md#cost): their
+    bounds, and whether the groups past diagonal 0 are folded. One unfolded group up to
+    su(64), where the device operations cost more than the tables; 3 unfolded groups at
+    su(128), where the fold's fixed costs outweigh the table bytes it saves (measured:
+    10.1-10.6 ms a step against 11.5-13.3 folded); above, diagonal 0 alone (unfolded:
+    the trace's columns have no parity) and the folded diagonals 1 .. N-1 in 2 groups up
+    to su(256) (split at N/2, where the modes' count starts to fall) and 1 above, where
+    the scans' 2 more operations a Psi a doubling of N need the room (each group is 3
+    operations a Psi)"""
+    if N <= 64:
+        return [0, N], False
+    if N <= 128:
+        return [round(i * N / 3) for i in range(4)], False
+    return ([0, 1, N // 2, N] if N <= 256 else [0, 1, N]), True
 
 
 class Stepper:
@@ -35,13 +46,15 @@ class Stepper:
         self.fast = not kv.get("multiplier", "")
         if self.fast:
             self.pois = Poisson(N, float(kv.get("kappa", 0) or 0), self.h, dtype, device)
-            self.modes = Modes(N, N // 2, dtype, device, modes_groups(N)) \
-                if self.fam.noise == "Q" and self.fam.M else None
+            q = self.fam.noise == "Q" and self.fam.M
+            self.modes = Modes(N, N // 2 if q else N, dtype, device, modes_groups(N), self.pois.trace,
+                               (self.fam.comp, [-a for a in self.fam.a]) if q else ((), ()))
+            self.pois.carry(self.modes.index)
+            self.modes_noise = bool(q)
             self.const_per_step = self.fam.noise in ("L", "modes", "fields") and self.fam.M > 0
             self.const = None if self.const_per_step or not bool((F != 0).any()) else self._constant(None)
         self.comp = torch.tensor(self.fam.comp, dtype=torch.int64, device=device)
         self.a = torch.tensor(self.fam.a, **f64)
-        self.neg_a = -self.a                                   # -(a eta) = (-a) eta, exactly
         self.xi = torch.tensor(self.fam.xi, **f64) if self.fam.noise == "fields" else None
         v = torch.tensor(x0, **f64)
         iu = torch.triu_indices(N, N, 1, device=device)
@@ -82,7 +95,7 @@ class Stepper:
 
     def _constant(self, eta):
         """the step's constant part of Psi (sum_alpha k_alpha Y_alpha) as the lower triangle's
-        wrapped diagonals (2P, N, N) (row 2p + part), 0 above: one synthesis by the full basis"""
+        wrapped diagonals (P, 2, N, N), 0 above: one synthesis by the full basis"""
         import torch
         P = self.P
         k = self.k0.expand(P, -1).clone()
@@ -94,7 +107,7 @@ class Stepper:
         k = k * self.basis.alpha_scale
         kl = [t.to(self.dtype) for t in self.basis.split(self.basis.coefficients_layout(k))]
         N, pad = self.N, self.pois.pad
-        x = self.pois.diagonals(self.basis.synthesise(kl, P))[:, :, pad:pad + N]
+        x = self.pois.diagonals(self.basis.synthesise(kl, P))[0][..., pad:pad + N]
         lower = torch.arange(N, device=self.device)[None, :] < N - torch.arange(N, device=self.device)[:, None]
         return x * lower
 
@@ -105,18 +118,19 @@ class Stepper:
         P = self.P
         if self.fast:
             pois, pad, N, modes = self.pois, self.pois.pad, self.N, self.modes
-            if modes is not None:
-                modes.weights(self.fam.comp, self.neg_a * eta)
+            if self.modes_noise:
+                modes.weights(eta)
+            else:
+                modes.ready(P)
             const = self._constant(eta) if self.const_per_step else self.const
 
             def psi(Y):
-                x = pois.diagonals(Y)
-                c = modes.coefficients(x) if modes is not None else None   # before the solve overwrites x
+                x, tail = pois.diagonals(Y)
+                modes.apply(x, tail)                # before the solve overwrites x
                 buf = pois.solve(x)
-                if modes is not None:
-                    modes.add(buf, c)
+                modes.add(buf)                      # the noise (Q) modes and the trace's removal
                 if const is not None:
-                    buf[:, :, pad:pad + N] += const
+                    buf[..., pad:pad + N] += const
                 return pois.matrix(buf, P)
         else:
             g, k = self._coefficients(eta)

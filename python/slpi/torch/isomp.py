@@ -84,7 +84,20 @@ def coefficients(defect):
     return half, quarter
 
 
-_TOLS = {}
+_TOLS, _TABLES = {}, {}
+
+
+def _table(key, make):
+    """a scratch tensor kept from one step to the next (make() when first asked for key)"""
+    if key not in _TABLES:
+        _TABLES[key] = make()
+    return _TABLES[key]
+
+
+def release():
+    """drop the scratch kept between steps (slpi.torch.run calls it at its end: 3 states a
+    path, held until the next run otherwise)"""
+    _TABLES.clear()
 
 
 def solve(g, Y, measure, P, device, tol, maxit, sweeps=None, axis=0):
@@ -102,14 +115,16 @@ def solve(g, Y, measure, P, device, tol, maxit, sweeps=None, axis=0):
     every path has stopped (one sync a sweep: learning S). Per sweep the flags go into
     tables (live before each sweep, stopped, converged) from which the iterations and the
     stagnated paths are counted once, after the last. Returns Y, the per-path
-    (iterations, stagnated, capped, short) as device tensors and the sweeps made."""
+    (iterations, stagnated, capped, short) as device tensors (capped and short views of
+    tables that the next call rewrites: read them first) and the sweeps made."""
     torch = _torch()
     n = maxit if sweeps is None else max(1, min(sweeps, maxit))
     key = (tol, str(device))
     if key not in _TOLS:                               # fast/solver.h's roundings: tol s, (100 tol) s
         _TOLS[key] = torch.tensor([tol, 100 * tol], dtype=torch.float64, device=device)
     tols = _TOLS[key]
-    flags = torch.ones(n + 1, 4, P, dtype=torch.bool, device=device)   # one table, four rows a sweep:
+    flags = _table(("flags", n, P, str(device)),        # one table, four rows a sweep, kept (row live[0]
+                   lambda: torch.ones(n + 1, 4, P, dtype=torch.bool, device=device))   # stays 1):
     live, ok, stop = flags[:, 0], flags[:n, 1:3].transpose(1, 2), flags[:n, 3]   # live before sweep i; (conv, near)
     shape = [1] * Y.dim()
     shape[axis] = -1
@@ -130,10 +145,11 @@ def solve(g, Y, measure, P, device, tol, maxit, sweeps=None, axis=0):
             break
     iters = live[:made].sum(0)
     stag = (torch.gt(stop[:made], ok[:made, :, 0]) & live[:made]).any(0)   # stopped, not converged
-    left = live[made]
+    left = live[made]                                  # a view of the table: read before the next step
+    zero = _table(("zero", P, str(device)), lambda: torch.zeros_like(left))
     if made < maxit:
-        return Y, iters, stag, torch.zeros_like(left), left, made
-    return Y, iters, stag, left, torch.zeros_like(left), made
+        return Y, iters, stag, zero, left, made
+    return Y, iters, stag, left, zero, made
 
 
 def step(X, psi, tol, maxit, update="comm", defect=None, sweeps=None):
@@ -144,7 +160,8 @@ def step(X, psi, tol, maxit, update="comm", defect=None, sweeps=None):
     half, quarter = coefficients(defect)
     P, _, n, _ = X.shape
     Y = commutator(X, product(psi(X), X), half)
-    W = torch.empty((3,) + tuple(X.shape), dtype=X.dtype, device=X.device)   # (Z - Y, Z): one max-abs; (PY)*
+    W = _table(("W", tuple(X.shape), X.dtype, str(X.device)),   # (Z - Y, Z): one max-abs; (PY)*
+               lambda: torch.empty((3,) + tuple(X.shape), dtype=X.dtype, device=X.device))
 
     def g(Y):
         Pb = psi(Y)

@@ -137,7 +137,7 @@ def normals(seed, path, component, index, device=None):
     return word_normals(torch.where(odd, r2, r0), torch.where(odd, r3, r1))
 
 
-SLICE_MAX, SLICE_MIN = 1 << 18, 1 << 14   # normals made at once: at most an eighth of a request above the minimum
+SLICE_MIN = 1 << 14   # normals made at once: an eighth of a request above this minimum (no cap: eight slices)
 
 
 def stream(seed, paths, comps, first, count, device=None):
@@ -146,15 +146,15 @@ def stream(seed, paths, comps, first, count, device=None):
     gives normals 2b and 2b + 1 (both used), and the normals are made in slices of the
     index (of the components too, where one block of every component is more than a slice)
     so that the scratch stays below an eighth of the result (docs/gpu.md#noise: bytes a
-    normal) and a request above the minimum is about eight slices, whatever its shape (each
-    slice is some 300 device operations)."""
+    normal) and a request above the minimum is about eight slices, whatever its shape and
+    size (each slice is some 200 device operations)."""
     torch = _torch()
     P, M = paths.shape[0], comps.shape[0]
     out = torch.empty(P, count, M, dtype=torch.float64, device=device)
     if count == 0 or P * M == 0:
         return out
     b_first, b_end = first >> 1, (first + count + 1) >> 1
-    size = max(SLICE_MIN, min(SLICE_MAX, P * count * M // 8))
+    size = max(SLICE_MIN, P * count * M // 8)
     per = max(1, size // (2 * P * M))                       # blocks a slice
     cper = M if per > 1 or 2 * P * M <= size else max(1, size // (2 * P))   # components a slice
     for s0 in range(b_first, b_end, per):
