@@ -26,12 +26,23 @@ final state and energy reduced to their mean and variance. Three engines:
     has stopped, finished paths frozen by masks (one thread: NumPy's element-wise
     operations run on one).
 
+Floating-point mode: every engine runs in slpi's, rounding to nearest with subnormal
+results and operands flushed to zero (core/fpmode.h, as every double step of slpi). The
+peers set it themselves: x86's MXCSR gets FTZ and DAZ from LLVM's stmxcsr/ldmxcsr, emitted
+by a numba intrinsic (no C is compiled), at the start of every path in the numba kernel
+(each thread that runs a path) and once in the main thread before the NumPy peer. Each
+engine proves its mode where it computes: a subnormal result (2^-1022 / 2) and a subnormal
+operand (2^-1030 x 1) must both read 0, on every path's thread and in NumPy; the script
+stops otherwise. Without numba (or off x86-64) the peers cannot set the mode: the NumPy
+peer then runs in IEEE mode and the line says so.
+
 The engines run in turn, three rounds (the NumPy peer, 30-40 times slower, one round: its
 ratio to the others is far from every goal's threshold); the figures are each engine's
 median wall and CPU time (user + system: the process's for the peers, the child's for
 slpi), and the ratios are taken between medians of the same run. On a shared machine the
 CPU time is the steadier figure (the wall time also counts the time other processes held
-the cores). The goals are judged as fixed before this script measured them: slpi ÷ numba
+the cores). slpi's CPU time a path-step is printed against its goal (<= 35 ns) and its
+bound (17 ns), with their ratio. The goals are judged as fixed before this script measured them: slpi ÷ numba
 on wall time (a speed, threads included), the user model ÷ the built-in on CPU time (the
 same work on the same route and threads), each at 1 and at 2 threads. Each engine's mean iterations per
 path-step is printed beside it: the stopping rule is the same, so they should agree to
@@ -49,6 +60,10 @@ import time
 import numpy as np
 
 H, STEPS, TOL, MAXIT, AMP, ELL = 0.01, 100, 1e-15, 100, 0.1, 2.0
+# slpi's path-step, CPU time of the whole process: its bound (about 330 flops a path-step at
+# 6 iterations, AVX-512 without FMA: docs/experiments.md) and the goal, 2x the bound rounded
+# up (the speed goal of the ensembles)
+BOUND_NS, GOAL_NS = 17.0, 35.0
 IINV = (1 / 2.0, 1 / 1.0, 1 / (2.0 / 3.0))
 X0 = (math.sin(1.1), 0.0, math.cos(1.1))
 D = math.sqrt(2 * ELL * H * abs(math.log(H)))
@@ -56,17 +71,55 @@ SQH = math.sqrt(H)
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+TINY, SUB = 2.0 ** -1022, 2.0 ** -1030   # the smallest normal; a subnormal
+
+
+def flushing(a, b):
+    """Whether a/2 (a subnormal result) and b*1 (a subnormal operand) both read 0."""
+    return a * 0.5 == 0.0 and b * 1.0 == 0.0
+
+
 # ------------------------------------------------------------------------------------ numba
 def numba_kernel():
+    import platform
     import numba
+    from llvmlite import ir
+    from numba import types
+    from numba.core import cgutils
+    from numba.extending import intrinsic
+
+    if platform.machine() not in ("x86_64", "AMD64"):
+        raise ImportError("slpi's mode is set here by x86's MXCSR, and this is %s" % platform.machine())
+
+    @intrinsic
+    def set_flush(typingctx):
+        # this thread's MXCSR |= FTZ (bit 15) | DAZ (bit 6): SLPI_FPMODE_FLUSH of core/fpmode.h
+        def codegen(context, builder, signature, args):
+            i32, i8p = ir.IntType(32), ir.IntType(8).as_pointer()
+            fnty = ir.FunctionType(ir.VoidType(), [i8p])
+            slot = cgutils.alloca_once(builder, i32)
+            ptr = builder.bitcast(slot, i8p)
+            builder.call(cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.sse.stmxcsr"), [ptr])
+            builder.store(builder.or_(builder.load(slot), ir.Constant(i32, 0x8040)), slot)
+            builder.call(cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.sse.ldmxcsr"), [ptr])
+            return builder.load(slot)
+        return types.int32(), codegen
+
+    @numba.njit(cache=False)
+    def flush_here(a, b):
+        set_flush()
+        return a * 0.5 == 0.0 and b * 1.0 == 0.0
 
     @numba.njit(parallel=True, cache=False)
-    def run(paths, steps, seed):
+    def run(paths, steps, seed, tiny, sub):
         fin = np.empty((paths, 3))
         its = np.zeros(paths, np.int64)
         bad = np.zeros(paths, np.int64)
+        ieee = np.zeros(paths, np.int64)
         np.random.seed(seed)
         for p in numba.prange(paths):
+            set_flush()
+            ieee[p] = not (tiny * 0.5 == 0.0 and sub * 1.0 == 0.0)
             x1, x2, x3 = X0[0], X0[1], X0[2]
             n_it = 0
             for _ in range(steps):
@@ -110,9 +163,9 @@ def numba_kernel():
                 x1, x2, x3 = x1 + (p2 * y3 - p3 * y2), x2 + (p3 * y1 - p1 * y3), x3 + (p1 * y2 - p2 * y1)
             fin[p, 0], fin[p, 1], fin[p, 2] = x1, x2, x3
             its[p] = n_it
-        return fin, its, bad
+        return fin, its, bad, ieee.sum()
 
-    return numba, run
+    return numba, run, flush_here
 
 
 # ------------------------------------------------------------------------------------ NumPy
@@ -185,19 +238,27 @@ def main():
     ps = paths * STEPS
     engines = []
     try:
-        numba, kern = numba_kernel()
-        kern(64, 2, 1)   # compile
+        numba, kern, flush_here = numba_kernel()
+        kern(64, 2, 1, TINY, SUB)   # compile
         for t in (1, 2):
             def go(t=t):
                 numba.set_num_threads(t)
                 t0, c0 = time.perf_counter(), time.process_time()
-                fin, its, bad = kern(paths, STEPS, 1)
+                fin, its, bad, ieee = kern(paths, STEPS, 1, TINY, SUB)
                 reduce(fin)
-                return time.perf_counter() - t0, time.process_time() - c0, its.sum() / ps, "prange"
+                wall, c = time.perf_counter() - t0, time.process_time() - c0
+                if ieee:
+                    sys.exit("ensemble-peers: %d numba paths ran without flushing (MXCSR not set)" % ieee)
+                return wall, c, its.sum() / ps, "prange, flushing"
             engines.append(("numba, %d thread%s" % (t, "s" if t > 1 else ""), go, 3))
+        npmode = "masks, flushing"
+        if not (flush_here(TINY, SUB) and flushing(np.float64(TINY), np.float64(SUB))):
+            sys.exit("ensemble-peers: the main thread does not flush after MXCSR was set")
     except ImportError as exc:
-        print("ensemble-peers: numba peer skipped: %s (Debian: apt-get install python3-numba)" % exc)
-    engines.append(("NumPy vectorised, 1 thread", lambda: timed_numpy(paths, ps), 1))
+        print("ensemble-peers: numba peer skipped: %s (Debian: apt-get install python3-numba); "
+              "the NumPy peer runs in IEEE mode, not slpi's" % exc)
+        npmode = "masks, IEEE mode: not slpi's"
+    engines.append(("NumPy vectorised, 1 thread", lambda: timed_numpy(paths, ps, npmode), 1))
     for t in (1, 2):
         engines.append(("slpi ensemble, %d thread%s" % (t, "s" if t > 1 else ""),
                         lambda t=t: slpi_run(paths, t, False), 3))
@@ -235,14 +296,18 @@ def main():
                  "%.2f" % (mcpu[nb] / mcpu[ours]) if nb in mcpu else "n/a",
                  med["NumPy vectorised, 1 thread"] / med[ours], mcpu["NumPy vectorised, 1 thread"] / mcpu[ours],
                  med[model] / med[ours], mcpu[model] / mcpu[ours]))
+        ns = 1e9 * mcpu[ours] / ps
+        print("ensemble-peers: %d thread%s: slpi %.1f ns a path-step (CPU, whole process), goal <= %g ns (%s), "
+              "bound %g ns: %.2f x the bound" % (t, s, ns, GOAL_NS, "met" if ns <= GOAL_NS else "not met", BOUND_NS,
+                                               ns / BOUND_NS))
     return 0
 
 
-def timed_numpy(paths, ps):
+def timed_numpy(paths, ps, mode):
     t0, c0 = time.perf_counter(), time.process_time()
     fin, its, bad = numpy_run(paths, STEPS, 1)
     reduce(fin)
-    return time.perf_counter() - t0, time.process_time() - c0, its.sum() / ps, "masks"
+    return time.perf_counter() - t0, time.process_time() - c0, its.sum() / ps, mode
 
 
 if __name__ == "__main__":
