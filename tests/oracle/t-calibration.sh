@@ -3,7 +3,7 @@
 # tests/port/calibrate.py runs a cheap cell (slpi's double path, rigid body, 100 x 20) 2
 # runs into a temporary folder, each run one line with the rule's paths; killed after its
 # first run and run again, the cell's file holds each run once; tests/port/calibration_docs.py
-# writes a fixture's table (counts, the bound, the p-values' tail, a probe's cost, a FAIL)
+# writes a fixture's table (counts, the bound, the p-values' tail and tenths, a probe's cost, a FAIL)
 # and notices a changed run; docs/power.md carries the table of docs/calibration/.
 set -u
 . "$(dirname "$0")/prelude.sh"
@@ -42,6 +42,22 @@ got=$(awk -F'\t' 'NR > 1 { print $1 }' "$d/b/$cell.tsv" | tr '\n' ' ')
 [ "$got" = "0 1 2 " ] || note "after a kill and a resume the runs are '$got', not '0 1 2 '"
 cmp -s "$d/b/$cell.tsv" /dev/null && note "resume wrote nothing"
 
+# --commit: the round's line, cost.tsv and the table written, committed in DIR's checkout
+mkdir "$d/g" && cp "$d/a/cost.tsv" "$d/g/"
+printf 'x\n<!-- calibration-table -->\n<!-- /calibration-table -->\n' > "$d/g/doc.md"
+export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t
+git -C "$d/g" init -q && git -C "$d/g" add . && git -C "$d/g" commit -q -m fixture || note "git init of the fixture"
+$cal --dir "$d/g" --cell $cell --runs 1 --commit "$d/g/doc.md" > "$d/log" 2>&1 || note "--commit: $(tail -3 "$d/log")"
+got=$(git -C "$d/g" log -1 --format=%s)
+[ "$got" = "docs/calibration: $cell to 1 runs" ] || note "--commit's last commit is '$got'"
+[ -z "$(git -C "$d/g" status --porcelain)" ] || note "--commit left $(git -C "$d/g" status --porcelain | tr '\n' ' ')"
+grep -q "^| $cell | 1 | 0 |" "$d/g/doc.md" || note "--commit did not write the table of 1 run"
+
+# the probe's extrapolation: the slope scaled, the intercept once (v2 when not positive)
+$py -c 'import sys; sys.path.insert(0, "tests/port"); import calibrate as c
+e = c.extrapolate(2, 0.15, 4, 0.2, 1000), c.extrapolate(20, 3.0, 40, 2.9, 2000)
+sys.exit(abs(e[0] - (0.15 + 0.025 * 998)) > 1e-9 or e[1] != 2.9)' || note "calibrate.extrapolate is not the slope's line"
+
 # a probed cell is probed again only with --reprobe, and only while it has no run
 mkdir "$d/c" && cp "$d/a/cost.tsv" "$d/c/"
 probes() { grep -c "^$cell	" "$1/cost.tsv"; }
@@ -68,17 +84,17 @@ h=$(head -1 "$d/a/$cell.tsv")
 } > "$d/f/cost.tsv"
 printf 'x\n<!-- calibration-table -->\n<!-- /calibration-table -->\ny\n' > "$d/doc.md"
 $py tests/port/calibration_docs.py --dir "$d/f" --doc "$d/doc.md" 2> "$d/err" || note "calibration_docs.py: $(cat "$d/err")"
-for want in "| $cell | 3 | 1 | 0.86 | 2 | 1 | 1 | 0 | miscalibrated | 0.4 | **not met**: 1 FAIL |" \
-  "| binary32-su8-1000x2-torch | 0 | | | | | | | | 200 | not run: 17 CPU-h for 300 runs at 200 s/run (probe) |" \
-  "| binary32-su128-1000x2-cport | 0 | | | | | | | | — | not run: cannot run: no memory |" \
-  "| binary32-su128-1x2000-cport | 0 | | | | | | | | — | not run, not probed: binary32-su128-1000x2-cport's probe: cannot run: no memory |" \
-  "| binary32-su8-100x20-torch | 0 | | | | | | | | — | not run, not probed: about 17 CPU-h for 300 runs at 200 s/run (binary32-su8-1000x2-torch's probe: the same P·S rows) |" \
-  "| binary64 | 1 | 3 | 1 | 0.86 | not met |" "45 cells n/a: slpi's double path computes in binary64 only"; do
+for want in "| $cell | 3 | 1 | 0.86 | 2 | 1 | 1 | 0 | miscalibrated | 2 0 0 0 1 0 0 0 0 0 | 0, 3 | 0.4 | **not met**: 1 FAIL |" \
+  "| binary32-su8-1000x2-torch | 0 | | | | | | | | | | 200 | not run: 17 CPU-h for 300 runs at 200 s/run (probe) |" \
+  "| binary32-su128-1000x2-cport | 0 | | | | | | | | | | — | not run: cannot run: no memory |" \
+  "| binary32-su128-1x2000-cport | 0 | | | | | | | | | | — | not run, not probed: binary32-su128-1000x2-cport's probe: cannot run: no memory |" \
+  "| binary32-su8-100x20-torch | 0 | | | | | | | | | | — | not run, not probed: about 17 CPU-h for 300 runs at 200 s/run (binary32-su8-1000x2-torch's probe: the same P·S rows) |" \
+  "| binary64 | 1 | 3 | 1 | 0.86 | not met | 2 0 0 0 1 0 0 0 0 0 | 0, 3 |" "45 cells n/a: slpi's double path computes in binary64 only"; do
   grep -qF -- "$want" "$d/doc.md" || note "the fixture's table lacks '$want'"
 done
 $py tests/port/calibration_docs.py --check --dir "$d/f" --doc "$d/doc.md" || note "--check of the table just written"
 sed 's/\tFAIL\t0.0001/\tPASS\t0.0001/' "$d/f/$cell.tsv" > "$d/x" && mv "$d/x" "$d/f/$cell.tsv"
 $py tests/port/calibration_docs.py --check --dir "$d/f" --doc "$d/doc.md" 2> /dev/null
 [ $? -eq 1 ] || note "a FAIL turned PASS went unnoticed by --check"
-[ $fail -eq 0 ] && echo "t-calibration: 2 runs with the rule's paths, a killed run resumed once, a probe redone by --reprobe, the fixture's table, docs/power.md's table"
+[ $fail -eq 0 ] && echo "t-calibration: 2 runs with the rule's paths, a killed run resumed once, a round committed, the probe's slope, a probe redone by --reprobe, the fixture's table, docs/power.md's table"
 exit $fail

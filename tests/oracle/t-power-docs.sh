@@ -6,7 +6,8 @@
 # tests/port/diagnosis.py generates from docs/diagnosis-runs.tsv, the second round's from
 # docs/diagnosis-runs-2.tsv, the third's the one tests/port/diagnosis3.py generates from
 # docs/diagnosis-runs-3.tsv (one more run of a correct port is noticed; a group that lacks
-# the expected ingredient, or nothing named, is a wrong call).
+# the expected ingredient, or nothing named, is a wrong call), and the tolerance stop's
+# check's the one it generates from docs/diagnosis-runs-tol.tsv (a run more is noticed).
 set -u
 . "$(dirname "$0")/prelude.sh"
 $py tests/port/power_docs.py --check 2> "$d/err" || note "$(cat "$d/err")"
@@ -25,6 +26,11 @@ cp docs/diagnosis-runs-3.tsv "$d/diag3.tsv"
 printf 'rb\tfloat\tsingle\tnone\t0\t0.0\t7\t\t2-4\t1\tFAIL\tTrue\tnoise\t\t\t1.0\n' >> "$d/diag3.tsv"
 $py tests/port/diagnosis3.py --check "$d/diag3.tsv" 2> /dev/null
 [ $? -eq 1 ] || note "a third-round run more went unnoticed"
+$py tests/port/diagnosis3.py --tol-check docs/diagnosis-runs-tol.tsv 2> "$d/err" || note "$(cat "$d/err")"
+cp docs/diagnosis-runs-tol.tsv "$d/tol.tsv"
+printf 'svi\tdouble\tmany\ttol\t0\t1.4901161193847656e-08\t94000\t\t3-4\t1\tFAIL\tTrue\tdrift\t\t\t1.0\n' >> "$d/tol.tsv"
+$py tests/port/diagnosis3.py --tol-check "$d/tol.tsv" 2> /dev/null
+[ $? -eq 1 ] || note "a tolerance check's run more went unnoticed"
 # the third round's calls: a group counts only when it holds the expected ingredient, and
 # a FAIL with nothing named (whose JSON lists every ingredient as one group) is wrong
 bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d

@@ -5,7 +5,7 @@ implementations, one run a P x S batch judged by one `slpi verify --local`, each
 run one line appended to DIR/CELL.tsv, resumable in pieces over sessions.
 
 usage: calibrate.py [--dir DIR] [--cell NAME ...] [--runs N] [--target K]
-                    [--budget SECONDS] [--probe] [--reprobe] [--list]
+                    [--budget SECONDS] [--probe] [--reprobe] [--list] [--commit DOC]
   --dir DIR        the committed data (default docs/calibration)
   --cell NAME      only this cell (repeatable; default: every applicable cell, cheapest
                    first by its cost probe, in rounds of 50 runs)
@@ -17,11 +17,16 @@ usage: calibrate.py [--dir DIR] [--cell NAME ...] [--runs N] [--target K]
   --reprobe        probe again the chosen cells that have no committed run (their run
                    was amended since their probe); a new line, and a cell's last counts
   --list           print every cell, applicable or why not, and its committed runs
+  --commit DOC     as each cell's round (or the probes) finishes, write DOC's table
+                   (calibration_docs.py --dir DIR --doc DOC) and commit the cell's file,
+                   cost.tsv and DOC in DIR's git checkout, under the lock file
+                   calibrate.lock of its git folder (take it to commit DOC by hand)
 A run is never redone: run r is the cell's r-th committed line, and its paths follow from
 the cell and r alone. A killed run leaves no line (each line is one write and fsync,
 after the run) and runs again whole. Environment: SLPI_BIN (default build/slpi),
 SLPI_BUILD (build; the C ports are built under it), CC (cc), PYTHONPATH with python/ and
 SLPI_LIB for slpi and slpi.torch."""
+import fcntl
 import json
 import os
 import resource
@@ -227,39 +232,59 @@ def probe_fail(out, name, e):
     print("probe %s: cannot run: %s" % (name, why), flush=True)
 
 
+def extrapolate(n1, v1, n2, v2, n):
+    """verify's CPU seconds at n units from v1 at n1 and v2 at n2 > n1: the slope scaled,
+    the intercept (once a process) counted once; v2 where the slope is not positive"""
+    b = (v2 - v1) / (n2 - n1)
+    return v1 + b * (n - n1) if b > 0 else v2
+
+
 def probe(cell, out):
-    """the cost probe, on paths outside the runs' range: verify of min(P, 2) paths of the
-    cell's implementation with PROBE_SAMPLE rows of each (a file's --sample draws from
-    each path's rows), scaled to the run's paths and rows, plus the generation of the P
-    paths (cport: of those 2, scaled); when that estimate is under PROBE_WHOLE CPU seconds,
-    a whole run's files instead (where the fixed costs, processes, reading and splitting,
-    would make the scaling wrong); its verdict is not read"""
+    """the cost probe, on paths outside the runs' range (docs/power.md#reference-rule, the
+    note of 2026-11-29 09:10 UTC): verify at two sizes, extrapolated to the run's units:
+    at P >= 4, 2 and 4 paths of min(S, PROBE_SAMPLE) rows each (unit: a path, the run's
+    P * S / that many), else the P paths with --sample PROBE_SAMPLE and twice that (unit:
+    a sampled row, the run's P * S); plus the generation of the P paths (cport: of those
+    made, scaled); when that estimate is under PROBE_WHOLE CPU seconds, a whole run's files
+    instead; its verdict is not read"""
     c, name, fmt, _, (paths, steps), impl = cell
-    count, rows = min(paths, 2), paths * steps
+    rows = paths * steps
     with tempfile.TemporaryDirectory(prefix="calibrate-") as folder:
         try:
-            files, gen, _ = generate(cell, probe_path(c), count, folder)
-            each = min(steps, PROBE_SAMPLE)
-            _, _, vcpu = verify(fmt, files, folder, sample=each if each < steps else None)
-            sampled = each * count
+            if paths >= 4:
+                each = min(steps, PROBE_SAMPLE)
+                sample = each if each < steps else None
+                f4, gen, _ = generate(cell, probe_path(c), 4, tempfile.mkdtemp(dir=folder))
+                # cport writes a file a path; the others one file of all the paths
+                f2 = f4[:2] if impl == "cport" else generate(cell, probe_path(c), 2, tempfile.mkdtemp(dir=folder))[0]
+                sizes = (2, 4, rows / each, "paths")
+                count, sampled = 4, 4 * each
+                v1, v2 = (verify(fmt, f, folder, sample=sample)[2] for f in (f2, f4))
+            else:
+                files, gen, _ = generate(cell, probe_path(c), paths, folder)
+                sizes = (PROBE_SAMPLE * paths, 2 * PROBE_SAMPLE * paths, rows, "rows")
+                count, sampled = paths, sizes[1]
+                v1, v2 = (verify(fmt, files, folder, sample=k)[2] for k in (PROBE_SAMPLE, 2 * PROBE_SAMPLE))
+            vcpu = extrapolate(sizes[0], v1, sizes[1], v2, sizes[2])
+            note = "slope: %.3f s at %d %s, %.3f s at %d" % (v1, sizes[0], sizes[3], v2, sizes[1])
             if impl != "cport" and count < paths:
                 _, gen, _ = generate(cell, probe_path(c), paths, tempfile.mkdtemp(dir=folder))
             else:
                 gen *= paths / count
-            if gen + vcpu * rows / sampled < PROBE_WHOLE:
+            if gen + vcpu < PROBE_WHOLE:
                 whole = tempfile.mkdtemp(dir=folder)
                 files, gen, _ = generate(cell, probe_path(c), paths, whole)
                 _, _, vcpu = verify(fmt, files, whole)
-                count, sampled = paths, rows
+                count, sampled, note = paths, rows, ""
         except (subprocess.CalledProcessError, MemoryError, RuntimeError) as e:
             probe_fail(out, name, e)
             return None
-    run_cpu = gen + vcpu * rows / sampled
+    run_cpu = gen + vcpu
     v = {"cell": name, "paths_verified": count, "gen_cpu_s": "%.3f" % gen, "rows": rows,
-         "rows_sampled": sampled, "verify_cpu_s": "%.3f" % vcpu, "run_cpu_s": "%.3f" % run_cpu,
-         "utc": utc(), "note": ""}
+         "rows_sampled": sampled, "verify_cpu_s": "%.3f" % (v2 if note else vcpu), "run_cpu_s": "%.3f" % run_cpu,
+         "utc": utc(), "note": note}
     append(os.path.join(out, "cost.tsv"), COST_FIELDS, v)
-    print("probe %s: %.1f CPU s a run (estimated)" % (name, run_cpu), flush=True)
+    print("probe %s: %.1f CPU s a run (estimated%s)" % (name, run_cpu, "; " + note if note else ""), flush=True)
     return run_cpu
 
 
@@ -283,6 +308,20 @@ def one_run(cell, r, out):
     return gen + vcpu
 
 
+def commit(out, doc, paths, subject, body):
+    """the table of DOC from OUT, and a commit of PATHS and DOC, under the lock"""
+    git = lambda *a, **k: subprocess.run(["git", "-C", out] + list(a), check=True,  # noqa: E731
+                                         stdout=subprocess.PIPE, text=True, **k).stdout.strip()
+    with open(os.path.join(git("rev-parse", "--absolute-git-dir"), "calibrate.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run([sys.executable, os.path.join(HERE, "calibration_docs.py"), "--dir", out, "--doc", doc],
+                       check=True)
+        files = [os.path.abspath(p) for p in paths + [doc] if os.path.exists(p)]
+        git("add", "--", *files)
+        if subprocess.run(["git", "-C", out, "diff", "--cached", "--quiet", "--"] + files).returncode:
+            git("commit", "-q", "-m", subject, "-m", body, "--", *files)
+
+
 def costs(out):
     """each cell's CPU seconds a run: the mean of its runs, else its probe"""
     got = {r["cell"]: float(r["run_cpu_s"]) if r["run_cpu_s"] else None
@@ -296,13 +335,13 @@ def costs(out):
 
 def parse(argv):
     o = {"dir": os.path.join(ROOT, "docs", "calibration"), "cell": [], "runs": None, "target": 300,
-         "budget": float("inf"), "probe": False, "reprobe": False, "list": False}
+         "budget": float("inf"), "probe": False, "reprobe": False, "list": False, "commit": None}
     i = 0
     while i < len(argv):
         a = argv[i]
         if a in ("--probe", "--reprobe", "--list"):
             o[a[2:]] = True
-        elif a in ("--dir", "--cell", "--runs", "--target", "--budget") and i + 1 < len(argv):
+        elif a in ("--dir", "--cell", "--runs", "--target", "--budget", "--commit") and i + 1 < len(argv):
             i += 1
             try:
                 v = {"--runs": int, "--target": int, "--budget": float}.get(a, str)(argv[i])
@@ -345,6 +384,9 @@ def main(argv):
             t0, c0 = time.process_time(), child_cpu()
             cost[c[1]] = probe(c, out)
             spent += time.process_time() - t0 + child_cpu() - c0
+            if o["commit"]:
+                commit(out, o["commit"], [os.path.join(out, "cost.tsv")], "docs/calibration: %s's cost probe" % c[1],
+                       "calibrate.py --commit: the probe's line of cost.tsv, %s CPU s a run." % cost[c[1]])
     if o["probe"]:
         return 0
     chosen = sorted((c for c in chosen if cost.get(c[1]) is not None), key=lambda c: (cost[c[1]], c[0]))
@@ -353,7 +395,7 @@ def main(argv):
         progressed = False
         for c in chosen:
             have = len(read_table(os.path.join(out, c[1] + ".tsv"), FIELDS))
-            stop = min(o["target"], (have // 50 + 1) * 50)
+            stop, round_from = min(o["target"], (have // 50 + 1) * 50), have
             while have < stop and (o["runs"] is None or done[c[1]] < o["runs"]):
                 if spent + cost[c[1]] > o["budget"]:
                     break
@@ -364,6 +406,12 @@ def main(argv):
                 done[c[1]] += 1
                 have += 1
                 progressed = True
+            if o["commit"] and have > round_from:
+                rows = read_table(os.path.join(out, c[1] + ".tsv"), FIELDS)
+                commit(out, o["commit"], [os.path.join(out, n) for n in (c[1] + ".tsv", "cost.tsv")],
+                       "docs/calibration: %s to %d runs" % (c[1], have),
+                       "calibrate.py --commit: runs %d-%d of the cell; statistical FAILs in all its %d runs: %d."
+                       % (round_from, have - 1, len(rows), sum(r["statistics"] == "FAIL" for r in rows)))
         if not progressed:
             break
     print("calibrate: %.0f CPU s spent" % spent)

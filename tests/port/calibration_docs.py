@@ -4,7 +4,9 @@
 tests/port/calibrate.py (DIR/CELL.tsv, DIR/cost.tsv), between the marker lines
 <!-- calibration-table --> and <!-- /calibration-table -->: every applicable cell with
 its runs, FAILs, the one-sided 95 % Clopper-Pearson upper bound, the systematic test's
-p-values' tail and pile at 1, the calibration check, its CPU seconds a run and its state
+p-values' tail and pile at 1, the calibration check, the systematic p's distribution by
+tenths and the runs whose systematic and size p are exactly 1, its CPU seconds a run and
+its state
 (or, not run, its measured cost); the cells that cannot apply, with their reason; the
 formats pooled; the CPU-hours the grid still needs.
 
@@ -23,10 +25,27 @@ from power_docs import replace  # noqa: E402   (the marker blocks of docs/power.
 
 GOAL_CELL, GOAL_FORMAT = 300, 2995
 TAIL = ((0.1, "≤ 0.1"), (0.01, "≤ 0.01"), (0.001, "≤ 10⁻³"))
+TENTHS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def fmt_bound(x):
     return "%.2g" % x if x < 1 else "1"
+
+
+def tenths(ps):
+    """the counts of p in [0, 0.1], (0.1, 0.2], ..., (0.9, 1]"""
+    got = [0] * 10
+    for p in ps:
+        got[sum(p > q for q in TENTHS)] += 1
+    return got
+
+
+def distribution(rows):
+    """a cell's (or a format's) systematic p by tenths, and the runs whose systematic and
+    size p are exactly 1: two of the table's cells"""
+    ps = [float(r["p_systematic"]) for r in rows if r["p_systematic"]]
+    ones = [sum(r[k] != "" and float(r[k]) == 1 for r in rows) for k in ("p_systematic", "p_size")]
+    return " ".join(str(t) for t in tenths(ps)), "%d, %d" % tuple(ones)
 
 
 def summary(rows):
@@ -62,7 +81,8 @@ def lines(d):
     for r in calibrate.read_table(os.path.join(d, "cost.tsv"), calibrate.COST_FIELDS):
         cost[r["cell"]] = r
     out = ["| cell | runs | FAIL | 95 % upper | p " + " | ".join(t for _, t in TAIL)
-           + " | p > 0.9 | p-values | CPU s / run | state |", "|---" * 11 + "|"]
+           + " | p > 0.9 | p-values | p by tenths (0–0.1 … 0.9–1) | p = 1 (systematic, size) | CPU s / run | state |",
+           "|---" * 13 + "|"]
     na, pooled, left, unprobed = {}, {}, 0.0, 0
     for c, name, f, system, shape, impl in calibrate.cells():
         why = calibrate.not_applicable(f, impl)
@@ -89,14 +109,15 @@ def lines(d):
                 s = float(pr["run_cpu_s"])
                 left += GOAL_CELL * s
                 state = "not run: %s for %d runs at %.3g s/run (probe)" % (hours(GOAL_CELL * s), GOAL_CELL, s)
-            out.append("| %s | 0 | | | | | | | | %s | %s |" % (
+            out.append("| %s | 0 | | | | | | | | | | %s | %s |" % (
                 name, "%.3g" % float(pr["run_cpu_s"]) if pr and pr["run_cpu_s"] else "—", state))
             continue
         n, k, up, tail, hi, word, proof = summary(rows)
-        p = pooled.setdefault(f, [0, 0, 0])
+        p = pooled.setdefault(f, [0, 0, 0, []])
         p[0] += 1
         p[1] += n
         p[2] += k
+        p[3] += rows
         s = sum(float(r["gen_cpu_s"]) + float(r["verify_cpu_s"]) for r in rows) / n
         if k:
             state = "**not met**: %d FAIL" % k
@@ -107,18 +128,19 @@ def lines(d):
             state = "unfinished: %d more runs, %s" % (GOAL_CELL - n, hours((GOAL_CELL - n) * s))
         if proof:
             state += "; %d proof FAIL" % proof
-        out.append("| %s | %d | %d | %s | %s | %d | %s | %.3g | %s |" % (
-            name, n, k, fmt_bound(up), " | ".join(str(t) for t in tail), hi, word, s, state))
+        out.append("| %s | %d | %d | %s | %s | %d | %s | %s | %s | %.3g | %s |" % (
+            name, n, k, fmt_bound(up), " | ".join(str(t) for t in tail), hi, word, *distribution(rows), s, state))
     out.append("")
     for why, names in na.items():
         out.append("%d cells %s (%s … %s)." % (len(names), why, names[0], names[-1]))
-    out += ["", "| format | cells run | runs | FAIL | 95 %% upper | pooled goal (≥ %d runs, no FAIL) |" % GOAL_FORMAT,
-            "|---|---|---|---|---|---|"]
+    out += ["", "| format | cells run | runs | FAIL | 95 %% upper | pooled goal (≥ %d runs, no FAIL) "
+            "| p by tenths (0–0.1 … 0.9–1) | p = 1 (systematic, size) |" % GOAL_FORMAT, "|---" * 8 + "|"]
     for f in calibrate.FORMATS:
-        cells, n, k = pooled.get(f, [0, 0, 0])
+        cells, n, k, rows = pooled.get(f, [0, 0, 0, []])
         up = clopper_pearson(k, n, 0.95)[1] if n else 1.0
         word = "not met" if k else ("met" if n >= GOAL_FORMAT else "unfinished")
-        out.append("| %s | %d | %d | %d | %s | %s |" % (f, cells, n, k, fmt_bound(up), word))
+        out.append("| %s | %d | %d | %d | %s | %s | %s | %s |" % (f, cells, n, k, fmt_bound(up), word,
+                                                              *(distribution(rows) if rows else ("", ""))))
     out += ["", "Still needed for every applicable cell's %d runs: %s%s." % (
         GOAL_CELL, hours(left), " (and %d cells not probed yet)" % unprobed if unprobed else "")]
     return out

@@ -45,6 +45,7 @@ SYSTEMS = {  # name: (C source, noise problem)
 DIAG_SYSTEMS = {
     "rbt": ("rb-isomp.c", ["-DRB_TIME"], ["--config", os.path.join(HERE, "..", "..", "models", "rigid-body-time.slpi"),
                                          "scheme=isomp", "h=0.00390625"]),
+    "svi": ("rb-svi.c", [], ["--preset", "svi/rigid-body/paths"]),
 }
 
 
