@@ -161,17 +161,14 @@ void slpi_audit_freeze_record(const slpi_audit *a, json_t *root);
 /* What ran (reports/audit-loaded.c, docs/claims.md#what-ran): the objects that served exp
  * (the libm, with its label from the object: glibc, mpfr, mpfr-up, mpfr-down or other) and
  * cblas_zgemm (the BLAS, with the kernel OpenBLAS reports), by path and sha256, found once a
- * process; into a report's root as "loaded", or as two provenance lines. sha256 of a file
- * into hex (64 digits), or -1 when it cannot be read. */
+ * process; into a report's root as "loaded", or as two provenance lines. */
 typedef struct {
     char libm[4096], libm_sha256[65], libm_label[16];
     char blas[4096], blas_sha256[65], blas_kernel[64];
 } slpi_audit_ran;
-void slpi_audit_loaded(slpi_audit_ran *out);
 const slpi_audit_ran *slpi_audit_loaded_once(void);
 void slpi_audit_loaded_record(json_t *root);
 void slpi_audit_loaded_write(FILE *f);
-int slpi_audit_sha256_file(char hex[65], const char *path);
 /* When and where a report is written: UTC date; host, processors and load average. */
 void slpi_audit_run_stamp(char *date, size_t nd, char *machine, size_t nm);
 /* The archived verdict over claim cl's multiverse: "VERDICT over N members: shares" from

@@ -35,7 +35,8 @@ static int object_of(const char *symbol, char *path, size_t n, void **addr)
     return 0;
 }
 
-int slpi_audit_sha256_file(char hex[65], const char *path)
+/* sha256 of a file into hex (64 digits), or -1 when it cannot be read. */
+static int sha256_file(char hex[65], const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
@@ -70,15 +71,14 @@ static const char *libm_label(const char *path, void *exp_ran)
     return glibc ? "glibc" : "other";
 }
 
-void slpi_audit_loaded(slpi_audit_ran *out)
+static void loaded(slpi_audit_ran *out)
 {
     void *exp_ran, *zgemm;
     memset(out, 0, sizeof *out);
-    if (object_of("exp", out->libm, sizeof out->libm, &exp_ran) || slpi_audit_sha256_file(out->libm_sha256, out->libm))
+    if (object_of("exp", out->libm, sizeof out->libm, &exp_ran) || sha256_file(out->libm_sha256, out->libm))
         snprintf(out->libm_sha256, sizeof out->libm_sha256, "unreadable");
     snprintf(out->libm_label, sizeof out->libm_label, "%s", out->libm[0] ? libm_label(out->libm, exp_ran) : "other");
-    if (object_of("cblas_zgemm", out->blas, sizeof out->blas, &zgemm) ||
-        slpi_audit_sha256_file(out->blas_sha256, out->blas))
+    if (object_of("cblas_zgemm", out->blas, sizeof out->blas, &zgemm) || sha256_file(out->blas_sha256, out->blas))
         snprintf(out->blas_sha256, sizeof out->blas_sha256, "unreadable");
     char named[PATH_MAX];
     void *core;
@@ -91,7 +91,7 @@ const slpi_audit_ran *slpi_audit_loaded_once(void)
 {
     static slpi_audit_ran l;
     static int done;
-    if (!done) slpi_audit_loaded(&l), done = 1;
+    if (!done) loaded(&l), done = 1;
     return &l;
 }
 

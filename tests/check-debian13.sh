@@ -92,7 +92,7 @@ lap "4a. make demo: OK, built with no warning ($(grep -c '' "$dir/demo.log") lin
 in_root root 'cd /srv/slpi && make check' > "$dir/check.log" 2>&1; rc=$?
 summary=$(tail -1 "$dir/check.log")
 echo "$summary" | grep -qE '^[0-9]+ passed, 0 failed$' && [ $rc -eq 0 ] ||
-  fail "make check (exit $rc): $(grep -E '^(FAIL|SKIP):|^failed tests|^skipped tests' "$dir/check.log" | head -20); $summary (log: $dir/check.log)"
+  fail "make check (exit $rc): $(grep -E '^(FAIL|SKIP):|^failed tests|^skipped tests|^    ' "$dir/check.log" | head -100); $summary (log: $dir/check.log)"
 lap "4b. make check: $summary"
 in_root root 'cd /srv/slpi && ./build/slpi golden' > "$dir/golden.log" 2>&1 && tail -1 "$dir/golden.log" | grep -q '^golden: PASS' ||
   fail "slpi golden on FLINT 3: $(tail -3 "$dir/golden.log")"

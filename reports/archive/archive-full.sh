@@ -39,7 +39,7 @@ if [ $add = 1 ]; then
     ($new[0]) as $n
     | [$n.claims[] | '"$decided"'
        | . + {run: ({date: $n.date, provenance: $n.provenance, machine: $n.machine}
-                    + ($n | {seed_offset, fit, levels, registry_digest, build_digest, rules_digest, source_digest}
+                    + ($n | {seed_offset, fit, levels, registry_digest, build_digest, rules_digest, source_digest, loaded}
                        | with_entries(select(.value != null))))}] as $ran
     | ([.claims[].id]) as $old
     | .claims = ([.claims[] | . as $c | ([$ran[] | select(.id == $c.id)] | first) // $c]

@@ -2,7 +2,7 @@
 # t-archive.sh — reports/archive/archive-full.sh --add: a FULL run of some claims added to the
 # archive. Built from the committed archive (reports/full): a run that decided R1 (with
 # another date and revision) and left R2 "not run" is added; then R1 must be that run's
-# entry carrying its own run, R2 and every other claim unchanged, the archive's header
+# entry carrying its own run (with what it loaded), R2 and every other claim unchanged, the archive's header
 # unchanged, nothing of the archive removed, and the reduced report must print the added
 # claim's own date and revision beside its verdict, and the archive's own run by its date,
 # revision and machine. An archived verdict that differs from
@@ -20,6 +20,7 @@ jq '.claims |= map(if .id == "R3" then (.verdict = "CONFIRMED" | del(.run)) else
 # the added run: R1 decided (a changed reason marks its entry), R2 not run
 jq '.date = "2099-01-01 00:00 UTC" | .provenance = "git_rev=abc1234\n" | .seed_offset = 7
     | .registry_digest = "0123456789abcdef" | .rules_digest = "fedcba9876543210"
+    | .loaded = {libm: "glibc", libm_sha256: "0a", blas_kernel: "Haswell", blas_sha256: "0b"}
     | .claims = [.claims[] | select(.id == "R1" or .id == "R2")
                  | if .id == "R1" then .reason = "from the added run" else .checks |= map(.outcome = "not run") end]' \
   reports/full/claims.json > "$dir/run/claims.json" || exit 1
@@ -32,6 +33,8 @@ check() {   # jq expression that must be true of the merged archive
 check '[.claims[] | select(.id == "R1")] | length == 1 and (.[0].reason == "from the added run") and (.[0].run.date == "2099-01-01 00:00 UTC")' "R1 is not the added run's entry with its run"
 check '.claims[] | select(.id == "R1") | .run | .seed_offset == 7 and .registry_digest == "0123456789abcdef" and .rules_digest == "fedcba9876543210"' \
   "R1's run does not record the added run's seed offset and digests (checkable from main)"
+check '.claims[] | select(.id == "R1") | .run.loaded == {libm: "glibc", libm_sha256: "0a", blas_kernel: "Haswell", blas_sha256: "0b"}' \
+  "R1's run does not carry the objects that ran (the added run's loaded)"
 o=$(jq -c '.claims[] | select(.id == "R2")' reports/full/claims.json)
 n=$(jq -c '.claims[] | select(.id == "R2")' "$dir/arch/claims.json")
 [ "$o" = "$n" ] || { echo "t-archive: FAIL: R2 (not run in the added run) changed"; fail=1; }
@@ -90,9 +93,9 @@ OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3,R5 --out "$dir/outm" --archive 
   || { echo "t-archive: FAIL: the report does not say that R5's verdict rests on one member"; fail=1; }
 # and what the kernel and libm screen found, each claim its own row (the archive's
 # screen.tsv, here with R3's row changed in the copy: the words are read, not made)
-sed -i 's/^R3\t8\t\([^\t]*\)\tCANNOT DECIDE\t/R3\t8\t\1\tCAN DECIDE\t/' "$dir/arch/screen/screen.tsv"
+sed -i 's/^R3\t16\t\([^\t]*\)\tCANNOT DECIDE\t/R3\t16\t\1\tCAN DECIDE\t/' "$dir/arch/screen/screen.tsv"
 OPENBLAS_NUM_THREADS=1 "$bin" audit --only R1,R3 --out "$dir/outs" --archive "$dir/arch" -q > /dev/null 2>&1
-[ "$(jq -r '[.claims[].multiverse.words | capture("screen [(]8 members[)]: (?<d>[A-Z ]+),").d] | join("|")' "$dir/outs/claims.json")" = \
+[ "$(jq -r '[.claims[].multiverse.words | capture("screen [(]16 members[)]: (?<d>[A-Z ]+),").d] | join("|")' "$dir/outs/claims.json")" = \
   "CANNOT DECIDE|CAN DECIDE" ] || { echo "t-archive: FAIL: the report does not give each claim's screen row: $(jq -r '.claims[].multiverse.words' "$dir/outs/claims.json")"; fail=1; }
 sed 's/^R5 | RKMK §5, Fig. 1 | CONFIRMED | claim | .*$/% R5 | seeds | 0 1 2 3 4 5 6 7 | test\n&/' reports/claims.txt > "$dir/claims-mv.txt"
 mkdir -p "$dir/arch/multiverse/R5" && echo "R5 SEED-DEPENDENT over 8 members: CONFIRMED 7 (share 0.88 [0.53, 0.98])" > "$dir/arch/multiverse/R5/multiverse.txt"
@@ -239,8 +242,20 @@ print("%016x" % h)')
     awk -F'\t' -v d="$dg" '$1 == d { f = 1 } END { exit !f }' reports/full/DIGESTS.tsv ||
       { echo "t-archive: FAIL: digest $dg, named in the archive, is not in reports/full/DIGESTS.tsv"; fail=1; }
   done
+  # a revision of a try whose CI failed never lands: its commit is gone, and a run made
+  # there is kept only when reports/full/LOST-REVISIONS.tsv names the commit on main whose
+  # decision sources and registry are byte-identical (its rows' digests are recomputed
+  # there); a lost revision the table names must not resolve, and its landed one must
   nchk=0; nexe=0
+  while IFS="$(printf '\t')" read -r lost landed why; do
+    ! git rev-parse -q --verify "$lost^{commit}" > /dev/null && git merge-base --is-ancestor "$landed" HEAD 2>/dev/null ||
+      { echo "t-archive: FAIL: LOST-REVISIONS.tsv: $lost resolves, or $landed is not on this checkout's history"; fail=1; }
+  done <<ROWS
+$(awk 'NR > 1' reports/full/LOST-REVISIONS.tsv)
+ROWS
   while IFS="$(printf '\t')" read -r dg kind rev file what; do
+    git rev-parse -q --verify "$rev^{commit}" > /dev/null ||
+      rev=$(awk -F'\t' -v r="$rev" 'NR > 1 && $1 == r { print $2 }' reports/full/LOST-REVISIONS.tsv)
     case $kind in
       fnv1a) got=$(git show "$rev:$file" 2>/dev/null | /usr/bin/python3 -c 'import sys
 h = 0xcbf29ce484222325
@@ -262,19 +277,23 @@ ROWS
   [ "$nrev" -ge 10 ] && [ "$nnamed" -ge 10 ] && [ "$nchk" -ge 5 ] ||
     { echo "t-archive: FAIL: too few revisions ($nrev), digests ($nnamed) or checked digests ($nchk) found"; fail=1; }
 fi
-# the screen's archive (reports/full/screen): its tables are what reports/multiverse/screen-verdict.sh
-# makes of the archived members, and its consequence holds in the registry: a screened
+# the screens' archives: the screen of record (reports/full/screen, over the directed
+# libms) and the first screen (reports/full/screen-nearest, 8 members a claim). The
+# tables of each are what reports/multiverse/screen-verdict.sh makes of its archived
+# members, and the screen of record's consequence holds in the registry: a screened
 # claim that the kernel or libm can decide declares both, one that they cannot declares
 # neither (docs/claims.md#screen); a changed member is seen
-nscr=0
-for t in screen known; do
-  while IFS="$(printf '\t')" read -r id rest; do
-    nscr=$((nscr + 1))
-    [ "$(sh reports/multiverse/screen-verdict.sh "$id" "reports/full/screen/$id.json")" = "$id	$rest" ] ||
-      { echo "t-archive: FAIL: screen/$t.tsv's $id row is not what its archived members give"; fail=1; }
-  done < "reports/full/screen/$t.tsv"
+for s in screen screen-nearest; do
+  nscr=0
+  for t in screen known; do
+    while IFS="$(printf '\t')" read -r id rest; do
+      nscr=$((nscr + 1))
+      [ "$(sh reports/multiverse/screen-verdict.sh "$id" "reports/full/$s/$id.json")" = "$id	$rest" ] ||
+        { echo "t-archive: FAIL: $s/$t.tsv's $id row is not what its archived members give"; fail=1; }
+    done < "reports/full/$s/$t.tsv"
+  done
+  [ "$nscr" = 80 ] || { echo "t-archive: FAIL: $s's tables hold $nscr claims, not 80"; fail=1; }
 done
-[ "$nscr" = 80 ] || { echo "t-archive: FAIL: the screen's tables hold $nscr claims, not 80"; fail=1; }
 while IFS="$(printf '\t')" read -r id n v decision rest; do
   nd=$(grep -c "^% $id | \(blas\|libm\) |" reports/claims.txt)
   case $decision in

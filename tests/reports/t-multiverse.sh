@@ -14,31 +14,7 @@
 # runs K members, a later run with the same folder runs only the others; a partial run is
 # INCOMPLETE with the CPU the rest still needs and what moved so far; a changed rules
 # digest stops it.
-command -v jq >/dev/null || { echo "t-multiverse: SKIP: jq is not installed (as root: apt-get install jq)"; exit 77; }
-dir=$(mktemp -d /tmp/slpi-t-multiverse-XXXXXX) || exit 1
-trap 'rm -rf "$dir"' EXIT
-fail=0
-# the stand-in: `audit --only ID --claims R --out D [--seed-offset S] [--fit F] [--levels L] -q`;
-# its verdict: $RULE evaluated by sh with S, F, L, K (the kernel) and P (LD_PRELOAD) set
-cat > "$dir/slpi" <<'STAND'
-#!/bin/sh
-S=0 F=wls L=all D= K=${OPENBLAS_CORETYPE:-} P=${LD_PRELOAD:-}
-while [ $# -gt 0 ]; do
-  case $1 in --out) D=$2; shift ;; --seed-offset) S=$2; shift ;; --fit) F=$2; shift ;; --levels) L=$2; shift ;;
-    --tests) T=$2; shift ;; esac
-  shift
-done
-[ "${NOREPORT:-}" = "$S" ] && exit 1
-# the libm label of what ran (reports/audit-loaded.c): glibc without a preload, else crmath's rounding
-LM=glibc; [ -z "$P" ] || case ${SLPI_CRMATH_ROUND:-near} in up) LM=mpfr-up ;; down) LM=mpfr-down ;; *) LM=mpfr ;; esac
-echo "$S $F $L $K $P" >> "${CALLS:-/dev/null}"
-V=$(eval "$RULE")
-# the decisive number: a function of every choice (\$VAL instead: the same on every member)
-N=${VAL-${S}.${#K}${#P}${#L}5}
-mkdir -p "$D" && { [ -z "${T:-}" ] || echo "$T" > "$D/tests"; } && printf '{"claims":[{"id":"X1","verdict":"%s","checks":[{"role":"claim","value":%s},{"role":"fails","value":9}]}],"env":"S=%s F=%s L=%s K=%s P=%s","round":"%s","provenance":"git_rev=abc\\nopenblas=%s\\nlibm_ran=%s /lib/libm sha256 0\\n","rules_digest":"%s","seed_offset":%s,"fit":"%s","levels":"%s"}\n' "$V" "$N" "$S" "$F" "$L" "$K" "$P" "${SLPI_CRMATH_ROUND:-}" "${K:-Autodetected}" "$LM" "${DIGEST:-d1}" "$S" "$F" "$L" > "$D/claims.json"
-STAND
-chmod +x "$dir/slpi"
-: > "$dir/crmath.so"
+. tests/reports/multiverse-prelude.sh
 cat > "$dir/claims.txt" <<'REG'
 = X1 | s | m | p | -
 % X1 | seeds | 0 1000 2000 3000 4000 5000 6000 7000 | eight noises
