@@ -29,9 +29,12 @@ static const char *const isomp_term[] = { "[Psi,Y]/2", "Psi Y Psi/4", "update", 
 static const char *const stop_name[] = { "solver stop", "solver stop 2", "solver stop 3", "solver stop 4" };
 static const char *const pred_stop_name[] = { "solver stop 1 after predictor", "solver stop 2 after predictor",
                                               "solver stop 3 after predictor" };
-static const char *const tol_stop_name[] = { "solver stop at 2^-12", "solver stop at 2^-14", "solver stop at 2^-16",
-                                             "solver stop at 2^-18", "solver stop at 2^-20", "solver stop at 2^-22",
-                                             "solver stop at 2^-24", "solver stop at 2^-26", "solver stop at 2^-28",
+static const char *const tol_stop_name[] = { "solver stop at 2^-12", "solver stop at 2^-13", "solver stop at 2^-14",
+                                             "solver stop at 2^-15", "solver stop at 2^-16", "solver stop at 2^-17",
+                                             "solver stop at 2^-18", "solver stop at 2^-19", "solver stop at 2^-20",
+                                             "solver stop at 2^-21", "solver stop at 2^-22", "solver stop at 2^-23",
+                                             "solver stop at 2^-24", "solver stop at 2^-25", "solver stop at 2^-26",
+                                             "solver stop at 2^-27", "solver stop at 2^-28", "solver stop at 2^-29",
                                              "solver stop at 2^-30" };
 _Static_assert(sizeof noise_name / sizeof *noise_name == SLPI_FAST_NOISE_NAMED, "a name per named noise");
 _Static_assert(sizeof swap_name / sizeof *swap_name == SLPI_FAST_SWAPS_MAX, "a name per swap");
@@ -139,7 +142,7 @@ int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
         if (f->coef[n - ns + k] != 1.0) {
             f->stop_pred = k >= SLPI_FAST_STOPS && k < SLPI_FAST_STOPS + np;
             stop = k < SLPI_FAST_STOPS ? k + 1 : f->stop_pred ? k - SLPI_FAST_STOPS + 1 : 0;
-            tol = k >= SLPI_FAST_STOPS + np ? SLPI_FAST_TOL_FIRST + 2 * (k - SLPI_FAST_STOPS - np) : 0;
+            tol = k >= SLPI_FAST_STOPS + np ? SLPI_FAST_TOL_FIRST + (k - SLPI_FAST_STOPS - np) : 0;
         }
     /* a tolerance stop: slpi's rule (fast/solver.h) at tol = 2^-tol, relative to max(1, |u|) */
     const slpi_solver_view *sol = slpi_view_solver(f->p);

@@ -21,8 +21,8 @@
  * stop m after the predictor ("solver stop 1 after predictor", ...) starts the solve from
  * the Euler predictor X_n + [Psi(X_n), X_n]/2 and stops it m iterations later, as GPU
  * ports with a fixed count of sweeps and no data-dependent exit do. Last come
- * SLPI_FAST_TOL_STOPS stops at a tolerance ("solver stop at 2^-12", "2^-14", ..., "2^-30":
- * tol = 2^-(SLPI_FAST_TOL_FIRST + 2 j)): the solve from X_n stopped by slpi's own rule
+ * SLPI_FAST_TOL_STOPS stops at a tolerance ("solver stop at 2^-12", "2^-13", ..., "2^-30":
+ * tol = 2^-(SLPI_FAST_TOL_FIRST + j), one binade apart: docs/power.md#diagnosis-tol-grid-2): the solve from X_n stopped by slpi's own rule
  * (fast/solver.h, the update's max norm at most tol max(1, |unknown|max)) at that tol, no
  * fixed count, so each step takes its own count, as a port's tolerance stop does; the grid
  * is the diagnosis's 1-D search for the port's tolerance (docs/power.md#diagnosis-tol-stop). */
@@ -32,10 +32,10 @@
 typedef struct slpi_problem slpi_problem;
 typedef struct slpi_fast slpi_fast;
 
-#define SLPI_FAST_INGREDIENTS_MAX 39
+#define SLPI_FAST_INGREDIENTS_MAX 48
 #define SLPI_FAST_STOPS 4
 #define SLPI_FAST_PRED_STOPS 3
-#define SLPI_FAST_TOL_STOPS 10
+#define SLPI_FAST_TOL_STOPS 19
 #define SLPI_FAST_TOL_FIRST 12
 #define SLPI_FAST_NOISE_NAMED 9
 #define SLPI_FAST_SWAP_NAMED 4

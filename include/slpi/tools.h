@@ -215,7 +215,7 @@ typedef struct {
  * fast/ingredients.h; each component of the drift's gradient when the state has at most 9
  * coordinates). Sums over rows, whole and in SLPI_DIAG_BINS bins of steps, then the
  * result. */
-#define SLPI_DIAG_INGREDIENTS 48
+#define SLPI_DIAG_INGREDIENTS 57
 #define SLPI_DIAG_BINS 32
 typedef struct {
     int n;                                   /* ingredients; 0: not run */

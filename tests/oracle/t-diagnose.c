@@ -21,7 +21,7 @@
 #include "testutil.h"
 
 #define ROWS 2000
-#define NI 32
+#define NI 41
 #define STOP 12 /* the solver's stop: given no direction here (an explicit step's) */
 
 static int close_rel(double a, double b, double tol)

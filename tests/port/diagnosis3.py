@@ -75,7 +75,7 @@ STOPS = ("solver stop", "solver stop 2", "solver stop 3", "solver stop 4")
 # the tolerance stop's held-out check (docs/power.md#diagnosis-tol-stop, fixed before its
 # runs): its paths, never used before, and what is right, any solver stop from X_n
 TOL_PATHS = range(94000, 94010)
-TOL_STOPS = tuple("solver stop at 2^-%d" % k for k in range(12, 31, 2))
+TOL_STOPS = tuple("solver stop at 2^-%d" % k for k in range(12, 31))
 FIELDS = ("port", "build", "shape", "defect", "factor", "mag", "path", "effect_u", "iterations", "exit",
           "stat_verdict", "named", "first", "group", "expected", "seconds")
 
