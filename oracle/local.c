@@ -31,6 +31,7 @@
 #include "core/view-cert.h"
 #include "core/steps.h"
 #include "oracle/oracle.h"
+#include "ref/accurate.h"
 #include "core/progress.h"
 #include "core/fpmode.h"
 #include "slpi/noise.h"
@@ -44,11 +45,12 @@ double slpi_oracle_local_unit(long steps, int dim, double u)
     return slpi_score_unit(steps, u) * ceil(sqrt((double)dim));
 }
 
-/* A thread's other references for the statistics, made at their first use: the certified
- * path on Arb's products (port->plan_arb), where the certified ball is too wide for them,
- * and the double path's step (port->double_reference), into x. */
+/* A thread's other references for the statistics, made at their first use, into x: the
+ * certified path on Arb's products (port->plan_arb) where the certified ball is too wide
+ * for them; under the accurate reference the accurate step (ref/accurate.h) on that plan,
+ * else on the port's; under the double one the double path's step. */
 typedef struct {
-    int tried, ok;
+    int tried, ok, nomem; /* nomem: the opening failed for memory */
     slpi_ref *s;
     arb_ptr x;
     slpi_ref_at at;
@@ -61,17 +63,27 @@ static void arb_reference_init(arb_reference *a, int dim)
     if (!a->x) a->x = _arb_vec_init(dim);
 }
 
+/* Whether an error's message says memory ran out (slpi's words, or ENOMEM's). */
+static int out_of_memory(const char *msg)
+{
+    return strstr(msg, "out of memory") != NULL || strstr(msg, "Cannot allocate memory") != NULL;
+}
+
 static int arb_reference_open(arb_reference *a, const slpi_oracle_port *port)
 {
     if (a->tried) return a->ok;
     a->tried = 1;
+    int accurate = port->reference == SLPI_STAT_REF_ACCURATE;
+    const slpi_plan *plan = accurate && !port->plan_arb ? port->plan : port->plan_arb;
     slpi_error e = { 0, "" };
     arb_reference_init(a, port->dim);
     a->at.x = a->x;
-    a->ok = slpi_ref_create_plan(&a->s, port->plan_arb, &e) == SLPI_OK;
+    a->ok = plan && slpi_ref_create_plan(&a->s, plan, &e) == SLPI_OK;
+    if (a->ok && accurate) slpi_ref_set_accurate(a->s);
     a->at.r = a->s;
     a->ok = a->ok && slpi_steps_open(&a->steps, port->p, slpi_ref_step_at, &a->at, 1, &e) == SLPI_OK;
     a->steps.seek = slpi_ref_seek_at;
+    a->nomem = !a->ok && out_of_memory(e.msg);
     return a->ok;
 }
 
@@ -102,15 +114,21 @@ static int double_reference_steps(arb_reference *a, slpi_fast *f, const slpi_ora
     return 1;
 }
 
-/* The row's steps on Arb's products from its start into a->x: 1, or 0 when a step failed. */
-static int arb_reference_steps(arb_reference *a, const slpi_oracle_port *port, const slpi_oracle_local_row *lr)
+/* The row's steps on Arb's products (accurate or certified, as arb_reference_open says) from
+ * its start into a->x: 1, or 0 when a step failed (*nomem set when memory did). */
+static int arb_reference_steps(arb_reference *a, const slpi_oracle_port *port, const slpi_oracle_local_row *lr,
+                               int *nomem)
 {
-    if (!port->plan_arb || !arb_reference_open(a, port)) return 0;
+    if (!arb_reference_open(a, port)) {
+        *nomem = a->nomem;
+        return 0;
+    }
     for (int i = 0; i < port->dim; i++) arb_set_d(a->x + i, lr->start[i]);
     slpi_step_status st = SLPI_STEP_CONVERGED;
     slpi_error err = { 0, "" };
     for (long n = lr->from; n < lr->to && !slpi_step_failed(st); n++)
         if (slpi_steps_take(&a->steps, n, NULL, &st, &err) != SLPI_OK) st = SLPI_STEP_INVALID;
+    *nomem = slpi_step_failed(st) && (out_of_memory(err.msg) || out_of_memory(slpi_ref_unable_reason(a->s)));
     return !slpi_step_failed(st);
 }
 
@@ -126,31 +144,36 @@ static int row_increments(slpi_steps *steps, const slpi_oracle_local_row *lr, do
 }
 
 /* The most steps a row's statistics take: --max-steps (no bound without it), at least one
- * under the double reference, which needs no certified step. */
+ * under the double and the accurate reference, which need no certified step. */
 static long stat_steps(const slpi_oracle_port *port, const slpi_oracle_local_row *lr)
 {
     if (port->max_steps < 0) return lr->to - lr->from;
-    return port->double_reference && port->max_steps < 1 ? 1 : port->max_steps;
+    return port->reference != SLPI_STAT_REF_CERTIFIED && port->max_steps < 1 ? 1 : port->max_steps;
 }
 
-/* The statistics' fields of a row (out[6..]): from the double path's step (the double
- * reference, certified or not, within max(max_steps, 1) steps), else from the certified
+/* The statistics' fields of a row (out[6..]): from the double path's step or the accurate
+ * step (those references, certified or not, within max(max_steps, 1) steps; the accurate
+ * ball where its radius is at most SLPI_STAT_REF_FRACTION units), else from the certified
  * ball x, or where it is too wide for them the step on Arb's products. */
 static void stat_fields(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
                         int M, arb_srcptr x, int certified, arb_reference *acc, double *out)
 {
     long k = lr->to - lr->from;
-    if (port->double_reference) {
-        int nomem = 0;
+    int nomem = 0;
+    if (port->reference == SLPI_STAT_REF_ACCURATE) {
+        if (k > 0 && arb_reference_steps(acc, port, lr, &nomem) &&
+            slpi_oracle_stat_resolves(port, acc->x, k, SLPI_STAT_REF_FRACTION))
+            slpi_oracle_stat_row(f, port, lr, dw, acc->x, NULL, out);
+    } else if (port->reference == SLPI_STAT_REF_DOUBLE) {
         if (k > 0 && double_reference_steps(acc, f, port, lr, dw, M, &nomem))
             slpi_oracle_stat_row(f, port, lr, dw, acc->x, acc->d, out); /* acc->d: the same steps */
-        if (nomem) out[0] = SLPI_STAT_NOMEM;
-        return;
+    } else if (certified) {
+        int wide = k > 0 && !slpi_oracle_stat_resolves(port, x, k, SLPI_STAT_RESOLUTION) && port->plan_arb &&
+            arb_reference_steps(acc, port, lr, &nomem);
+        if (!nomem) slpi_oracle_stat_row(f, port, lr, dw, wide ? acc->x : x, NULL, out);
+        out[SLPI_STAT_ARB_FIELD] = wide;
     }
-    if (!certified) return;
-    int wide = k > 0 && !slpi_oracle_stat_resolves(port, x, k) && arb_reference_steps(acc, port, lr);
-    slpi_oracle_stat_row(f, port, lr, dw, wide ? acc->x : x, NULL, out);
-    out[SLPI_STAT_ARB_FIELD] = wide;
+    if (nomem) out[0] = SLPI_STAT_NOMEM;
 }
 
 /* The certified state after the steps from the row's start to its step (through the
@@ -180,7 +203,7 @@ static void check_row(slpi_steps *steps, const slpi_ref *s, slpi_fast *f, const 
     out[4] = (double)st;
     out[5] = lr->to == lr->from ? -1 : raised == 0 || first == retried ? (all_raised ? retried : first) : 2;
     int certified = !slpi_step_failed(st);
-    if (!dw && within && (certified || port->double_reference))
+    if (!dw && within && (certified || port->reference != SLPI_STAT_REF_CERTIFIED))
         out[6] = SLPI_STAT_NOMEM; /* an error below, not a row left out */
     else if (f && drawn)
         stat_fields(f, port, lr, dw, M, x, certified, acc, out + 6);

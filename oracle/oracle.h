@@ -86,9 +86,10 @@ typedef struct {
      * where the certified ball is too wide for them (the BLAS route at binary64); NULL:
      * the plan's products are Arb's already, or the problem refuses them */
     const slpi_plan *plan_arb;
-    /* 1: the statistics' reference is the double path's step (docs/power.md#reference-rule):
-     * every row gives its statistics row, certified or not, within max(max_steps, 1) steps */
-    int double_reference;
+    /* the statistics' reference (SLPI_STAT_REF_CERTIFIED, _DOUBLE or _ACCURATE,
+     * docs/power.md#reference-rule): under the double and the accurate one every row gives
+     * its statistics row, certified or not, within max(max_steps, 1) steps */
+    int reference;
 } slpi_oracle_port;
 
 /* Doubles a row gives the test: valid (1, or 2 when its step moves the state by a few
@@ -126,9 +127,10 @@ typedef struct {
 /* A row's first field when its statistics ran out of memory: slpi_oracle_local then
  * fails with "out of memory" (a row is never left out of the test silently). */
 #define SLPI_STAT_NOMEM (-1.0)
-/* 1 when the ball x of a row of k steps knows the row's deviation to the test's
- * resolution (a thousandth of the unit k u s), 0 when it is too wide. */
-int slpi_oracle_stat_resolves(const slpi_oracle_port *port, arb_srcptr x, long k);
+/* 1 when the ball x of a row of k steps knows the row's deviation to within frac of the
+ * unit k u s, 0 when it is too wide; a row enters the test at SLPI_STAT_RESOLUTION. */
+#define SLPI_STAT_RESOLUTION 1e-3
+int slpi_oracle_stat_resolves(const slpi_oracle_port *port, arb_srcptr x, long k, double frac);
 /* The directions used for M noise components (*split: one per component). */
 int slpi_oracle_stat_dirs(int M, int *split);
 const char *slpi_oracle_stat_dir_name(int j, int split);

@@ -40,10 +40,6 @@
 /* The effect per step, in u |x|, the test should detect with 90 % power (the issue's
  * goal at binary32); less power is LOW-POWER. */
 #define TARGET_EFFECT 1.0
-/* A row enters the test when the certified ball's radius is at most this fraction of
- * the unit k u s: its deviation is then known to a thousandth of a unit (a ball at
- * 53 bits, prec=53, is not). */
-#define MAX_RADIUS 1e-3
 /* A step that moves the state by a few ulps of the format is biased by its last rounding
  * whoever computes it: rounding x + D to nearest, x on the grid, loses the part of D
  * beyond the nearest grid point, so the error follows D (an increment below half an ulp
@@ -147,14 +143,14 @@ static double dot(const double *a, const double *b, int n)
     return s;
 }
 
-int slpi_oracle_stat_resolves(const slpi_oracle_port *port, arb_srcptr x, long k)
+int slpi_oracle_stat_resolves(const slpi_oracle_port *port, arb_srcptr x, long k, double frac)
 {
     double s = 0, rad = 0;
     for (int i = 0; i < port->dim; i++) {
         s = fmax(s, fabs(arf_get_d(arb_midref(x + i), ARF_RND_NEAR)));
         rad = fmax(rad, mag_get_d(arb_radref(x + i)));
     }
-    return s > 0 && rad <= MAX_RADIUS * (double)k * port->precision.u * s;
+    return s > 0 && rad <= frac * (double)k * port->precision.u * s;
 }
 
 enum { MOVE_UNIFORM, MOVE_SIGN, MOVE_ABSOLUTE };
@@ -194,7 +190,9 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
     long k = lr->to - lr->from;
     memset(out, 0, SLPI_STAT_FIELDS * sizeof *out);
     if (k < 1) return;
-    if (!slpi_oracle_stat_resolves(port, x, k)) return; /* r not known well enough */
+    /* a row enters the test when its reference knows its deviation to a thousandth of a
+     * unit (a certified ball at 53 bits, prec=53, does not) */
+    if (!slpi_oracle_stat_resolves(port, x, k, SLPI_STAT_RESOLUTION)) return;
     double s = 0;
     for (int i = 0; i < dim; i++) s = fmax(s, fabs(arf_get_d(arb_midref(x + i), ARF_RND_NEAR)));
     double *w = malloc(((size_t)(10 + J) * (size_t)dim + (size_t)M * (size_t)(2 * k + 2)) * sizeof(double));
@@ -527,13 +525,12 @@ int slpi_verify_stat_reference(int *used, int asked, const slpi_precision *preci
 {
     double bound = SLPI_ORACLE_THRESHOLD * ceil(sqrt((double)(dim > 0 ? dim : 1))) * 0x1p-53;
     int allowed = bound <= SLPI_STAT_REF_FRACTION * precision->u;
-    *used = asked == SLPI_STAT_REF_CERTIFIED || (asked == SLPI_STAT_REF_AUTO && !allowed) ? SLPI_STAT_REF_CERTIFIED
-                                                                                          : SLPI_STAT_REF_DOUBLE;
+    *used = asked == SLPI_STAT_REF_AUTO ? (allowed ? SLPI_STAT_REF_DOUBLE : SLPI_STAT_REF_ACCURATE) : asked;
     if (asked == SLPI_STAT_REF_DOUBLE && !allowed)
         return slpi_error_set(err, SLPI_EINPUT,
                               "--stat-reference double: the double path's error bound K m 2^-53 = %.3g (K = %g, m = "
-                              "%.0f) exceeds %g u = %.3g at --precision %s: its statistics need the certified "
-                              "reference (docs/power.md#reference-rule)",
+                              "%.0f) exceeds %g u = %.3g at --precision %s: its statistics need the accurate or the "
+                              "certified reference (docs/power.md#reference-rule)",
                               bound, SLPI_ORACLE_THRESHOLD, ceil(sqrt((double)(dim > 0 ? dim : 1))),
                               SLPI_STAT_REF_FRACTION, SLPI_STAT_REF_FRACTION * precision->u, precision->name);
     return SLPI_OK;

@@ -50,10 +50,12 @@ void slpi_verify_help(FILE *f)
             "  --require-power    a test with less than 90 %% power for 1 u per step is UNABLE\n"
             "                     (default: reported as LOW-POWER, the verdict is the proof's)\n"
             "  --stat-reference R the step each row's deviation is measured from: certified (the\n"
-            "                     proof's), double (slpi's double path: binary32 and coarser), or\n"
-            "                     auto, the default: double where its error is below 1e-5 u\n"
-            "                     (docs/power.md#reference-rule); under double, rows beyond\n"
-            "                     --max-steps still give their statistics (--max-steps 0: alone)\n"
+            "                     proof's), double (slpi's double path: binary32 and coarser),\n"
+            "                     accurate (the certified path's arithmetic without its enclosure\n"
+            "                     tests), or auto, the default: double where its error is below\n"
+            "                     1e-5 u, else accurate (docs/power.md#reference-rule); under double\n"
+            "                     and accurate, rows beyond --max-steps still give their statistics\n"
+            "                     (--max-steps 0: alone)\n"
             "Input and output:\n"
             "  --noise-file F     increments from this noise file (default: the header's\n"
             "                     noise_file, relative to FILE's folder, else the canonical\n"
@@ -95,16 +97,18 @@ static int parse_range(const char *s, long *a, long *b, slpi_error *err)
     return *b >= 0 && *a > *b ? bad(err, "rows", s, "A after B") : SLPI_OK;
 }
 
-/* auto, certified or double (docs/power.md#reference-rule). */
+/* auto, certified, double or accurate (docs/power.md#reference-rule, #accurate-reference). */
 static int parse_reference(const char *s, int *out, slpi_error *err)
 {
-    static const char *const names[] = { "auto", "certified", "double" };
-    for (int i = 0; i < 3; i++)
+    static const char *const names[] = { "auto", "certified", "double", "accurate" };
+    static const int refs[] = { SLPI_STAT_REF_AUTO, SLPI_STAT_REF_CERTIFIED, SLPI_STAT_REF_DOUBLE,
+                                SLPI_STAT_REF_ACCURATE };
+    for (int i = 0; i < 4; i++)
         if (strcmp(s, names[i]) == 0) {
-            *out = i == 0 ? SLPI_STAT_REF_AUTO : i == 1 ? SLPI_STAT_REF_CERTIFIED : SLPI_STAT_REF_DOUBLE;
+            *out = refs[i];
             return SLPI_OK;
         }
-    return bad(err, "stat-reference", s, "expected auto, certified or double");
+    return bad(err, "stat-reference", s, "expected auto, certified, double or accurate");
 }
 
 int slpi_verify_parse_args(slpi_verify_opts *o, slpi_verify_io *io, int argc, char **argv, const char **files, int max,

@@ -304,8 +304,10 @@ static int verify_one(const char *path, const char *name, const slpi_verify_opts
                               0 };
     int used = SLPI_STAT_REF_CERTIFIED;
     if (rc == SLPI_OK && o->local) rc = slpi_verify_stat_reference(&used, o->stat_reference, &o->precision, dim, err);
-    port.double_reference = used == SLPI_STAT_REF_DOUBLE;
-    res->stats.reference = port.double_reference ? "double" : "certified";
+    port.reference = used;
+    res->stats.reference = used == SLPI_STAT_REF_DOUBLE ? "double"
+        : used == SLPI_STAT_REF_ACCURATE                ? "accurate"
+                                                        : "certified";
     FILE *table = o->table ? report : NULL;
     if (rc == SLPI_OK && table)
         fprintf(table, "verify %s: %s on %s, %ld rows\n", name, slpi_scheme_name(slpi_view_scheme(in->p)->scheme),

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "ref/ref.h"
+#include "ref/accurate.h"
 #include "ref/krawczyk.h"
 #include "ref/mrmat.h"
 #include <math.h>
@@ -256,7 +257,15 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
     slpi_step_info local;
     if (info == NULL) info = &local;
     memset(info, 0, sizeof *info);
+    int was = slpi_ref_solve_accurate(s->accurate);
     slpi_step_status st = ref_step(s, x, dW, info);
+    slpi_ref_solve_accurate(was);
     s->sys.step++;
     return st;
+}
+
+void slpi_ref_set_accurate(slpi_ref *s)
+{
+    slpi_ref_lohner_free(s);
+    s->accurate = 1;
 }

@@ -3,7 +3,9 @@
  * iteration from its start, as the double path runs it, so the iteration runs first
  * (slpi_ref_krawczyk_fixed_limit); its Jacobian-free enclosure is kept when tight
  * enough, and otherwise the dense Krawczyk test (slpi_ref_krawczyk) must prove a box that
- * holds that limit. The tests themselves are ref/krawczyk.c's. */
+ * holds that limit. The tests themselves are ref/krawczyk.c's. In this thread's
+ * accurate mode (slpi_ref_solve_accurate) only that limit is taken, with its a-posteriori
+ * error and no enclosure test (docs/power.md#accurate-reference). */
 #include "core/slpi-flint.h"
 #include "ref/krawczyk.h"
 #include <stddef.h>
@@ -88,6 +90,30 @@ static void no_designated_root(char *why, size_t why_len)
              "iteration does not converge");
 }
 
+static _Thread_local int accurate; /* slpi_ref_solve_accurate */
+
+int slpi_ref_solve_accurate(int on)
+{
+    int was = accurate;
+    accurate = on;
+    return was;
+}
+
+/* The accurate mode's root: the limit of y <- G(y) from start on balls (no Gmid, whose
+ * images carry no error bound) with its a-posteriori error, into y: 1, or 0 with the
+ * reason where the iteration does not converge. */
+static int limit_only(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr start, slong prec, char *why, size_t why_len)
+{
+    slpi_ref_fixmap it = *g;
+    it.dG = NULL;
+    it.Gmid = NULL;
+    arb_ptr t = _arb_vec_init(g->n);
+    int ok = slpi_ref_krawczyk_fixed_limit(t, y, &it, start, prec, why, why_len) >= 0;
+    if (!ok) no_designated_root(why, why_len);
+    _arb_vec_clear(t, g->n);
+    return ok;
+}
+
 /* The dense Krawczyk test on f from guess, whose box (where the root is unique) must hold
  * lim, the scheme's iteration's limit: so the root it proves is the designated one. */
 static int dense_designated(arb_ptr y, const slpi_ref_fn *f, arb_srcptr lim, arb_srcptr guess, slong prec, char *why,
@@ -106,6 +132,7 @@ static int dense_designated(arb_ptr y, const slpi_ref_fn *f, arb_srcptr lim, arb
 int slpi_ref_krawczyk_designated(arb_ptr y, const slpi_ref_fn *f, const slpi_ref_fixmap *g, arb_srcptr start,
                                  arb_srcptr guess, slong prec, char *why, size_t why_len)
 {
+    if (accurate) return limit_only(y, g, start, prec, why, why_len);
     arb_ptr lim = _arb_vec_init(f->n), t = _arb_vec_init(f->n);
     slpi_ref_fixmap it = *g;
     it.dG = NULL;
@@ -126,6 +153,7 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, void (*J)(void *ctx, arb
                    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec), arb_srcptr guess, slong prec,
                    char *why, size_t why_len)
 {
+    if (accurate) return limit_only(y, g, guess, prec, why, why_len);
     int n = g->n, ok;
     solve_ctx sc = { g, J, Japprox };
     slpi_ref_fn f = { n, &sc, solve_F, solve_J, Japprox != NULL ? solve_Japprox : NULL };

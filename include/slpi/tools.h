@@ -293,7 +293,8 @@ typedef struct {
     long rows_arb_reference; /* rows whose certified ball was too wide for the test (the BLAS
                               * route at binary64), taken from the step on Arb's products */
     double cpu_seconds;      /* the process's CPU time over the verification (every file) */
-    const char *reference;   /* the rows' reference: "certified" or "double" (slpi_verify_stat_reference) */
+    const char *reference;   /* the rows' reference: "certified", "double" or "accurate"
+                              * (slpi_verify_stat_reference) */
     slpi_verify_diagnosis diag;
 } slpi_verify_stats;
 /* A statistical verdict's word: PASS, FAIL, or LOW-POWER for UNABLE. */
@@ -353,16 +354,20 @@ typedef struct {
     int rank, nranks;                                 /* MPI: this rank checks rows i = rank (mod nranks) */
     int (*combine)(double *buf, size_t n, void *arg); /* sum over ranks in place; NULL: one rank */
     void *combine_arg;
-    int stat_reference; /* the statistics' reference asked for: SLPI_STAT_REF_AUTO (default), _CERTIFIED, _DOUBLE */
+    int stat_reference; /* the statistics' reference asked for: SLPI_STAT_REF_AUTO (default), _CERTIFIED, _DOUBLE,
+                         * _ACCURATE */
 } slpi_verify_opts;
-/* The statistics' reference (docs/power.md#reference-rule): the certified step, or slpi's
- * double path where its error bound K m 2^-53 (K = SLPI_ORACLE_THRESHOLD, m = ceil(sqrt(dim)))
- * is at most SLPI_STAT_REF_FRACTION u of the port's format; auto: double where allowed. */
-enum { SLPI_STAT_REF_AUTO, SLPI_STAT_REF_CERTIFIED, SLPI_STAT_REF_DOUBLE };
+/* The statistics' reference (docs/power.md#reference-rule, #accurate-reference): the
+ * certified step; slpi's double path where its error bound K m 2^-53 (K =
+ * SLPI_ORACLE_THRESHOLD, m = ceil(sqrt(dim))) is at most SLPI_STAT_REF_FRACTION u of the
+ * port's format; or the accurate step (the certified path's arithmetic without its
+ * enclosure tests), on rows where its radius is at most SLPI_STAT_REF_FRACTION units;
+ * auto: double where allowed, else accurate. */
+enum { SLPI_STAT_REF_AUTO, SLPI_STAT_REF_CERTIFIED, SLPI_STAT_REF_DOUBLE, SLPI_STAT_REF_ACCURATE };
 #define SLPI_STAT_REF_FRACTION 1e-5
-/* The reference the statistics of a state of dim coordinates at precision use when `asked`
- * (SLPI_STAT_REF_CERTIFIED or _DOUBLE): SLPI_OK, or SLPI_EINPUT when double is asked where
- * the rule does not allow it (naming the bound). */
+/* The reference (SLPI_STAT_REF_CERTIFIED, _DOUBLE or _ACCURATE) the statistics of a state
+ * of dim coordinates at precision use when `asked`: SLPI_OK, or SLPI_EINPUT when double is
+ * asked where the rule does not allow it (naming the bound). */
 int slpi_verify_stat_reference(int *used, int asked, const slpi_precision *precision, int dim, slpi_error *err);
 void slpi_verify_opts_init(slpi_verify_opts *o);
 /* Verify with options; report gets the summary (and the table). NULL: report (no report). */

@@ -296,7 +296,7 @@ def _verify_argv(noise_file, max_steps, precision, unit_roundoff, budget, local,
         argv += ["--golden-dir", os.fspath(golden_dir)]
     if stat_reference is not None:
         if not isinstance(stat_reference, str):
-            raise _bad("stat_reference", stat_reference, "must be 'auto', 'certified' or 'double'")
+            raise _bad("stat_reference", stat_reference, "must be 'auto', 'certified', 'double' or 'accurate'")
         argv += ["--stat-reference", stat_reference]
     return argv
 
@@ -344,8 +344,9 @@ def verify(path, noise_file=None, max_steps=-1, *, precision=None, unit_roundoff
         ``Verification.text`` holds a line per row (global, then local), as ``--table``.
     stat_reference : str, optional
         The statistics' reference: "auto" (default: slpi's double path at binary32 and
-        coarser formats, the certified step at binary64), "certified" or "double"
-        (docs/power.md#reference-rule); ``statistics["reference"]`` says which was used.
+        coarser formats, the accurate step at binary64), "certified", "double" or
+        "accurate" (docs/power.md#reference-rule, #accurate-reference);
+        ``statistics["reference"]`` says which was used.
 
     The command's output options are the result: ``report`` is what ``--json`` writes,
     ``text`` what it prints (``-o``), ``verdict`` its one-line ``--quiet`` summary's.

@@ -1,15 +1,18 @@
 #!/bin/sh
-# t-verify-reference.sh — the statistics' reference (docs/power.md#reference-rule): the same
-# rows judged with `--stat-reference certified` and `double` give the same statistical
-# verdict, mean effects within 1e-4 u and systematic and size t statistics within
-# 0.01 + 1e-3 |t|, on a NumPy float32 rigid body (binary32), an emulated bfloat16 rigid
-# body (bfloat16), slpi.torch's Euler–Zeitlin su(8) in float32 (binary32) and su(4) at
-# tf32, and slpi's own SVI rigid body declared binary32; `auto` takes the double
-# reference there and the certified one at binary64, where `double` is refused (exit 2),
-# as is an unknown word. With the double reference alone (`--max-steps 0`: statistics
-# without the proof) slpi.torch's correct su(8) PASSes the statistics and the same file
-# with 0.3 u per step planted (tests/oracle/plant-moves.py) FAILs them. Paths drawn from
-# the seed. Skipped (77) without NumPy and PyTorch.
+# t-verify-reference.sh — the statistics' reference (docs/power.md#reference-rule,
+# #accurate-reference): the same rows judged with `--stat-reference certified` and
+# `double` give the same statistical verdict, mean effects within 1e-4 u and systematic
+# and size t statistics within 0.01 + 1e-3 |t|, on a NumPy float32 rigid body (binary32),
+# an emulated bfloat16 rigid body (bfloat16), slpi.torch's Euler–Zeitlin su(8) in float32
+# (binary32) and su(4) at tf32, and slpi's own SVI rigid body declared binary32; so do
+# `certified` and `accurate` at binary64 on slpi's SVI rigid body and slpi.torch's su(8)
+# in float64. `auto` takes the double reference at binary32 and the accurate one at
+# binary64, where `double` is refused (exit 2), as is an unknown word. With the double
+# reference alone (`--max-steps 0`: statistics without the proof) slpi.torch's correct
+# su(8) PASSes the statistics and the same file with 0.3 u per step planted
+# (tests/oracle/plant-moves.py) FAILs them; with the accurate one alone, the same in
+# float64 at binary64 with 1 u per step planted. Paths drawn from the seed. Skipped (77)
+# without NumPy and PyTorch.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
 slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
@@ -28,44 +31,46 @@ verify() {
   $slpi verify --local -q --threads 1 --precision "$p" --stat-reference "$r" --json "$d/$n-$r.json" "$@" > /dev/null 2>&1
   echo $?
 }
-# same NAME: the two references' statistics agree as the rule's checks declare
+# same NAME REFERENCE: the certified reference's statistics and REFERENCE's agree as the
+# rules' checks declare
 same() {
-  $py - "$d/$1-certified.json" "$d/$1-double.json" << 'EOF' || note "$1: the references disagree"
+  $py - "$d/$1-certified.json" "$d/$1-$2.json" "$2" << 'EOF' || note "$1: the references disagree"
 import json, sys
-a, b = (json.load(open(f))["statistics"] for f in sys.argv[1:])
+a, b = (json.load(open(f))["statistics"] for f in sys.argv[1:3])
 bad = [k for k in ("verdict", "steps") if a[k] != b[k]]
 bad += ["effect %r %r" % (a["effect_per_step_u"], b["effect_per_step_u"])] * (
     abs(a["effect_per_step_u"] - b["effect_per_step_u"]) > 1e-4)
 for k in ("statistic", "size_t"):
     if abs(a[k] - b[k]) > 0.01 + 1e-3 * abs(a[k]):
         bad.append("%s %r %r" % (k, a[k], b[k]))
-bad += ["reference %s %s" % (a["reference"], b["reference"])] * ((a["reference"], b["reference"]) != ("certified", "double"))
+bad += ["reference %s %s" % (a["reference"], b["reference"])] * ((a["reference"], b["reference"]) != ("certified", sys.argv[3]))
 bad += ["%s: no statistics rows" % a["steps"]] * (a["steps"] < 20)
-print("t-verify-reference: %s %s, %d rows, t %.4g / %.4g, size t %.4g / %.4g%s" % (
-    sys.argv[1].rsplit("/", 1)[1].rsplit("-", 1)[0], a["verdict"], a["steps"], a["statistic"], b["statistic"],
+print("t-verify-reference: %s (%s) %s, %d rows, t %.4g / %.4g, size t %.4g / %.4g%s" % (
+    sys.argv[1].rsplit("/", 1)[1].rsplit("-", 1)[0], sys.argv[3], a["verdict"], a["steps"], a["statistic"], b["statistic"],
     a["size_t"], b["size_t"], ": " + "; ".join(bad) if bad else ""))
 sys.exit(1 if bad else 0)
 EOF
 }
+# both NAME PRECISION REFERENCE FILES...: the certified reference and REFERENCE
 both() {
-  n=$1 p=$2
-  shift 2
-  for r in certified double; do
+  n=$1 p=$2 ref=$3
+  shift 3
+  for r in certified $ref; do
     rc=$(verify "$n" "$p" $r "$@")
     [ "$rc" = 0 ] || note "$n at $p, reference $r: exit $rc"
   done
-  same "$n"
+  same "$n" $ref
 }
 # the rigid body: NumPy float32 and emulated bfloat16, 300 steps of one path
 path=$((seed % 100000 + 60000))
 $slpi noise --preset iso/rigid-body/trajectories steps=300 path=$path -o "$d/rb.noise" 2> /dev/null || note "slpi noise"
 $py tests/port/ports.py numpy float32 rb "$d/rb.noise" 300 > "$d/rb32.tsv" || note "the float32 rigid body"
-both rb32 binary32 "$d/rb32.tsv"
+both rb32 binary32 double "$d/rb32.tsv"
 $py tests/port/ports.py emu bfloat16 rb "$d/rb.noise" 300 > "$d/rb16.tsv" || note "the bfloat16 rigid body"
-both rb16 bfloat16 "$d/rb16.tsv"
+both rb16 bfloat16 double "$d/rb16.tsv"
 # slpi's SVI rigid body (binary64 data declared binary32: judged against the exact step)
 $slpi run --preset svi/rigid-body/paths steps=300 path=$path -q -o "$d/svi.tsv" > /dev/null 2>&1 || note "slpi run svi"
-both svi binary32 "$d/svi.tsv"
+both svi binary32 double "$d/svi.tsv"
 # Euler–Zeitlin: slpi.torch su(8) in float32, 3 paths x 20 steps; su(4) at tf32
 torch_run() { # FOLDER PRECISION PATHS STEPS MANY KEY=VALUE... (MANY 1: one many-path file, 0: a file a path)
   $py - "$@" << 'EOF' || note "slpi.torch $*"
@@ -78,14 +83,18 @@ st.write(e, out, many=many)
 EOF
 }
 torch_run "$d/su8" float32 3 20 1 first=$first N=8 ic_lmax=7
-both su8 binary32 "$d/su8"/*.tsv
+both su8 binary32 double "$d/su8"/*.tsv
 torch_run "$d/su4" tf32 3 30 1 first=$first N=4 ic_lmax=3
-both su4 tf32 "$d/su4"/*.tsv
-# auto: double at binary32, certified at binary64; double refused at binary64; a bad word
+both su4 tf32 double "$d/su4"/*.tsv
+# binary64: the accurate reference against the certified one
+both svi64 binary64 accurate "$d/svi.tsv"
+torch_run "$d/su8d" float64 3 20 1 first=$first N=8 ic_lmax=7
+both su8d binary64 accurate "$d/su8d"/*.tsv
+# auto: double at binary32, accurate at binary64; double refused at binary64; a bad word
 rc=$(verify su8a binary32 auto --max-steps 0 "$d/su8"/*.tsv)
 [ "$(field "$d/su8a-auto.json" "['statistics']['reference']")" = double ] || note "auto at binary32 is not the double reference"
 rc=$(verify svi64 binary64 auto "$d/svi.tsv")
-[ "$rc" = 0 ] && [ "$(field "$d/svi64-auto.json" "['statistics']['reference']")" = certified ] \
+[ "$rc" = 0 ] && [ "$(field "$d/svi64-auto.json" "['statistics']['reference']")" = accurate ] \
   || note "auto at binary64: exit $rc, reference $(field "$d/svi64-auto.json" "['statistics']['reference']")"
 rc=$(verify svi64 binary64 double "$d/svi.tsv")
 [ "$rc" = 2 ] || note "--stat-reference double at binary64: exit $rc, expected 2"
@@ -105,5 +114,17 @@ rc=$(verify good binary32 auto --max-steps 0 "$d/big"/*.tsv)
 [ "$(field "$d/good-auto.json" "['statistics']['steps']")" = 200 ] || note "statistics alone: not 200 rows"
 rc=$(verify bad binary32 auto --max-steps 0 "$d/bad"/*.tsv)
 [ "$rc" = 1 ] || note "0.3 u per step planted, double reference: exit $rc, want 1 (p $(field "$d/bad-auto.json" "['statistics']['p_value']"))"
-[ $fail -eq 0 ] && echo "t-verify-reference: the double reference judges as the certified one; 0.3 u per step FAILs with it"
+# the statistics alone under the accurate reference at binary64: the same, 1 u per step planted
+torch_run "$d/big64" float64 4 50 0 first=$((first + 4000)) N=8 ic_lmax=7
+mkdir -p "$d/bad64"
+for f in "$d/big64"/*.tsv; do
+  $py tests/oracle/plant-moves.py "$f" "$d/bad64/$(basename "$f")" 1 1.1102230246251565e-16 > /dev/null || note "plant"
+done
+rc=$(verify good64 binary64 auto --max-steps 0 "$d/big64"/*.tsv)
+[ "$rc" = 3 ] && [ "$(field "$d/good64-auto.json" "['statistics']['verdict']")" = PASS ] \
+  || note "correct su(8) float64, statistics alone: exit $rc (want 3), statistics $(field "$d/good64-auto.json" "['statistics']['verdict']")"
+[ "$(field "$d/good64-auto.json" "['statistics']['steps']")" = 200 ] || note "accurate, statistics alone: not 200 rows"
+rc=$(verify bad64 binary64 auto --max-steps 0 "$d/bad64"/*.tsv)
+[ "$rc" = 1 ] || note "1 u per step planted, accurate reference: exit $rc, want 1 (p $(field "$d/bad64-auto.json" "['statistics']['p_value']"))"
+[ $fail -eq 0 ] && echo "t-verify-reference: the double and the accurate reference judge as the certified one; 0.3 u and 1 u per step FAIL with them"
 exit $fail

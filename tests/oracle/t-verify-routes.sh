@@ -3,10 +3,13 @@
 # certified products (oracle/README.md#statistics): slpi's own double path of
 # Euler–Zeitlin su(32) (`iso/zeitlin/strong N=32`, default matmul: the certified steps
 # take the BLAS route, whose balls at binary64 are far wider than the test's resolution),
-# 2 paths x 12 steps at binary64, gets every row into the statistics, each from the
-# step on Arb's products (`steps_arb_reference`), with its rows per CPU-second; the same
-# file with `matmul=arb` gets the same rows from the certified balls themselves (no
-# Arb reference needed), with the same statistics. The JSON's proof rows per CPU-second
+# 2 paths x 12 steps at binary64, gets every row into the statistics: under
+# `--stat-reference certified` each from the step on Arb's products
+# (`steps_arb_reference`), with its rows per CPU-second, and the same file with
+# `matmul=arb` the same rows from the certified balls themselves (no Arb reference
+# needed), with the same statistics; under the default (`auto`: the accurate reference,
+# docs/power.md#accurate-reference) the same rows and p, with the proof and without it
+# (`--max-steps 0`). The JSON's proof rows per CPU-second
 # are positive too, and with --progress standard error says both rates ("verify: ...
 # CPU s; proof N rows (R a CPU second), statistics ..."), without it (not a terminal)
 # nothing.
@@ -22,7 +25,7 @@ for k in 0 1; do
   sed 's/^# matmul=auto$/# matmul=arb/' "$d/p$k.tsv" > "$d/a$k.tsv"
 done
 grep -q '^# matmul=auto$' "$d/p0.tsv" && grep -q '^# matmul=arb$' "$d/a0.tsv" || note "the files' matmul key"
-$slpi verify --local -q --threads 1 --json "$d/b.json" "$d/p0.tsv" "$d/p1.tsv" > "$d/b.txt" 2>&1
+$slpi verify --local -q --threads 1 --stat-reference certified --json "$d/b.json" "$d/p0.tsv" "$d/p1.tsv" > "$d/b.txt" 2>&1
 rc=$?
 prate=$(field "$d/b.json" "['proof_rows_per_cpu_second']")
 awk -v r="$prate" 'BEGIN { exit !(r + 0 > 0) }' || note "BLAS route: proof rows per CPU-second '$prate'"
@@ -34,7 +37,7 @@ rate=$(field "$d/b.json" "['statistics']['steps_per_cpu_second']")
 [ "$blas" = 24 ] || note "BLAS route: $blas rows enclosed on the BLAS route, expected 24"
 [ "$rows" = 24 ] && [ "$arb" = 24 ] || note "BLAS route: $rows statistics rows, $arb from Arb's products, expected 24 and 24"
 awk -v r="$rate" 'BEGIN { exit !(r + 0 > 0) }' || note "BLAS route: steps per CPU-second '$rate'"
-$slpi verify --local --progress --threads 1 --json "$d/a.json" "$d/a0.tsv" "$d/a1.tsv" > "$d/a.txt" 2> "$d/a.err"
+$slpi verify --local --progress --threads 1 --stat-reference certified --json "$d/a.json" "$d/a0.tsv" "$d/a1.tsv" > "$d/a.txt" 2> "$d/a.err"
 rc=$?
 tr '\r' '\n' < "$d/a.err" | sed 's/^.\[K//' |   # after the progress line, erased
   grep -Eq '^verify: [0-9.e+-]+ CPU s; proof 26 rows \([0-9.e+-]+ a CPU second\), statistics 24 rows \([0-9.e+-]+ a CPU second\)$' \
@@ -47,6 +50,13 @@ $slpi verify --local --threads 1 "$d/a0.tsv" "$d/a1.tsv" 2>&1 > /dev/null | grep
 pb=$(field "$d/b.json" "['statistics']['p_value']")
 pa=$(field "$d/a.json" "['statistics']['p_value']")
 [ "$pb" = "$pa" ] || note "the p-value on the BLAS route ($pb) differs from the Arb route's ($pa)"
+for m in "" "--max-steps 0"; do
+  $slpi verify --local -q --threads 1 $m --json "$d/c.json" "$d/p0.tsv" "$d/p1.tsv" > /dev/null 2>&1
+  rc=$?
+  got="$(field "$d/c.json" "['statistics']['reference']") $(field "$d/c.json" "['statistics']['steps']") $(field "$d/c.json" "['statistics']['p_value']")"
+  [ "$got" = "accurate 24 $pb" ] && [ $rc -eq $([ -z "$m" ] && echo 0 || echo 3) ] \
+    || note "BLAS route, auto${m:+ $m}: exit $rc, reference, rows and p '$got', expected 'accurate 24 $pb'"
+done
 echo "t-verify-routes: BLAS route $rows rows ($arb from Arb's products), p = $pb, $rate rows per CPU-second"
 [ $fail -eq 0 ] && echo "t-verify-routes: PASS"
 exit $fail

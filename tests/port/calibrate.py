@@ -197,19 +197,14 @@ def generate(cell, first, count, folder):
     return files, time.process_time() - t0 + child_cpu() - c0, version
 
 
-def statistics_alone(fmt):
-    """the statistics alone (docs/power.md#reference-rule's amendment of the run): where
-    verify's `auto` takes the double reference, every format of the grid but binary64 at
-    its sizes (m <= 128), the proof is not run (`--max-steps 0`: recorded UNABLE)"""
-    return fmt != "binary64"
-
-
 def verify(fmt, files, folder, sample=None):
     """`slpi verify --local` of the files: (exit, its JSON, CPU seconds)"""
     j = os.path.join(folder, "v.json")
-    cmd = [SLPI, "verify", "--local", "-q", "--threads", "1", "--precision", fmt, "--json", j]
-    if statistics_alone(fmt):
-        cmd += ["--max-steps", "0"]
+    # the statistics alone (docs/power.md#reference-rule's and #accurate-reference's
+    # amendments of the run): verify's `auto` takes the double reference at every format
+    # of the grid but binary64 (at its sizes, m <= 128) and the accurate one at binary64;
+    # neither needs the proof, which is not run (`--max-steps 0`: recorded UNABLE)
+    cmd = [SLPI, "verify", "--local", "-q", "--threads", "1", "--precision", fmt, "--json", j, "--max-steps", "0"]
     if sample:
         cmd += ["--sample", str(sample), "--sample-seed", "1"]
     c0 = child_cpu()
