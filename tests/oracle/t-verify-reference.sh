@@ -11,7 +11,8 @@
 # reference alone (`--max-steps 0`: statistics without the proof) slpi.torch's correct
 # su(8) PASSes the statistics and the same file with 0.3 u per step planted
 # (tests/oracle/plant-moves.py) FAILs them; with the accurate one alone, the same in
-# float64 at binary64 with 1 u per step planted. Paths drawn from the seed. Skipped (77)
+# float64 at binary64 with 1 u per step planted; a row whose accurate radius exceeds 1e-5
+# units (a tiny `u=VALUE`) gives no statistics row. Paths drawn from the seed. Skipped (77)
 # without NumPy and PyTorch.
 set -u
 slpi=${SLPI_BIN:-./build/slpi}
@@ -114,6 +115,13 @@ rc=$(verify good binary32 auto --max-steps 0 "$d/big"/*.tsv)
 [ "$(field "$d/good-auto.json" "['statistics']['steps']")" = 200 ] || note "statistics alone: not 200 rows"
 rc=$(verify bad binary32 auto --max-steps 0 "$d/bad"/*.tsv)
 [ "$rc" = 1 ] || note "0.3 u per step planted, double reference: exit $rc, want 1 (p $(field "$d/bad-auto.json" "['statistics']['p_value']"))"
+# the accurate step's radius (about 1e-38 of the state here) against the rule's 1e-5 units:
+# at u = 1e-31 (about 1e-7 units) every row enters the statistics, at u = 3e-34 (about
+# 3e-5 units, inside the test's own resolution of 1e-3) none
+rc=$(verify tiny1 u=1e-31 auto --max-steps 0 "$d/svi.tsv")
+[ "$(field "$d/tiny1-auto.json" "['statistics']['steps']")" = 300 ] || note "accurate at u=1e-31: $(field "$d/tiny1-auto.json" "['statistics']['steps']") statistics rows, expected 300"
+rc=$(verify tiny2 u=3e-34 auto --max-steps 0 "$d/svi.tsv")
+[ "$(field "$d/tiny2-auto.json" "['statistics']['steps']")" = 0 ] || note "accurate at u=3e-34: $(field "$d/tiny2-auto.json" "['statistics']['steps']") statistics rows, expected 0 (radius above 1e-5 units)"
 # the statistics alone under the accurate reference at binary64: the same, 1 u per step planted
 torch_run "$d/big64" float64 4 50 0 first=$((first + 4000)) N=8 ic_lmax=7
 mkdir -p "$d/bad64"
