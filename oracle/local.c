@@ -152,17 +152,20 @@ static long stat_steps(const slpi_oracle_port *port, const slpi_oracle_local_row
 }
 
 /* The statistics' fields of a row (out[6..]): from the double path's step or the accurate
- * step (those references, certified or not, within max(max_steps, 1) steps; the accurate
- * ball where its radius is at most SLPI_STAT_REF_FRACTION units), else from the certified
- * ball x, or where it is too wide for them the step on Arb's products. */
+ * one (those references, certified or not, within max(max_steps, 1) steps; the accurate
+ * one is the certified ball x where the proof made one within SLPI_STAT_REF_FRACTION
+ * units, else the accurate step where its radius is), else from the certified ball x, or
+ * where it is too wide for them the step on Arb's products. */
 static void stat_fields(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
                         int M, arb_srcptr x, int certified, arb_reference *acc, double *out)
 {
     long k = lr->to - lr->from;
     int nomem = 0;
-    if (port->reference == SLPI_STAT_REF_ACCURATE) {
-        if (k > 0 && arb_reference_steps(acc, port, lr, &nomem) &&
-            slpi_oracle_stat_resolves(port, acc->x, k, SLPI_STAT_REF_FRACTION))
+    if (port->reference == SLPI_STAT_REF_ACCURATE) { /* the proof's ball where it is as accurate */
+        if (k > 0 && certified && slpi_oracle_stat_resolves(port, x, k, SLPI_STAT_REF_FRACTION))
+            slpi_oracle_stat_row(f, port, lr, dw, x, NULL, out);
+        else if (k > 0 && arb_reference_steps(acc, port, lr, &nomem) &&
+                 slpi_oracle_stat_resolves(port, acc->x, k, SLPI_STAT_REF_FRACTION))
             slpi_oracle_stat_row(f, port, lr, dw, acc->x, NULL, out);
     } else if (port->reference == SLPI_STAT_REF_DOUBLE) {
         if (k > 0 && double_reference_steps(acc, f, port, lr, dw, M, &nomem))
