@@ -109,18 +109,6 @@ $slpi verify --local --precision binary64 --stat-reference double "$d/svi.tsv" 2
   || note "--stat-reference double at binary64: no message naming the bound"
 rc=$(verify svi binary32 exact "$d/svi.tsv")
 [ "$rc" = 2 ] || note "--stat-reference exact: exit $rc, expected 2"
-# the statistics alone under the double reference: a correct port PASSes, 0.3 u per step FAILs
-torch_run "$d/big" float32 4 50 0 first=$((first + 4000)) N=8 ic_lmax=7
-mkdir -p "$d/bad"
-for f in "$d/big"/*.tsv; do
-  $py tests/oracle/plant-moves.py "$f" "$d/bad/$(basename "$f")" 0.3 5.9604644775390625e-08 > /dev/null || note "plant"
-done
-rc=$(verify good binary32 auto --max-steps 0 "$d/big"/*.tsv)
-[ "$rc" = 3 ] && [ "$(field "$d/good-auto.json" "['statistics']['verdict']")" = PASS ] \
-  || note "correct su(8), statistics alone: exit $rc (want 3: the proof not run), statistics $(field "$d/good-auto.json" "['statistics']['verdict']")"
-[ "$(field "$d/good-auto.json" "['statistics']['steps']")" = 200 ] || note "statistics alone: not 200 rows"
-rc=$(verify bad binary32 auto --max-steps 0 "$d/bad"/*.tsv)
-[ "$rc" = 1 ] || note "0.3 u per step planted, double reference: exit $rc, want 1 (p $(field "$d/bad-auto.json" "['statistics']['p_value']"))"
 # the accurate step's radius (about 1e-38 of the state here) against the rule's 1e-5 units:
 # at u = 1e-31 (about 1e-7 units) every row enters the statistics, at u = 3e-34 (about
 # 3e-5 units, inside the test's own resolution of 1e-3) none
@@ -128,17 +116,24 @@ rc=$(verify tiny1 u=1e-31 auto --max-steps 0 "$d/svi.tsv")
 [ "$(field "$d/tiny1-auto.json" "['statistics']['steps']")" = 300 ] || note "accurate at u=1e-31: $(field "$d/tiny1-auto.json" "['statistics']['steps']") statistics rows, expected 300"
 rc=$(verify tiny2 u=3e-34 auto --max-steps 0 "$d/svi.tsv")
 [ "$(field "$d/tiny2-auto.json" "['statistics']['steps']")" = 0 ] || note "accurate at u=3e-34: $(field "$d/tiny2-auto.json" "['statistics']['steps']") statistics rows, expected 0 (radius above 1e-5 units)"
-# the statistics alone under the accurate reference at binary64: the same, 1 u per step planted
-torch_run "$d/big64" float64 4 50 0 first=$((first + 4000)) N=8 ic_lmax=7
-mkdir -p "$d/bad64"
-for f in "$d/big64"/*.tsv; do
-  $py tests/oracle/plant-moves.py "$f" "$d/bad64/$(basename "$f")" 1 1.1102230246251565e-16 > /dev/null || note "plant"
-done
-rc=$(verify good64 binary64 auto --max-steps 0 "$d/big64"/*.tsv)
-[ "$rc" = 3 ] && [ "$(field "$d/good64-auto.json" "['statistics']['verdict']")" = PASS ] \
-  || note "correct su(8) float64, statistics alone: exit $rc (want 3), statistics $(field "$d/good64-auto.json" "['statistics']['verdict']")"
-[ "$(field "$d/good64-auto.json" "['statistics']['steps']")" = 200 ] || note "accurate, statistics alone: not 200 rows"
-rc=$(verify bad64 binary64 auto --max-steps 0 "$d/bad64"/*.tsv)
-[ "$rc" = 1 ] || note "1 u per step planted, accurate reference: exit $rc, want 1 (p $(field "$d/bad64-auto.json" "['statistics']['p_value']"))"
+# alone NAME DTYPE PRECISION E U: the statistics alone (`--max-steps 0`) under auto's
+# reference at PRECISION: slpi.torch's correct su(8) in DTYPE, 4 paths x 50 steps, PASSes
+# them, and the same files with E u per step planted (U the format's u) FAIL them
+alone() {
+  n=$1 dt=$2 p=$3 e=$4 u=$5
+  torch_run "$d/$n" $dt 4 50 0 first=$((first + 4000)) N=8 ic_lmax=7
+  mkdir -p "$d/$n-bad"
+  for f in "$d/$n"/*.tsv; do
+    $py tests/oracle/plant-moves.py "$f" "$d/$n-bad/$(basename "$f")" $e $u > /dev/null || note "plant"
+  done
+  rc=$(verify $n $p auto --max-steps 0 "$d/$n"/*.tsv)
+  [ "$rc" = 3 ] && [ "$(field "$d/$n-auto.json" "['statistics']['verdict']")" = PASS ] \
+    || note "$n: correct su(8) in $dt, statistics alone: exit $rc (want 3: the proof not run), statistics $(field "$d/$n-auto.json" "['statistics']['verdict']")"
+  [ "$(field "$d/$n-auto.json" "['statistics']['steps']")" = 200 ] || note "$n: statistics alone, not 200 rows"
+  rc=$(verify $n-bad $p auto --max-steps 0 "$d/$n-bad"/*.tsv)
+  [ "$rc" = 1 ] || note "$n: $e u per step planted, reference $(field "$d/$n-bad-auto.json" "['statistics']['reference']"): exit $rc, want 1 (p $(field "$d/$n-bad-auto.json" "['statistics']['p_value']"))"
+}
+alone big float32 binary32 0.3 5.9604644775390625e-08
+alone big64 float64 binary64 1 1.1102230246251565e-16
 [ $fail -eq 0 ] && echo "t-verify-reference: the double and the accurate reference judge as the certified one; 0.3 u and 1 u per step FAIL with them"
 exit $fail

@@ -40,44 +40,27 @@ static const char *const cases[] = {
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
-/* One step of x (balls, in place), accurate or certified; 1 when it converged. */
-static int step(const slpi_problem *p, int accurate, arb_ptr x, const double *dW, char *why, size_t n)
-{
-    slpi_ref *s = NULL;
-    slpi_error err = { 0, "" };
-    if (slpi_ref_create(&s, p, &err) != SLPI_OK) {
-        snprintf(why, n, "%s", err.msg);
-        return 0;
-    }
-    if (accurate) slpi_ref_set_accurate(s);
-    slpi_step_status st = slpi_ref_step(s, x, dW, NULL);
-    snprintf(why, n, "%s: %s", slpi_step_status_name(st), slpi_ref_unable_reason(s));
-    slpi_ref_free(s);
-    return !slpi_step_failed(st);
-}
-
 static void check_case(const char *settings)
 {
     slpi_problem p;
-    slpi_error err = { 0, "" };
-    int rc = ou_problem(settings, NULL, 1, &p, &err);
-    TEST_CHECKF(rc == SLPI_OK, "'%s': %s", settings, err.msg);
-    if (rc != SLPI_OK) return;
-    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
-    double *x0 = calloc((size_t)dim, sizeof *x0), *dW = calloc((size_t)M + 1, sizeof *dW);
-    rc = slpi_fast_problem_initial_state(&p, x0, &err);
-    if (rc == SLPI_OK) rc = slpi_oracle_increments(&p, 1, dW, &err);
-    TEST_CHECKF(rc == SLPI_OK, "'%s': %s", settings, err.msg);
+    double *x0, *dW;
+    if (!ou_problem_start(settings, &p, &x0, &dW)) {
+        free(x0);
+        free(dW);
+        return;
+    }
+    int dim = slpi_problem_state_dim(&p);
     arb_ptr a = _arb_vec_init(dim), c = _arb_vec_init(dim);
-    for (int i = 0; rc == SLPI_OK && i < dim; i++) {
+    for (int i = 0; i < dim; i++) {
         arb_set_d(a + i, x0[i] * (1 + 1e-3 * test_rand_uniform(-1, 1)));
         arb_set(c + i, a + i);
     }
     char why_a[600] = "", why_c[600] = "";
-    int ok_a = rc == SLPI_OK && step(&p, 1, a, dW, why_a, sizeof why_a);
-    int ok_c = rc == SLPI_OK && step(&p, 0, c, dW, why_c, sizeof why_c);
-    TEST_CHECKF(rc != SLPI_OK || ok_a, "'%s': the accurate step failed (%s)", settings, why_a);
-    TEST_CHECKF(rc != SLPI_OK || ok_c, "'%s': the certified step failed (%s)", settings, why_c);
+    slpi_step_info info;
+    int ok_a = ou_ref_step(&p, slpi_ref_set_accurate, a, dW, &info, why_a, sizeof why_a);
+    int ok_c = ou_ref_step(&p, NULL, c, dW, &info, why_c, sizeof why_c);
+    TEST_CHECKF(ok_a, "'%s': the accurate step failed (%s)", settings, why_a);
+    TEST_CHECKF(ok_c, "'%s': the certified step failed (%s)", settings, why_c);
     if (ok_a && ok_c) {
         double s = 0, diff = 0, rad = 0;
         int outside = -1;

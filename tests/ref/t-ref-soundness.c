@@ -88,22 +88,6 @@ static const sound_case cases[] = {
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 
-/* One ref step of x (balls, in place) at the problem's precision; 1 if certified. */
-static int ref_step(const slpi_problem *p, arb_ptr x, const double *dW, slpi_step_info *info, char *why, size_t n)
-{
-    slpi_ref *s = NULL;
-    slpi_error err = { 0, "" };
-    memset(info, 0, sizeof *info);
-    if (slpi_ref_create(&s, p, &err) != SLPI_OK) {
-        snprintf(why, n, "%s", err.msg);
-        return 0;
-    }
-    slpi_step_status st = slpi_ref_step(s, x, dW, info);
-    snprintf(why, n, "%s: %s", slpi_step_status_name(st), slpi_ref_unable_reason(s));
-    slpi_ref_free(s);
-    return !slpi_step_failed(st);
-}
-
 /* One box: x0 +/- r in every coordinate (axis < 0) or in coordinate `axis` only. The
  * thin boxes matter: with one direction the ball arithmetic after the solve loses less
  * to decorrelation, so an enclosure of the solve that is too narrow shows at the output. */
@@ -131,7 +115,7 @@ static void check_box(const char *settings, const slpi_problem *p, const double 
     _arb_vec_set(y, box, dim);
     slpi_step_info info;
     char why[600] = "";
-    int ok = ref_step(p, y, dW, &info, why, sizeof why);
+    int ok = ou_ref_step(p, NULL, y, dW, &info, why, sizeof why);
     TEST_CHECKF(ok, "'%s' axis %d: the wide step is not certified (%s)", settings, axis, why);
     TEST_CHECKF(!ok || info.radius < 1e-4 * scale, "'%s' axis %d: output radius %.3g: too wide to mean anything",
                 settings, axis, info.radius);
@@ -155,7 +139,7 @@ static void check_box(const char *settings, const slpi_problem *p, const double 
             arb_set_d(z + i, pt[i]);
         }
         slpi_step_info pinfo;
-        if (!ref_step(&hp, z, dW, &pinfo, why, sizeof why)) {
+        if (!ou_ref_step(&hp, NULL, z, dW, &pinfo, why, sizeof why)) {
             failed++;
             continue;
         }
@@ -192,24 +176,18 @@ static void check_box(const char *settings, const slpi_problem *p, const double 
 static void check_case(const char *settings, const char *dWs)
 {
     slpi_problem p;
-    slpi_error err = { 0, "" };
-    int rc = ou_problem(settings, NULL, 1, &p, &err);
-    TEST_CHECKF(rc == SLPI_OK, "'%s': %s", settings, err.msg);
-    if (rc != SLPI_OK) return;
-    int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
-    double *x0 = calloc((size_t)dim, sizeof *x0);
-    double dW[64] = { 0 };
-    rc = slpi_fast_problem_initial_state(&p, x0, &err);
-    if (rc == SLPI_OK && M <= 64) rc = slpi_oracle_increments(&p, 1, dW, &err);
-    for (int k = 0; dWs && k < M; k++) { /* given increments */
-        char *end;
-        dW[k] = strtod(dWs, &end);
-        dWs = end + (*end == ',');
-    }
-    TEST_CHECKF(rc == SLPI_OK && M <= 64, "'%s': %s (M = %d)", settings, err.msg, M);
-    if (rc == SLPI_OK && M <= 64)
+    double *x0, *dW;
+    if (ou_problem_start(settings, &p, &x0, &dW)) {
+        int dim = slpi_problem_state_dim(&p), M = slpi_problem_noise_count(&p);
+        for (int k = 0; dWs && k < M; k++) { /* given increments */
+            char *end;
+            dW[k] = strtod(dWs, &end);
+            dWs = end + (*end == ',');
+        }
         for (int axis = -1; axis < dim && axis < 6; axis++) check_box(settings, &p, x0, dW, axis);
+    }
     free(x0);
+    free(dW);
 }
 
 int main(void)
