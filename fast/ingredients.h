@@ -22,8 +22,9 @@
  * the Euler predictor X_n + [Psi(X_n), X_n]/2 and stops it m iterations later, as GPU
  * ports with a fixed count of sweeps and no data-dependent exit do. Last come
  * SLPI_FAST_TOL_STOPS stops at a tolerance ("solver stop at 2^-12", "2^-13", ..., "2^-30":
- * tol = 2^-(SLPI_FAST_TOL_FIRST + j), one binade apart: docs/power.md#diagnosis-tol-grid-2): the solve from X_n stopped by slpi's own rule
- * (fast/solver.h, the update's max norm at most tol max(1, |unknown|max)) at that tol, no
+ * tol = 2^-(SLPI_FAST_TOL_FIRST + j), one binade apart: docs/power.md#diagnosis-tol-grid-2):
+ * the solve from X_n stopped by slpi's own rule (fast/solver.h, the update's max norm at
+ * most tol max(1, |unknown|max)) at that tol, no
  * fixed count, so each step takes its own count, as a port's tolerance stop does; the grid
  * is the diagnosis's 1-D search for the port's tolerance (docs/power.md#diagnosis-tol-stop). */
 #ifndef SLPI_FAST_INGREDIENTS_H

@@ -415,7 +415,7 @@ void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, d
         if (dd > 0) d->order[d->ranked++] = i; /* D_i = 0 on every row: not this step's */
     }
     if (d->ranked == 0) return;
-    for (int i = 1; i < d->ranked; i++) /* by share, largest first (insertion: n <= 57) */
+    for (int i = 1; i < d->ranked; i++) /* by share, largest first (insertion: n <= SLPI_DIAG_INGREDIENTS) */
         for (int j = i; j > 0 && d->share[d->order[j]] > d->share[d->order[j - 1]]; j--) {
             int t = d->order[j];
             d->order[j] = d->order[j - 1];

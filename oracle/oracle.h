@@ -127,6 +127,13 @@ typedef struct {
 /* A row's first field when its statistics ran out of memory: slpi_oracle_local then
  * fails with "out of memory" (a row is never left out of the test silently). */
 #define SLPI_STAT_NOMEM (-1.0)
+/* The word of a statistics' reference SLPI_STAT_REF_* (slpi/tools.h, whose enum is in this
+ * order): `--stat-reference`'s and the JSON's; NULL past the last. */
+static inline const char *slpi_oracle_stat_reference_name(int ref)
+{
+    static const char *const names[] = { "auto", "certified", "double", "accurate" };
+    return ref >= 0 && ref < (int)(sizeof names / sizeof *names) ? names[ref] : NULL;
+}
 /* 1 when the ball x of a row of k steps knows the row's deviation to within frac of the
  * unit k u s, 0 when it is too wide; a row enters the test at SLPI_STAT_RESOLUTION. */
 #define SLPI_STAT_RESOLUTION 1e-3

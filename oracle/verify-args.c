@@ -14,6 +14,7 @@
 #include "slpi/errors.h"
 #include "slpi/tools.h"
 #include "core/parse.h"
+#include "oracle/oracle.h"
 #include "core/threads.h"
 
 void slpi_verify_help(FILE *f)
@@ -100,12 +101,9 @@ static int parse_range(const char *s, long *a, long *b, slpi_error *err)
 /* auto, certified, double or accurate (docs/power.md#reference-rule, #accurate-reference). */
 static int parse_reference(const char *s, int *out, slpi_error *err)
 {
-    static const char *const names[] = { "auto", "certified", "double", "accurate" };
-    static const int refs[] = { SLPI_STAT_REF_AUTO, SLPI_STAT_REF_CERTIFIED, SLPI_STAT_REF_DOUBLE,
-                                SLPI_STAT_REF_ACCURATE };
-    for (int i = 0; i < 4; i++)
-        if (strcmp(s, names[i]) == 0) {
-            *out = refs[i];
+    for (int i = 0; slpi_oracle_stat_reference_name(i); i++)
+        if (strcmp(s, slpi_oracle_stat_reference_name(i)) == 0) {
+            *out = i;
             return SLPI_OK;
         }
     return bad(err, "stat-reference", s, "expected auto, certified, double or accurate");

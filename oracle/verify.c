@@ -305,9 +305,7 @@ static int verify_one(const char *path, const char *name, const slpi_verify_opts
     int used = SLPI_STAT_REF_CERTIFIED;
     if (rc == SLPI_OK && o->local) rc = slpi_verify_stat_reference(&used, o->stat_reference, &o->precision, dim, err);
     port.reference = used;
-    res->stats.reference = used == SLPI_STAT_REF_DOUBLE ? "double"
-        : used == SLPI_STAT_REF_ACCURATE                ? "accurate"
-                                                        : "certified";
+    res->stats.reference = slpi_oracle_stat_reference_name(used);
     FILE *table = o->table ? report : NULL;
     if (rc == SLPI_OK && table)
         fprintf(table, "verify %s: %s on %s, %ld rows\n", name, slpi_scheme_name(slpi_view_scheme(in->p)->scheme),

@@ -362,7 +362,8 @@ typedef struct {
  * SLPI_ORACLE_THRESHOLD, m = ceil(sqrt(dim))) is at most SLPI_STAT_REF_FRACTION u of the
  * port's format; or the accurate step (the certified path's arithmetic without its
  * enclosure tests), on rows where its radius is at most SLPI_STAT_REF_FRACTION units;
- * auto: double where allowed, else accurate. */
+ * auto: double where allowed, else accurate. In the order of `--stat-reference`'s words
+ * (auto, certified, double, accurate). */
 enum { SLPI_STAT_REF_AUTO, SLPI_STAT_REF_CERTIFIED, SLPI_STAT_REF_DOUBLE, SLPI_STAT_REF_ACCURATE };
 #define SLPI_STAT_REF_FRACTION 1e-5
 /* The reference (SLPI_STAT_REF_CERTIFIED, _DOUBLE or _ACCURATE) the statistics of a state
