@@ -94,6 +94,13 @@ static int route_eval(const isomp_ctx *c, acb_mat_t out, const route_sum *t)
     return ok;
 }
 
+/* The accurate step's product (docs/power.md#sliced-products): error-free slicing on BLAS,
+ * Arb's where it refuses (a part not finite). */
+static void sliced_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, slong prec)
+{
+    if (!slpi_ref_mrmat_mul_sliced(C, A, B, prec)) slpi_ref_mat_mul(C, A, B, prec);
+}
+
 /* G(Y) = X_n + 1/2 [Psi, Y] + 1/4 Psi Y Psi, with Psi = Psi(Y) returned too. All
  * matrices are skew-Hermitian at every point of their balls, so with U = Psi Y,
  * [Psi, Y] = U - U^* (slpi_ref_mat_skew_part) and G = X_n + 1/2 (U - U^*) + 1/4 U Psi:
@@ -381,7 +388,9 @@ static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system 
     c->s = s;
     c->delta = delta;
     c->x = x;
-    c->mul = slpi_ref_mrmat_route(s->p, s->N, prec) ? blas_mul : slpi_ref_mat_mul;
+    c->mul = slpi_ref_mrmat_route(s->p, s->N, prec)                       ? blas_mul
+        : slpi_ref_solve_is_accurate() && s->N >= SLPI_REF_MRMAT_SLICED_N ? sliced_mul
+                                                                          : slpi_ref_mat_mul;
     acb_mat_init(c->Xn, s->N, s->N);
     s->m_unpack(s, c->Xn, x, prec);
     memset(&c->xn, 0, sizeof c->xn);

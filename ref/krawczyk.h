@@ -100,6 +100,8 @@ int slpi_ref_krawczyk_designated(arb_ptr y, const slpi_ref_fn *f, const slpi_ref
  * the iteration's limit alone, with its a-posteriori error as the radius, no enclosure
  * test (docs/power.md#accurate-reference; ref/accurate.h). Returns the mode before. */
 int slpi_ref_solve_accurate(int on);
+/* 1 where this thread is in accurate mode. */
+int slpi_ref_solve_is_accurate(void);
 #define SLPI_REF_DENSE_MAX 256 /* Euler-Zeitlin N = 16: n^2 Jacobian entries */
 int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
                    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec), arb_srcptr guess, slong prec,

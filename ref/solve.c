@@ -99,6 +99,11 @@ int slpi_ref_solve_accurate(int on)
     return was;
 }
 
+int slpi_ref_solve_is_accurate(void)
+{
+    return accurate;
+}
+
 /* The accurate mode's root: the limit of y <- G(y) from start on balls (no Gmid, whose
  * images carry no error bound) with its a-posteriori error, into y: 1, or 0 with the
  * reason where the iteration does not converge. */

@@ -2,7 +2,8 @@
  * against the certified step it skips the enclosure tests of: for every implicit scheme
  * of the ref path (and the variants that change its solve: fixed_iters, the CAY update,
  * the SVI forms and outputs; two explicit RKMK steps, which have no solve), on the rigid body, the heavy top, Manakov, point vortices,
- * sine-Euler and Euler–Zeitlin su(8) and su(16) on Arb's products, one step from the
+ * sine-Euler and Euler–Zeitlin su(8), su(16) and su(32) on Arb's products (the accurate
+ * step's products from su(16) on by error-free slicing, ref/mrmat-sliced.c), one step from the
  * preset's x0 moved by a random relative 1e-3 (a state off the preset's symmetric start),
  * with the problem's canonical increments, both ways at the problem's precision. Each
  * coordinate of the accurate midpoint must lie within the certified ball widened by the
@@ -37,6 +38,7 @@ static const char *const cases[] = {
     "preset=rkmk/sine-euler/casimirs-tmk N=3 scheme=tmk",
     "preset=iso/zeitlin/strong N=8 ic_lmax=7 matmul=arb",
     "preset=iso/zeitlin/strong N=16 matmul=arb",
+    "preset=iso/zeitlin/strong N=32 matmul=arb",
 };
 #define NCASES ((int)(sizeof cases / sizeof cases[0]))
 

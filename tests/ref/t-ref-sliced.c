@@ -1,0 +1,232 @@
+/* t-ref-sliced.c — the accurate reference's product by error-free slicing on BLAS
+ * (ref/mrmat-sliced.c, docs/power.md#sliced-products) against Arb's: the same product of
+ * ball matrices computed two ways, at the accurate step's 128 bits.
+ *   - containment: every entry of slpi_ref_mrmat_mul_sliced(A, B) contains the midpoint of
+ *     acb_mat_mul(A, B) at 256 bits and overlaps it, real and complex, sizes 1..130, on
+ *     the BLAS route's kinds of inputs (tests/ref/mrutil.h) and on "rows": exact positive
+ *     many-bit midpoints (so that a level's sum is as large as it gets: a slice too wide
+ *     for exact sums shows) scaled by a random power of two per row and per column, with
+ *     zero rows and columns;
+ *   - the radius is at most the bound the header states, recomputed here from the
+ *     inputs (the slices' truncation, the inputs' radii, Arb's rounding to 128 bits);
+ *   - vertices: the exact product of the corner matrices (mA + rA)(mB + rB) lies inside;
+ *   - a midpoint that is not finite is refused, the output untouched. */
+#include "mrutil.h"
+
+#define ACC 128 /* the accurate step's precision */
+#define S 5
+enum { K_ROWS = K_COUNT };
+
+/* the exponent e with |x| < 2^e over the midpoints given (0 where all are zero) */
+static slong bound_exp(const arb_struct *const *x, slong n)
+{
+    slong e = WORD_MIN;
+    for (slong i = 0; i < n; i++)
+        if (!arf_is_zero(arb_midref(x[i]))) {
+            slong b = arf_abs_bound_lt_2exp_si(arb_midref(x[i]));
+            if (b > e) e = b;
+        }
+    return e == WORD_MIN ? 0 : e;
+}
+
+static void fill_rows(acb_mat_t A, int cplx, int by_row)
+{
+    slong r = acb_mat_nrows(A), c = acb_mat_ncols(A), lines = by_row ? r : c;
+    arf_t t;
+    arf_init(t);
+    for (slong a = 0; a < lines; a++) {
+        int zero = lines > 2 && test_rand_int(6) == 0, ex = (int)test_rand_int(81) - 40;
+        for (slong b = 0; b < (by_row ? c : r); b++) {
+            acb_ptr z = by_row ? acb_mat_entry(A, a, b) : acb_mat_entry(A, b, a);
+            for (int p = 0; p < 2; p++) {
+                arb_ptr x = p ? acb_imagref(z) : acb_realref(z);
+                if (zero || (p && !cplx)) {
+                    arb_zero(x);
+                    continue;
+                }
+                arb_set_d(x, ldexp(test_rand_uniform(0, 1), -60)); /* 60 bits below a double's */
+                arf_set_d(t, test_rand_uniform(0.5, 1));
+                arb_add_arf(x, x, t, 4 * ACC); /* exact */
+                arb_mul_2exp_si(x, x, ex);
+            }
+        }
+    }
+    arf_clear(t);
+}
+
+/* the header's radius bound of entry (i, j), part p, with Arb's rounding of mid to ACC bits */
+static void rad_bound(mag_t out, const acb_mat_t A, const acb_mat_t B, slong i, slong j, const arb_t mid)
+{
+    slong k = acb_mat_ncols(A), m2 = 2 * k > 0 ? 2 * k : 1;
+    int cplx = !(slpi_ref_mrmat_is_real(A) && slpi_ref_mrmat_is_real(B));
+    slong K = cplx ? 2 * k : k;
+    int lg = 0;
+    while (((slong)1 << lg) < S * K) lg++;
+    int beta = (53 - 1 - lg) / 2;
+    const arb_struct **x = calloc((size_t)m2, sizeof(arb_struct *));
+    mag_t ra, rb, t, u;
+    mag_init(ra);
+    mag_init(rb);
+    mag_init(t);
+    mag_init(u);
+    for (slong l = 0; l < k; l++) {
+        x[l] = acb_realref(acb_mat_entry(A, i, l));
+        x[k + l] = acb_imagref(acb_mat_entry(A, i, l));
+        mag_max(ra, ra, arb_radref(x[l]));
+        mag_max(ra, ra, arb_radref(x[k + l]));
+    }
+    slong e = bound_exp(x, m2);
+    for (slong l = 0; l < k; l++) {
+        x[l] = acb_realref(acb_mat_entry(B, l, j));
+        x[k + l] = acb_imagref(acb_mat_entry(B, l, j));
+        mag_max(rb, rb, arb_radref(x[l]));
+        mag_max(rb, rb, arb_radref(x[k + l]));
+    }
+    slong f = bound_exp(x, m2);
+    /* 2^(e+f) K 2^(-S beta) (S(S-1)/2 + 2) + K (2^e rb + ra (2^f + rb)) + 2^(1-ACC) |mid| */
+    mag_set_ui_2exp_si(out, (ulong)K * (S * (S - 1) / 2 + 2), e + f - S * beta);
+    mag_set_ui_2exp_si(t, 1, f);
+    mag_add(t, t, rb);
+    mag_mul(t, t, ra);
+    mag_set_ui_2exp_si(u, 1, e);
+    mag_mul(u, u, rb);
+    mag_add(t, t, u);
+    mag_mul_ui(t, t, (ulong)K);
+    mag_add(out, out, t);
+    arf_get_mag(t, arb_midref(mid));
+    mag_mul_2exp_si(t, t, 1 - ACC);
+    mag_add(out, out, t);
+    free(x);
+    mag_clear(ra);
+    mag_clear(rb);
+    mag_clear(t);
+    mag_clear(u);
+}
+
+static void check_product(int m, int k, int n, int kind, int cplx)
+{
+    acb_mat_t A, B, C, R;
+    acb_mat_init(A, m, k);
+    acb_mat_init(B, k, n);
+    acb_mat_init(C, m, n);
+    acb_mat_init(R, m, n);
+    if (kind == K_ROWS) {
+        fill_rows(A, cplx, 1);
+        fill_rows(B, cplx, 0);
+    } else {
+        fill(A, kind, cplx);
+        fill(B, kind, cplx);
+    }
+    const char *name = kind == K_ROWS ? "rows" : kind_name[kind];
+    int ok = slpi_ref_mrmat_mul_sliced(C, A, B, ACC);
+    TEST_CHECKF(ok, "%s %dx%dx%d cplx=%d: refused", name, m, k, n, cplx);
+    acb_mat_mul(R, A, B, PREC);
+    slong bi = 0, bj = 0;
+    if (ok)
+        TEST_CHECKF(contains_mids(C, R, &bi, &bj), "%s %dx%dx%d cplx=%d: entry (%ld,%ld) %s misses Arb's %s", name, m,
+                    k, n, cplx, (long)bi, (long)bj, arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 40, 0),
+                    arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 40, 0));
+    mag_t bound;
+    mag_init(bound);
+    for (slong i = 0; ok && i < m; i++)
+        for (slong j = 0; ok && j < n; j++)
+            for (int p = 0; p < 2; p++) {
+                acb_srcptr z = acb_mat_entry(C, i, j);
+                arb_srcptr part = p ? acb_imagref(z) : acb_realref(z);
+                rad_bound(bound, A, B, i, j, part);
+                if (mag_cmp(arb_radref(part), bound) > 0) {
+                    TEST_CHECKF(0, "%s %dx%dx%d cplx=%d: entry (%ld,%ld) part %d radius %g above the bound %g", name, m,
+                                k, n, cplx, (long)i, (long)j, p, mag_get_d(arb_radref(part)), mag_get_d(bound));
+                    ok = 0;
+                    break;
+                }
+            }
+    mag_clear(bound);
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(C);
+    acb_mat_clear(R);
+}
+
+/* Corners: mA, mB >= 0, radii doubles of 20-bit mantissas; the exact (mA + rA)(mB + rB)
+ * must lie in the ball of A B. */
+static void check_vertex(int m, int k, int n, int cplx)
+{
+    acb_mat_t A, B, Av, Bv, C, R;
+    acb_mat_init(A, m, k);
+    acb_mat_init(B, k, n);
+    acb_mat_init(Av, m, k);
+    acb_mat_init(Bv, k, n);
+    acb_mat_init(C, m, n);
+    acb_mat_init(R, m, n);
+    for (int side = 0; side < 2; side++) {
+        acb_mat_struct *X = side ? B : A, *V = side ? Bv : Av;
+        for (slong i = 0; i < acb_mat_nrows(X); i++)
+            for (slong j = 0; j < acb_mat_ncols(X); j++)
+                for (int p = 0; p <= cplx; p++) {
+                    arb_ptr x = p ? acb_imagref(acb_mat_entry(X, i, j)) : acb_realref(acb_mat_entry(X, i, j));
+                    arb_ptr v = p ? acb_imagref(acb_mat_entry(V, i, j)) : acb_realref(acb_mat_entry(V, i, j));
+                    double r = ldexp((double)(1 + test_rand_int(1 << 20)), -30 - (int)test_rand_int(8));
+                    arb_set_d(x, test_rand_uniform(0, 1));
+                    mag_set_d(arb_radref(x), r);
+                    arb_set_d(v, r);
+                    arb_add_arf(v, v, arb_midref(x), PREC); /* exact at PREC */
+                }
+    }
+    int ok = slpi_ref_mrmat_mul_sliced(C, A, B, ACC);
+    acb_mat_mul(R, Av, Bv, PREC);
+    int in = ok;
+    slong bi = 0, bj = 0;
+    for (slong i = 0; i < m && in; i++)
+        for (slong j = 0; j < n && in; j++)
+            if (!acb_contains(acb_mat_entry(C, i, j), acb_mat_entry(R, i, j))) in = 0, bi = i, bj = j;
+    TEST_CHECKF(in, "vertex %dx%dx%d cplx=%d: refused (%d) or entry (%ld,%ld) %s misses the corner product %s", m, k, n,
+                cplx, ok, (long)bi, (long)bj, arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 20, 0),
+                arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 20, 0));
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(Av);
+    acb_mat_clear(Bv);
+    acb_mat_clear(C);
+    acb_mat_clear(R);
+}
+
+static void check_refusal(void)
+{
+    acb_mat_t A, B, C;
+    acb_mat_init(A, 3, 3);
+    acb_mat_init(B, 3, 3);
+    acb_mat_init(C, 3, 3);
+    fill(A, K_RANDOM, 1);
+    fill(B, K_RANDOM, 1);
+    acb_mat_one(C);
+    arf_nan(arb_midref(acb_imagref(acb_mat_entry(B, 2, 1))));
+    TEST_CHECKF(!slpi_ref_mrmat_mul_sliced(C, A, B, ACC), "a NaN midpoint is not refused");
+    acb_mat_t I;
+    acb_mat_init(I, 3, 3);
+    acb_mat_one(I);
+    TEST_CHECKF(acb_mat_equal(C, I), "a refused product changed its output");
+    acb_mat_clear(I);
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(C);
+}
+
+int main(void)
+{
+    test_start("t-ref-sliced", 97);
+    static const int sizes[][3] = { { 1, 1, 1 },    { 3, 5, 2 },    { 4, 4, 4 },    { 17, 9, 13 },
+                                    { 32, 32, 32 }, { 64, 64, 64 }, { 130, 130, 6 } };
+    int ns = (int)(sizeof sizes / sizeof sizes[0]);
+    for (long it = 0; it < test_iters(1); it++)
+        for (int s = 0; s < ns; s++)
+            for (int kind = 0; kind <= K_ROWS; kind++)
+                for (int cplx = 0; cplx < 2; cplx++) check_product(sizes[s][0], sizes[s][1], sizes[s][2], kind, cplx);
+    for (long it = 0; it < test_iters(2); it++)
+        for (int cplx = 0; cplx < 2; cplx++) {
+            check_vertex(8, 64, 8, cplx);
+            check_vertex(5, 128, 3, cplx);
+        }
+    check_refusal();
+    TEST_END();
+}
