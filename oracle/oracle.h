@@ -90,6 +90,10 @@ typedef struct {
      * docs/power.md#reference-rule): under the double and the accurate one every row gives
      * its statistics row, certified or not, within max(max_steps, 1) steps */
     int reference;
+    /* 1: each statistics row also carries the diagnosis's (slpi_oracle_diag_row), which
+     * verify computes in a second pass over the same rows, only where the statistics FAIL
+     * (oracle/verify.c, oracle/README.md#diagnosis); 0: the rows carry none */
+    int diagnose;
 } slpi_oracle_port;
 
 /* Doubles a row gives the test: valid (1, or 2 when its step moves the state by a few

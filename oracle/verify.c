@@ -261,9 +261,9 @@ static int work_capped(const slpi_verify_input *in, const slpi_verify_opts *o, s
 
 /* One file (path, shown as name): its proof (global and local comparisons, the summary's
  * proof lines) and its rows' part of the statistics in res->stats (not finished). quiet:
- * no progress line of its own. */
+ * no progress line of its own; diagnose: the rows carry the diagnosis's too. */
 static int verify_one(const char *path, const char *name, const slpi_verify_opts *o, FILE *report, int quiet,
-                      slpi_verify_input *in, slpi_verify_result *res, slpi_error *err)
+                      int diagnose, slpi_verify_input *in, slpi_verify_result *res, slpi_error *err)
 {
     memset(res, 0, sizeof *res);
     res->verdict = res->global_verdict = res->local.verdict = SLPI_VERDICT_PASS;
@@ -301,7 +301,8 @@ static int verify_one(const char *path, const char *name, const slpi_verify_opts
                               o->combine_arg,
                               quiet,
                               NULL,
-                              0 };
+                              0,
+                              diagnose };
     int used = SLPI_STAT_REF_CERTIFIED;
     if (rc == SLPI_OK && o->local) rc = slpi_verify_stat_reference(&used, o->stat_reference, &o->precision, dim, err);
     port.reference = used;
@@ -422,7 +423,7 @@ static int distinct_path(const noise_key *keys, int i, const char *const *names,
 }
 
 static int run_files(int n, const char *const *paths, const char *const *names, const slpi_verify_opts *o, FILE *report,
-                     slpi_verify_result *res, slpi_error *err);
+                     int diagnose, slpi_verify_result *res, slpi_error *err);
 
 /* The files as given, a file with a `path` column split into its paths first
  * (oracle/verify-paths.c). */
@@ -433,9 +434,9 @@ int slpi_verify_run_files(int n, const char *const *paths, const slpi_verify_opt
     int rc = n >= 1 ? slpi_verify_paths_split(&sp, n, paths, err) : SLPI_OK;
     if (rc == SLPI_OK && n >= 1)
         rc = sp.nlist > INT_MAX ? slpi_error_set(err, SLPI_EINPUT, "verify: too many paths")
-                                : run_files((int)sp.nlist, sp.list, sp.shown, o, report, res, err);
+                                : run_files((int)sp.nlist, sp.list, sp.shown, o, report, 0, res, err);
     else if (rc == SLPI_OK)
-        rc = run_files(n, paths, paths, o, report, res, err);
+        rc = run_files(n, paths, paths, o, report, 0, res, err);
     if (n >= 1) slpi_verify_paths_clear(&sp);
     return rc;
 }
@@ -462,12 +463,12 @@ typedef struct {
 } file_work;
 
 static void work_file(file_work *w, const char *path, const char *name, const slpi_verify_opts *o, FILE *report,
-                      int quiet)
+                      int quiet, int diagnose)
 {
     FILE *out = report && quiet ? open_memstream(&w->text, &w->len) : report;
     memset(&w->in, 0, sizeof w->in);
     w->rc = report && !out ? slpi_error_set(&w->err, SLPI_EINPUT, "verify: out of memory")
-                           : verify_one(path, name, o, out, quiet, &w->in, w->res, &w->err);
+                           : verify_one(path, name, o, out, quiet, diagnose, &w->in, w->res, &w->err);
     if (out && out != report) fclose(out);
 }
 
@@ -481,8 +482,27 @@ static int file_threads(int n, const slpi_verify_opts *o, slpi_error *err, int *
     return *rc == SLPI_OK && nt > 1 && n >= FILES_PER_THREAD * nt ? nt : 1;
 }
 
+/* The diagnosis's pass: where the statistics FAIL, the local comparison again over the
+ * same rows (the same options, the proof's global comparison and table left out, no
+ * report), now with the ingredients' directions (oracle/diagnose.c), whose cost (a
+ * double step per ingredient a row) a passing run does not pay. Its rows and so its
+ * statistics are the first pass's; its diagnosis replaces the first's, which had no rows. */
+static int diagnose_pass(int n, const char *const *paths, const char *const *names, const slpi_verify_opts *o,
+                         slpi_verify_result *res, slpi_error *err)
+{
+    slpi_verify_opts d = *o;
+    d.global = 0;
+    d.table = 0;
+    slpi_verify_result *r = calloc(1, sizeof *r);
+    int rc = r ? run_files(n, paths, names, &d, NULL, 1, r, err)
+               : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory for the diagnosis");
+    if (rc == SLPI_OK) res->stats.diag = r->stats.diag;
+    free(r);
+    return rc;
+}
+
 static int run_files(int n, const char *const *paths, const char *const *names, const slpi_verify_opts *o, FILE *report,
-                     slpi_verify_result *res, slpi_error *err)
+                     int diagnose, slpi_verify_result *res, slpi_error *err)
 {
     if (n < 1) return slpi_error_set(err, SLPI_EINPUT, "verify: no trajectory file given");
     if (!(o->precision.u > 0 && o->precision.u < 1) || !(o->budget > 0) || !isfinite(o->budget))
@@ -508,7 +528,7 @@ static int run_files(int n, const char *const *paths, const char *const *names, 
         for (int j = 0; j < m; j++) w[j].res = b + j == 0 ? res : store + j;
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1) if (quiet)
         for (int j = 0; j < m; j++) {
-            work_file(w + j, paths[b + j], names[b + j], &one, report, quiet);
+            work_file(w + j, paths[b + j], names[b + j], &one, report, quiet, diagnose);
             slpi_progress_add(pg, 1);
         }
         /* in file order, as one file at a time: its report, its error, then the checks
@@ -539,13 +559,16 @@ static int run_files(int n, const char *const *paths, const char *const *names, 
     free(keys);
     if (rc != SLPI_OK) return rc;
     res->proof = res->verdict;
-    res->stats.cpu_seconds = (double)(clock() - cpu0) / CLOCKS_PER_SEC;
     if (!o->local) res->stats.dirs = 0; /* not run */
     if (o->local) {
         slpi_oracle_stat_finish(&res->stats, n);
+        if (!diagnose && res->stats.verdict == SLPI_VERDICT_FAIL &&
+            (rc = diagnose_pass(n, paths, names, o, res, err)) != SLPI_OK)
+            return rc;
         if (res->stats.verdict == SLPI_VERDICT_FAIL || (o->require_power && res->stats.verdict == SLPI_VERDICT_UNABLE))
             res->verdict = slpi_verdict_worse(res->verdict, res->stats.verdict);
     }
+    res->stats.cpu_seconds = (double)(clock() - cpu0) / CLOCKS_PER_SEC; /* both passes */
     if (report) slpi_verify_write_verdict(report, o, res);
     return SLPI_OK;
 }

@@ -5,8 +5,9 @@ with its amendment #diagnosis-rule-3-amendment, both committed before the first 
 Runs the C ports of tests/port/ (Euler-Zeitlin su(8), the rigid body, the heavy top) in
 their float build (verified at binary32) and double build (binary64) with port.h's
 defects, one path x 2000 steps and 100 paths x 4 steps, on the round's paths, through
-`slpi verify --local --json` (the statistics' reference is verify's default, `auto`; at
-binary32 with `--max-steps 0`, the statistics alone), and
+`slpi verify --local --json` (the statistics' reference is verify's default, `auto`; with
+`--max-steps 0`, the statistics alone: binary32 from the round's first run on, binary64
+from 2026-11-29 19:02 UTC), and
 judges the diagnosis of each statistical FAIL: right (the expected ingredient named first,
 alone), right in a group (an "indistinguishable" group holding it), wrong. One finished
 run is one line appended to RUNS (one write and fsync, calibrate.py's append); a run
@@ -179,10 +180,10 @@ def one(h, port, build, shape, defect, factor, path, cache):
     eff = "" if shape == "many" or defect == "none" else "%.4g" % effect(
         h, port, build, h.noise(port, SHAPES[shape][1], path), SHAPES[shape][1], defect, mag)
     js = os.path.join(folder, "v.json")
-    # binary32: the statistics alone (their reference is slpi's double path either way; the
-    # proof, which the round does not judge, is skipped: the amendment of 23:51 UTC)
-    alone = ["--max-steps", "0"] if build == "float" else []
-    r = run([SLPI, "verify", "--precision", BUILDS[build], "--local", "-q", "--json", js] + alone + files)
+    # the statistics alone: the proof, which the round does not judge, is skipped (binary32:
+    # the amendment of 23:51 UTC, the reference slpi's double path either way; binary64: that
+    # of 2026-11-29 19:02 UTC, the reference the accurate step, docs/power.md#diagnosis-rule-3-double-alone)
+    r = run([SLPI, "verify", "--precision", BUILDS[build], "--local", "-q", "--json", js, "--max-steps", "0"] + files)
     try:
         st = json.load(open(js)).get("statistics") or {}
     except (OSError, ValueError):

@@ -85,4 +85,71 @@ static inline int contains_mids(const acb_mat_t C, const acb_mat_t R, slong *bad
     return 1;
 }
 
+/* Corners: A, B with nonnegative midpoints (B's in [0, 1), A's in [0, 2^a_exp)) and radii
+ * doubles of 20-bit mantissas at 2^(r_exp - 0..7) (exact mags); Av, Bv their corners
+ * mid + rad, exact at PREC, whose product must lie in the ball of A B. */
+static inline void corner_inputs(acb_mat_t A, acb_mat_t B, acb_mat_t Av, acb_mat_t Bv, int cplx, int r_exp, int a_exp)
+{
+    for (int side = 0; side < 2; side++) {
+        acb_mat_struct *X = side ? B : A, *V = side ? Bv : Av;
+        for (slong i = 0; i < acb_mat_nrows(X); i++)
+            for (slong j = 0; j < acb_mat_ncols(X); j++)
+                for (int p = 0; p <= cplx; p++) {
+                    arb_ptr x = p ? acb_imagref(acb_mat_entry(X, i, j)) : acb_realref(acb_mat_entry(X, i, j));
+                    arb_ptr v = p ? acb_imagref(acb_mat_entry(V, i, j)) : acb_realref(acb_mat_entry(V, i, j));
+                    double r = ldexp((double)(1 + test_rand_int(1 << 20)), r_exp - (int)test_rand_int(8));
+                    double mid = side ? test_rand_uniform(0, 1) : ldexp(test_rand_uniform(0, 1), a_exp);
+                    arb_set_d(x, mid);
+                    mag_set_d(arb_radref(x), r);
+                    arb_set_d(v, r);
+                    arb_add_arf(v, v, arb_midref(x), PREC); /* exact at PREC */
+                }
+    }
+}
+
+/* every entry of C contains R's; else 0 with the first that does not */
+static inline int contains_all(const acb_mat_t C, const acb_mat_t R, slong *bad_i, slong *bad_j)
+{
+    for (slong i = 0; i < acb_mat_nrows(C); i++)
+        for (slong j = 0; j < acb_mat_ncols(C); j++)
+            if (!acb_contains(acb_mat_entry(C, i, j), acb_mat_entry(R, i, j))) {
+                *bad_i = i, *bad_j = j;
+                return 0;
+            }
+    return 1;
+}
+
+/* A product under test: C = A B, 1, or 0 with the reason in why (refused). */
+typedef int (*mr_product)(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *why, size_t why_len);
+
+/* The corners' check (corner_inputs): the product's ball of A B contains the exact
+ * (mA + rA)(mB + rB), for an m x k times k x n product. */
+static inline void check_corners(mr_product mul, int m, int k, int n, int cplx, int r_exp, int a_exp)
+{
+    acb_mat_t A, B, Av, Bv, C, R;
+    acb_mat_init(A, m, k);
+    acb_mat_init(B, k, n);
+    acb_mat_init(Av, m, k);
+    acb_mat_init(Bv, k, n);
+    acb_mat_init(C, m, n);
+    acb_mat_init(R, m, n);
+    corner_inputs(A, B, Av, Bv, cplx, r_exp, a_exp);
+    char why[200] = "";
+    int ok = mul(C, A, B, why, sizeof why);
+    TEST_CHECKF(ok, "vertex %dx%dx%d: refused: %s", m, k, n, why);
+    acb_mat_mul(R, Av, Bv, PREC);
+    slong bi = 0, bj = 0;
+    if (ok)
+        TEST_CHECKF(contains_all(C, R, &bi, &bj),
+                    "vertex %dx%dx%d cplx=%d: entry (%ld,%ld) %s misses the corner product %s", m, k, n, cplx, (long)bi,
+                    (long)bj, arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 20, 0),
+                    arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 20, 0));
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(Av);
+    acb_mat_clear(Bv);
+    acb_mat_clear(C);
+    acb_mat_clear(R);
+}
+
 #endif
