@@ -122,6 +122,42 @@ static inline int contains_all(const acb_mat_t C, const acb_mat_t R, slong *bad_
 /* A product under test: C = A B, 1, or 0 with the reason in why (refused). */
 typedef int (*mr_product)(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *why, size_t why_len);
 
+/* A (m x k), B (k x n), and C, R (m x n) for a product and Arb's. */
+static inline void product_init(acb_mat_t A, acb_mat_t B, acb_mat_t C, acb_mat_t R, int m, int k, int n)
+{
+    acb_mat_init(A, m, k);
+    acb_mat_init(B, k, n);
+    acb_mat_init(C, m, n);
+    acb_mat_init(R, m, n);
+}
+
+static inline void product_clear(acb_mat_t A, acb_mat_t B, acb_mat_t C, acb_mat_t R)
+{
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(C);
+    acb_mat_clear(R);
+}
+
+/* C = A B by mul against Arb's R = A B at PREC (named what in the messages): the product
+ * not refused, and every entry of C containing R's midpoint and overlapping it. Returns 1
+ * where the product was taken. */
+static inline int check_against_arb(mr_product mul, const acb_mat_t A, const acb_mat_t B, acb_mat_t C, acb_mat_t R,
+                                    const char *what, int cplx)
+{
+    int m = (int)acb_mat_nrows(A), k = (int)acb_mat_ncols(A), n = (int)acb_mat_ncols(B);
+    char why[200] = "";
+    int ok = mul(C, A, B, why, sizeof why);
+    TEST_CHECKF(ok, "%s %dx%dx%d cplx=%d: refused: %s", what, m, k, n, cplx, why);
+    acb_mat_mul(R, A, B, PREC);
+    slong bi = 0, bj = 0;
+    if (ok)
+        TEST_CHECKF(contains_mids(C, R, &bi, &bj), "%s %dx%dx%d cplx=%d: entry (%ld,%ld) %s misses Arb's %s", what, m,
+                    k, n, cplx, (long)bi, (long)bj, arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 40, 0),
+                    arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 40, 0));
+    return ok;
+}
+
 /* The corners' check (corner_inputs): the product's ball of A B contains the exact
  * (mA + rA)(mB + rB), for an m x k times k x n product. */
 static inline void check_corners(mr_product mul, int m, int k, int n, int cplx, int r_exp, int a_exp)
