@@ -6,7 +6,9 @@
  *     the BLAS route's kinds of inputs (tests/ref/mrutil.h) and on "rows": exact positive
  *     many-bit midpoints (so that a level's sum is as large as it gets: a slice too wide
  *     for exact sums shows) scaled by a random power of two per row and per column, with
- *     zero rows and columns;
+ *     zero rows and columns; and on "digits": every entry written in 5 digits of two bits more
+ *     than the product's (each digit near its largest, all of one sign), so that a slice
+ *     two bits too wide overflows a level's sum of 2^53 grains where the rounding shows;
  *   - the radius is at most the bound the header states, recomputed here from the
  *     inputs (the slices' truncation, the inputs' radii, Arb's rounding to 128 bits);
  *   - vertices: the exact product of the corner matrices (mA + rA)(mB + rB) lies inside;
@@ -15,7 +17,7 @@
 
 #define ACC 128 /* the accurate step's precision */
 #define S 5
-enum { K_ROWS = K_COUNT };
+enum { K_ROWS = K_COUNT, K_DIGITS };
 
 /* the exponent e with |x| < 2^e over the midpoints given (0 where all are zero) */
 static slong bound_exp(const arb_struct *const *x, slong n)
@@ -69,15 +71,41 @@ static slong line_parts(const arb_struct **x, mag_t rho, const acb_mat_t M, slon
     return bound_exp(x, 2 * k);
 }
 
+/* the header's digit width for inner dimension K (recomputed here, not taken from it) */
+static int slice_bits(slong K)
+{
+    int lg = 0;
+    while (((slong)1 << lg) < S * K) lg++;
+    return (53 - 1 - lg) / 2;
+}
+
+/* Entries of S digits of b bits, near their largest and of one sign: D_1 = 2^b - 1 - r,
+ * D_s = 2^(b-1) - 1 - r (r < 4), x = sum_s D_s 2^(-s b), exact. */
+static void fill_digits(acb_mat_t A, int cplx, int b)
+{
+    arb_t t;
+    arb_init(t);
+    for (slong i = 0; i < acb_mat_nrows(A); i++)
+        for (slong j = 0; j < acb_mat_ncols(A); j++)
+            for (int p = 0; p < 2; p++) {
+                arb_ptr x = p ? acb_imagref(acb_mat_entry(A, i, j)) : acb_realref(acb_mat_entry(A, i, j));
+                arb_zero(x);
+                for (int d = 1; d <= S && (cplx || !p); d++) {
+                    arb_set_si(t, (d == 1 ? ((slong)1 << b) : ((slong)1 << (b - 1))) - 1 - test_rand_int(4));
+                    arb_mul_2exp_si(t, t, -d * b);
+                    arb_add(x, x, t, 4 * ACC);
+                }
+            }
+    arb_clear(t);
+}
+
 /* the header's radius bound of entry (i, j), part p, with Arb's rounding of mid to ACC bits */
 static void rad_bound(mag_t out, const acb_mat_t A, const acb_mat_t B, slong i, slong j, const arb_t mid)
 {
     slong k = acb_mat_ncols(A), m2 = 2 * k > 0 ? 2 * k : 1;
     int cplx = !(slpi_ref_mrmat_is_real(A) && slpi_ref_mrmat_is_real(B));
     slong K = cplx ? 2 * k : k;
-    int lg = 0;
-    while (((slong)1 << lg) < S * K) lg++;
-    int beta = (53 - 1 - lg) / 2;
+    int beta = slice_bits(K);
     const arb_struct **x = calloc((size_t)m2, sizeof(arb_struct *));
     mag_t ra, rb, t, u;
     mag_init(ra);
@@ -119,11 +147,15 @@ static void check_product(int m, int k, int n, int kind, int cplx)
     if (kind == K_ROWS) {
         fill_rows(A, cplx, 1);
         fill_rows(B, cplx, 0);
+    } else if (kind == K_DIGITS) {
+        int b = slice_bits(cplx ? 2 * k : k) + 2;
+        fill_digits(A, cplx, b);
+        fill_digits(B, cplx, b);
     } else {
         fill(A, kind, cplx);
         fill(B, kind, cplx);
     }
-    const char *name = kind == K_ROWS ? "rows" : kind_name[kind];
+    const char *name = kind == K_ROWS ? "rows" : kind == K_DIGITS ? "digits" : kind_name[kind];
     int ok = check_against_arb(sliced, A, B, C, R, name, cplx);
     mag_t bound;
     mag_init(bound);
@@ -180,7 +212,7 @@ int main(void)
     int ns = (int)(sizeof sizes / sizeof sizes[0]);
     for (long it = 0; it < test_iters(1); it++)
         for (int s = 0; s < ns; s++)
-            for (int kind = 0; kind <= K_ROWS; kind++)
+            for (int kind = 0; kind <= K_DIGITS; kind++)
                 for (int cplx = 0; cplx < 2; cplx++) check_product(sizes[s][0], sizes[s][1], sizes[s][2], kind, cplx);
     for (long it = 0; it < test_iters(2); it++)
         for (int cplx = 0; cplx < 2; cplx++) {
