@@ -105,7 +105,7 @@ int slpi_ref_mrmat_mul_sliced(acb_mat_t C, const acb_mat_t A, const acb_mat_t B,
     double *L = calloc((size_t)SLICES * m * W, sizeof(double));
     slong *ea = malloc(sizeof(slong) * (size_t)m), *fb = malloc(sizeof(slong) * (size_t)n);
     mag_struct *ra = _mag_vec_init(m), *rb = _mag_vec_init(n);
-    const arb_struct **parts = malloc(sizeof(arb_struct *) * (size_t)(K > 2 * k ? K : 2 * k));
+    const arb_struct **parts = malloc(sizeof(arb_struct *) * (size_t)K); /* a row of Abar, a column of Bbar */
     int ok = As && Bs && L && ea && fb && parts;
     arf_t t, v;
     fmpz_t z;
