@@ -43,11 +43,12 @@ _Static_assert(sizeof stop_name / sizeof *stop_name == SLPI_FAST_STOPS, "a name 
 _Static_assert(sizeof pred_stop_name / sizeof *pred_stop_name == SLPI_FAST_PRED_STOPS, "a name per stop after E");
 _Static_assert(sizeof tol_stop_name / sizeof *tol_stop_name == SLPI_FAST_TOL_STOPS, "a name per tolerance stop");
 
-/* The noise ingredients of M components: one each (up to SLPI_FAST_NOISE_NAMED), then
- * one for all of them together when there are two or more. */
+/* The noise ingredients of M components: one each for the first SLPI_FAST_NOISE_NAMED
+ * (docs/power.md#diagnosis-rule-4), then one for all of them together when there are two
+ * or more. */
 static int noise_each(int M)
 {
-    return M <= SLPI_FAST_NOISE_NAMED ? M : 0;
+    return M < SLPI_FAST_NOISE_NAMED ? M : SLPI_FAST_NOISE_NAMED;
 }
 
 static int noise_all(int M)

@@ -1,8 +1,8 @@
 /* fast/ingredients.h — the ingredients of a step that `slpi verify`'s diagnosis scales
  * (oracle/diagnose.c; oracle/README.md#diagnosis): each is a coefficient, 1 in the scheme,
  * on one part of the step in the words of docs/schemes.md. Every scheme has the drift (the
- * increment h of H_0), the amplitude of each noise Hamiltonian (its increment dW_k; up to
- * SLPI_FAST_NOISE_NAMED of them) and of all of them together ("noise"), and the swap of
+ * increment h of H_0), the amplitude of each of the first SLPI_FAST_NOISE_NAMED noise
+ * Hamiltonians (its increment dW_k), of all of them together ("noise"), and the swap of
  * each two of the first SLPI_FAST_SWAP_NAMED components ("noise 1 and 2 swapped": at
  * coefficient c, dW_a + (c - 1)(dW_b - dW_a) drives H_a and dW_b + (c - 1)(dW_a - dW_b)
  * H_b, so c = 2 swaps the increments; a sign flip or an amplitude error of one component

@@ -24,7 +24,9 @@
  * of 1 and 2, 1 and 3, 2 and 3 follow "noise", and at a drawn coefficient c each is the
  * step whose two increments are mixed by c - 1 by hand (c = 2: swapped), within 1e-12;
  * "Psi Y Psi/4 reordered" follows ISOMP's three terms (its value: tests/oracle's
- * t-verify-diagnosis, against a port that reorders the product).
+ * t-verify-diagnosis, against a port that reorders the product). On Euler-Zeitlin su(8)
+ * (more than 9 noises): noise 1 ... noise 9 each, noise 1 and 9 at a drawn coefficient
+ * against the step with that increment scaled by hand.
  * SLPI_TEST_SEED draws other cases; SLPI_TEST_DEPTH more of them. */
 #include <math.h>
 #include <stdio.h>
@@ -246,6 +248,46 @@ static void check_swaps(void)
     slpi_problem_free(p);
 }
 
+/* Euler-Zeitlin su(8) (ISOMP, more than 9 noises): "noise 1" ... "noise 9" follow the
+ * drift, then "noise" (docs/power.md#diagnosis-rule-4); noise k at a drawn coefficient c,
+ * k = 1 and 9, is the step with dW_k times c by hand, within 1e-12 |x|. */
+static void check_noise_each(void)
+{
+    enum { MAX = 128 };
+    slpi_problem *p = NULL;
+    slpi_error err = { 0, "" };
+    slpi_fast *f = NULL;
+    TEST_CHECK(test_problem(&p, "iso/zeitlin/strong", 10, &err) == SLPI_OK && !slpi_problem_set_key(p, "N", "8") &&
+               !slpi_problem_set_key(p, "ic_lmax", "7") && slpi_fast_create(&f, p, &err) == 0);
+    const char *name[SLPI_FAST_INGREDIENTS_MAX];
+    int nf = f ? slpi_fast_ingredients(p, name) : 0, M = f ? slpi_problem_noise_count(p) : 0;
+    int dim = f ? slpi_problem_state_dim(p) : 0;
+    TEST_CHECKF(M > 9 && M <= MAX && dim <= MAX && nf == 47 && !strcmp(name[1], "noise 1") &&
+                    !strcmp(name[9], "noise 9") && !strcmp(name[10], "noise") &&
+                    !strcmp(name[11], "noise 1 and 2 swapped"),
+                "Euler-Zeitlin su(8): %d noises, %d ingredients", M, nf);
+    double x[MAX], y[MAX], z[MAX], dw[MAX], scaled[MAX];
+    if (nf != 47 || M > MAX || dim > MAX || slpi_fast_problem_initial_state(p, x, &err)) goto done;
+    for (int k = 1; k <= 9; k += 8) {
+        double c = 1 + test_rand_uniform(-0.5, 0.5), e = 0;
+        for (int j = 0; j < M; j++) dw[j] = scaled[j] = 0.01 * fu_normal();
+        scaled[k - 1] *= c;
+        slpi_step_info info;
+        memcpy(y, x, (size_t)dim * sizeof *y);
+        memcpy(z, x, (size_t)dim * sizeof *z);
+        int bad = slpi_fast_ingredient_scale(f, k, c) || slpi_step_failed(slpi_fast_step(f, y, dw, &info)) ||
+            slpi_fast_ingredient_scale(f, -1, 1.0) || slpi_fast_ingredient_scale(f, 0, 1.0) ||
+            slpi_step_failed(slpi_fast_step(f, z, scaled, &info));
+        slpi_fast_ingredient_scale(f, -1, 1.0);
+        for (int j = 0; j < dim; j++) e = fmax(e, fabs(y[j] - z[j]));
+        TEST_CHECKF(!bad && e <= TOL, "Euler-Zeitlin su(8): noise %d at %.4f against dW_%d times it: off by %.3g", k, c,
+                    k, bad ? -1.0 : e);
+    }
+done:
+    slpi_fast_free(f);
+    slpi_problem_free(p);
+}
+
 int main(void)
 {
     test_start("t-fast-ingredients", 4711);
@@ -276,5 +318,6 @@ int main(void)
         "rigid body: %d ingredients", nf);
     slpi_problem_free(p);
     check_swaps();
+    check_noise_each();
     TEST_END();
 }
