@@ -7,7 +7,8 @@
 # docs/diagnosis-runs-2.tsv, the third's the one tests/port/diagnosis3.py generates from
 # docs/diagnosis-runs-3.tsv (one more run of a correct port is noticed; a group that lacks
 # the expected ingredient, or nothing named, is a wrong call), and the tolerance stop's
-# check's the one it generates from docs/diagnosis-runs-tol.tsv (a run more is noticed).
+# check's the one it generates from docs/diagnosis-runs-tol.tsv (a run more is noticed), and
+# the fourth round's from docs/diagnosis-runs-4.tsv (a run more noticed; its expectations).
 set -u
 . "$(dirname "$0")/prelude.sh"
 $py tests/port/power_docs.py --check 2> "$d/err" || note "$(cat "$d/err")"
@@ -31,6 +32,20 @@ cp docs/diagnosis-runs-tol.tsv "$d/tol.tsv"
 printf 'svi\tdouble\tmany\ttol\t0\t1.4901161193847656e-08\t94000\t\t3-4\t1\tFAIL\tTrue\tdrift\t\t\t1.0\n' >> "$d/tol.tsv"
 $py tests/port/diagnosis3.py --tol-check "$d/tol.tsv" 2> /dev/null
 [ $? -eq 1 ] || note "a tolerance check's run more went unnoticed"
+$py tests/port/diagnosis3.py --r4-check docs/diagnosis-runs-4.tsv 2> "$d/err" || note "$(cat "$d/err")"
+cp docs/diagnosis-runs-4.tsv "$d/diag4.tsv"
+printf 'zeitlin\tfloat\tmany\tnone\t0\t0.0\t95000\t\t2-3\t0\tPASS\tFalse\t\t\t\t1.0\n' >> "$d/diag4.tsv"
+$py tests/port/diagnosis3.py --r4-check "$d/diag4.tsv" 2> /dev/null
+[ $? -eq 1 ] || note "a fourth-round run more went unnoticed"
+# the fourth round's expectations (docs/power.md#diagnosis-rule-4): su(8)'s sign is noise 1
+# on its paths, noise on the third round's; its tol any stop from X_n
+bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
+for args, want in ((('sign', 1, '2-3', 95003), 'noise 1'), (('sign', 1, '2-3', 91003), 'noise'),
+                   (('amp', 4, '2-3', 95003), 'noise'), (('tol', 0, '3-3', 95003), 'solver stop at 2^-30'),
+                   (('early', 2, '2-2', 95009), 'solver stop 2'), (('swap', 0, '2-3', 95000), 'noise 1 and 2 swapped')):
+    got = d.expected('zeitlin', *args).split('|')
+    print('' if want in got and (args[0] == 'tol' or len(got) == 1) else '%r: %r, not %r' % (args, got, want))" 2>&1)
+[ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected: $bad"
 # the third round's calls: a group counts only when it holds the expected ingredient, and
 # a FAIL with nothing named (whose JSON lists every ingredient as one group) is wrong
 bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d

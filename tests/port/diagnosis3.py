@@ -22,6 +22,10 @@ usage: diagnosis3.py --run RUNS [--out DIR] [--until HH:MM] [--only D1,D2] [--po
                                   the same for the tolerance stop's held-out check
                                   (docs/power.md#diagnosis-tol-stop: its plan, its
                                   <!-- diagnosis-table-tol -->)
+       diagnosis3.py --r4-run RUNS [options as --run], --r4-write RUNS, --r4-check RUNS
+                                  the same for the fourth round (docs/power.md#diagnosis-rule-4:
+                                  noise by component on Euler-Zeitlin su(8); its
+                                  <!-- diagnosis-table-4 -->)
 Environment: as power.py (SLPI_BIN, SLPI_BUILD, CC). Exit 2 on a bad argument."""
 import json
 import os
@@ -77,6 +81,12 @@ STOPS = ("solver stop", "solver stop 2", "solver stop 3", "solver stop 4")
 # runs): its paths, never used before, and what is right, any solver stop from X_n
 TOL_PATHS = range(94000, 94010)
 TOL_STOPS = tuple("solver stop at 2^-%d" % k for k in range(12, 31))
+# the fourth round (docs/power.md#diagnosis-rule-4, fixed before its runs): Euler-Zeitlin
+# alone, every defect of the third round and its families, on paths never used, its cells
+# in this order on each path; sign expects noise 1 (su(8) has it now), tol any stop from X_n
+R4_PATHS = range(95000, 95010)
+R4_CELLS = (("float", "many"), ("float", "single"), ("double", "many"), ("double", "single"))
+R4_EXPECT = dict(EXPECT["zeitlin"], sign="noise 1")
 FIELDS = ("port", "build", "shape", "defect", "factor", "mag", "path", "effect_u", "iterations", "exit",
           "stat_verdict", "named", "first", "group", "expected", "seconds")
 
@@ -113,6 +123,18 @@ def plan():
     return runs
 
 
+def r4_plan():
+    """the fourth round's runs: path by path, its cells in R4_CELLS's order"""
+    runs = []
+    for path in R4_PATHS:
+        for build, shape in R4_CELLS:
+            runs.append(("zeitlin", build, shape, "none", 0, path))
+            for defect in CONTINUOUS["zeitlin"] + NEW_CONTINUOUS["zeitlin"]:
+                runs += [("zeitlin", build, shape, defect, f, path) for f in FACTORS]
+            runs += [("zeitlin", build, shape, d, m or 0, path) for d, m in DISCRETE["zeitlin"] + (("swap", 0),)]
+    return runs
+
+
 def tol_plan():
     """the tolerance check's runs: the double builds on every path, then the float builds"""
     return [(port, build, shape, "tol", 0, path) for build in ("double", "float") for path in TOL_PATHS
@@ -138,10 +160,14 @@ def magnitude(h, port, build, defect, factor, cache):
     return cache[key]
 
 
-def expected(port, defect, factor, iters):
-    """the rule's expected first ingredients, '|'-separated, or '' (not judged)"""
+def expected(port, defect, factor, iters, path):
+    """the rule's expected first ingredients, '|'-separated, or '' (not judged); the fourth
+    round's (its paths) where it reads them otherwise"""
     if defect == "none":
         return ""
+    if int(path) in R4_PATHS:
+        return "|".join(STOPS + TOL_STOPS) if defect == "tol" else STOPS[factor - 1] if defect == "early" else \
+            "solver stop %d after predictor" % factor if defect == "pred" else R4_EXPECT[defect]
     if defect == "early":
         return STOPS[factor - 1]
     if defect == "pred":
@@ -193,7 +219,7 @@ def one(h, port, build, shape, defect, factor, path, cache):
     return dict(port=port, build=build, shape=shape, defect=defect, factor=factor, mag=repr(mag), path=path,
                 effect_u=eff, iterations=iters, exit=r.returncode, stat_verdict=st.get("verdict", ""),
                 named=bool(d.get("named")), first=ing[0].get("ingredient", "") if d.get("named") else "",
-                group="|".join(d.get("indistinguishable") or []), expected=expected(port, defect, factor, iters),
+                group="|".join(d.get("indistinguishable") or []), expected=expected(port, defect, factor, iters, path),
                 seconds="%.1f" % (time.time() - t))
 
 
@@ -221,8 +247,8 @@ def rate(k, n):
     return "%d/%d = %.0f %% [%.0f, %.0f]" % (k, n, 100.0 * k / n, 100 * lo, 100 * hi)
 
 
-def table(rows):
-    """docs/power.md's lines of the round"""
+def cells(rows):
+    """a round's table, a line a cell, and its pooled line"""
     lines = ["| port | format | shape | runs | correct ports: FAIL | judged | right alone | right in a group "
              "| wrong (named first) | right among named alone (95 %) |", "|---|---|---|---|---|---|---|---|---|---|"]
     for port in PORTS:
@@ -244,15 +270,20 @@ def table(rows):
     c = [(call(r), r) for r in rows]
     alone = [k for k, r in c if k and form(r) == "alone"]
     groups = [k for k, r in c if k and form(r) == "group"]
-    lines += ["", "**Named alone: right in %s** (goal >= 90 %%). **Indistinguishable groups holding the expected "
-              "ingredient: %d of %d.** Judged runs: %d of %d run (the rest: no statistical FAIL, or no expected "
-              "ingredient), %d of them with nothing named (wrong); correct ports: %d runs, %d statistical FAILs, "
-              "%d diagnoses named." % (
-                  rate(alone.count("right"), len(alone)), groups.count("group"), len(groups),
-                  sum(k != "" for k, r in c), len(rows), sum(k != "" and form(r) == "none" for k, r in c),
-                  sum(r["defect"] == "none" for r in rows),
-                  sum(r["defect"] == "none" and r["stat_verdict"] == "FAIL" for r in rows),
-                  sum(r["defect"] == "none" and r["named"] == "True" for r in rows))]
+    return lines + ["", "**Named alone: right in %s** (goal >= 90 %%). **Indistinguishable groups holding the "
+                    "expected ingredient: %d of %d.** Judged runs: %d of %d run (the rest: no statistical FAIL, or no "
+                    "expected ingredient), %d of them with nothing named (wrong); correct ports: %d runs, %d "
+                    "statistical FAILs, %d diagnoses named." % (
+                        rate(alone.count("right"), len(alone)), groups.count("group"), len(groups),
+                        sum(k != "" for k, r in c), len(rows), sum(k != "" and form(r) == "none" for k, r in c),
+                        sum(r["defect"] == "none" for r in rows),
+                        sum(r["defect"] == "none" and r["stat_verdict"] == "FAIL" for r in rows),
+                        sum(r["defect"] == "none" and r["named"] == "True" for r in rows))]
+
+
+def table(rows):
+    """docs/power.md's lines of the third round"""
+    lines = cells(rows)
     w = [(call(r, AS_WRITTEN.get((r["port"], r["defect"]), r["expected"])), r) for r in rows]
     w_alone = [k for k, r in w if k and form(r) == "alone"]
     lines.append("Read as the rule's words alone (the heavy top's `amp` expecting `noise`, its `drop` `Psi Y Psi/4`): "
@@ -267,6 +298,11 @@ def table(rows):
                      len(new), rate(n_alone.count("right"), len(n_alone)), n_groups.count("group"), len(n_groups)))
     lines.append("Not run: %d of the plan's %d runs." % (left, len(plan())))
     return lines
+
+
+def r4_table(rows):
+    """docs/power.md's lines of the fourth round"""
+    return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r4_plan()) - len(rows), len(r4_plan()))]
 
 
 def tol_table(rows):
@@ -301,15 +337,16 @@ def key(r):
 
 
 def main(argv):
-    modes = ("--run", "--write", "--check", "--tol-run", "--tol-write", "--tol-check")
-    if len(argv) < 2 or argv[0] not in modes:
+    rounds = {"--": (plan, table, "diagnosis-table-3"), "--tol-": (tol_plan, tol_table, "diagnosis-table-tol"),
+              "--r4-": (r4_plan, r4_table, "diagnosis-table-4")}
+    prefix = argv[0][:argv[0].rindex("-") + 1] if argv and argv[0].startswith("--") else ""
+    mode = "--" + argv[0][len(prefix):] if prefix in rounds else ""
+    if len(argv) < 2 or mode not in ("--run", "--write", "--check"):
         print(__doc__, file=sys.stderr)
         return 2
-    runs, tol = argv[1], argv[0].startswith("--tol-")
-    mode = argv[0].replace("--tol-", "--")
+    runs = argv[1]
     rows = read_table(runs, FIELDS)
-    the_plan, the_table, marker = (tol_plan, tol_table, "diagnosis-table-tol") if tol else (plan, table,
-                                                                                           "diagnosis-table-3")
+    the_plan, the_table, marker = rounds[prefix]
     if mode != "--run":
         doc = os.path.join(ROOT, "docs", "power.md")
         text = open(doc).read()
