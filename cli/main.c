@@ -53,6 +53,7 @@ static void usage(FILE *f)
 
 /* OpenBLAS's, absent from another CBLAS (reference BLAS, BLIS: docs/install.md#blas). */
 void openblas_set_num_threads(int n) __attribute__((weak));
+int blas_thread_shutdown_(void) __attribute__((weak));
 
 int main(int argc, char **argv)
 {
@@ -61,7 +62,14 @@ int main(int argc, char **argv)
      * steps: 0.17 s with one thread, 6.5 s with two, at load 5), its threads change the
      * last bits of 64 x 64 products, and the su(N) kernels thread themselves (fast/team.c,
      * sized by OMP_NUM_THREADS), calling BLAS from each thread. */
-    if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads) openblas_set_num_threads(1);
+    if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads) {
+        openblas_set_num_threads(1);
+        /* The pool OpenBLAS made when it loaded (a thread a core but one) spins about 2^28
+         * cycles before it sleeps: 0.1 CPU-s a thread for every process on idle cores, most
+         * of a short command's CPU (`slpi noise`: 0.09 of 0.1 s on 2 cores). One BLAS thread
+         * never wakes it, so it is stopped (OpenBLAS makes it again if asked for threads). */
+        if (blas_thread_shutdown_) blas_thread_shutdown_();
+    }
     /* The certified path makes and frees its N x N ball matrices thousands of times a
      * step: freed memory stays in the process (no trimming, no mmap below 32 MB), where
      * glibc's defaults returned it and faulted it back in, about a fifth of a certified
