@@ -17,7 +17,8 @@
  * 2^53 of them: exact in binary64, whatever the gemm's order, blocking or FMA. Level l is
  * one dgemm of the digits Abar^(1..l-1) (stored side by side) and Bbar^(l-1..1) (stored
  * in reverse, so both are contiguous). The levels l <= S + 1 are kept, summed exactly
- * (arf) and rounded once to prec by Arb (its error into the radius).
+ * (level_sum: integers in three words) and rounded once to prec by Arb (its error into the
+ * radius).
  * Radius: the omitted pairs (s, t <= S, s + t >= S + 2: at most S(S-1)/2 of them, each
  * term at most 2^(-S beta - 2)) and the rounding remainders (each term at most
  * 2^(-S beta) (1 + 2^(-S beta - 1))) give, per entry, at most
@@ -59,17 +60,16 @@ static int row_exp(slong *e, const arb_struct *const *x, slong n)
 }
 
 /* the S digits of the midpoint of x scaled by 2^-e into d[0], d[step], ..., as doubles
- * d_s 2^(-s beta) (so d[(s-1) step] is slice s) */
-static void slice(double *d, size_t step, const arb_t x, slong e, int beta, arf_t t, fmpz_t z)
+ * d_s 2^(-s beta) (so d[(s-1) step] is slice s); grain[s] = 2^(-s beta), s <= S (exact
+ * powers of two: the digits' values by products) */
+static void slice(double *d, size_t step, const arb_t x, slong e, int beta, const double *grain, arf_t t, fmpz_t z)
 {
-    const double grain = ldexp(1, -beta); /* exact powers of two: d_s 2^(-s beta) by products */
     arf_mul_2exp_si(t, arb_midref(x), SLICES * beta - e);
     arf_get_fmpz(z, t, ARF_RND_NEAR);
     ulong hi, lo;
     fmpz_get_signed_uiui(&hi, &lo, z); /* |M| <= 2^(S beta) < 2^127: two's complement */
     const ulong mask = ((ulong)1 << beta) - 1, half = (ulong)1 << (beta - 1);
-    double g = ldexp(1, -SLICES * beta);
-    for (int s = SLICES; s >= 2; s--, g /= grain) {
+    for (int s = SLICES; s >= 2; s--) {
         ulong r = lo & mask;
         slong dg = r >= half ? (slong)r - (slong)(mask + 1) : (slong)r;
         /* M -= dg, then M >>= beta (exact: M - dg is a multiple of 2^beta) */
@@ -78,9 +78,47 @@ static void slice(double *d, size_t step, const arb_t x, slong e, int beta, arf_
         hi = dg >= 0 ? hi - borrow : hi + borrow;
         lo = (nlo >> beta) | (hi << (64 - beta));
         hi = (hi >> beta) | ((hi >> 63) ? ~(~(ulong)0 >> beta) : 0);
-        d[(size_t)(s - 1) * step] = (double)dg * g;
+        d[(size_t)(s - 1) * step] = (double)dg * grain[s];
     }
-    d[0] = (double)(slong)lo * grain; /* |d_1| <= 2^beta + 1: one word */
+    d[0] = (double)(slong)lo * grain[1]; /* |d_1| <= 2^beta + 1: one word */
+}
+
+/* x = the exact sum of one entry's levels, L[q stride] for level l = q + 2 (q < SLICES), as
+ * the integer I = sum_l L_l 2^(l beta) 2^((S + 1 - l) beta), so that the sum is
+ * I 2^(-(S + 1) beta): each L_l 2^(l beta) is an integer below 2^53 (the exactness bound
+ * above), shifted by at most (S - 1) beta <= 96 bits, so I fits three words (two's
+ * complement); pow2[q] = 2^((q + 2) beta). */
+static void level_sum(arf_t x, const double *L, size_t stride, const double *pow2, int beta)
+{
+    ulong acc[3] = { 0, 0, 0 };
+    for (int q = 0; q < SLICES; q++) {
+        slong v = (slong)(L[(size_t)q * stride] * pow2[q]); /* exact: an integer below 2^53 */
+        if (v == 0) continue;
+        int sh = (SLICES - 1 - q) * beta, w = sh / 64, b = sh % 64;
+        ulong ext = v < 0 ? ~(ulong)0 : 0, in[3] = { (ulong)v, ext, ext }, add[3] = { 0, 0, 0 };
+        for (int k = 2; k >= w; k--) /* in << sh, three words */
+            add[k] = (in[k - w] << b) | (b && k - w > 0 ? in[k - w - 1] >> (64 - b) : 0);
+        ulong carry = 0;
+        for (int k = 0; k < 3; k++) {
+            ulong s = acc[k] + add[k], c = s < add[k];
+            acc[k] = s + carry;
+            carry = c | (acc[k] < carry);
+        }
+    }
+    int neg = (acc[2] >> 63) != 0;
+    if (neg) { /* |I|: negate the two's complement */
+        ulong carry = 1;
+        for (int k = 0; k < 3; k++) {
+            acc[k] = ~acc[k] + carry;
+            carry = carry && acc[k] == 0;
+        }
+    }
+    int n = 3;
+    while (n > 0 && acc[n - 1] == 0) n--;
+    if (n == 0)
+        arf_zero(x);
+    else
+        arf_set_mpn(x, acc, n, neg);
 }
 
 /* Abar's parts: row i, column l < K (complex: Re A then Im A) */
@@ -101,16 +139,17 @@ int slpi_ref_mrmat_mul_sliced(acb_mat_t C, const acb_mat_t A, const acb_mat_t B,
     int c = slpi_ref_mrmat_is_real(A) && slpi_ref_mrmat_is_real(B) ? 1 : 2;
     slong K = c * k, W = c * n, SK = SLICES * K;
     int beta = slice_bits(K);
+    double grain[SLICES + 1];
+    for (int s = 0; s <= SLICES; s++) grain[s] = ldexp(1, -s * beta);
     double *As = calloc((size_t)m * SK, sizeof(double)), *Bs = calloc((size_t)SK * W, sizeof(double));
     double *L = calloc((size_t)SLICES * m * W, sizeof(double));
     slong *ea = malloc(sizeof(slong) * (size_t)m), *fb = malloc(sizeof(slong) * (size_t)n);
     mag_struct *ra = _mag_vec_init(m), *rb = _mag_vec_init(n);
     const arb_struct **parts = malloc(sizeof(arb_struct *) * (size_t)K); /* a row of Abar, a column of Bbar */
     int ok = As && Bs && L && ea && fb && parts;
-    arf_t t, v;
+    arf_t t;
     fmpz_t z;
     arf_init(t);
-    arf_init(v);
     fmpz_init(z);
     /* Abar's rows: exponent, largest radius, digits (slice s at columns (s-1)K..sK) */
     for (slong i = 0; ok && i < m; i++) {
@@ -118,7 +157,7 @@ int slpi_ref_mrmat_mul_sliced(acb_mat_t C, const acb_mat_t A, const acb_mat_t B,
         ok = row_exp(ea + i, parts, K);
         for (slong l = 0; ok && l < K; l++) {
             mag_max(ra + i, ra + i, arb_radref(parts[l]));
-            slice(As + (size_t)i * SK + l, (size_t)K, parts[l], ea[i], beta, t, z);
+            slice(As + (size_t)i * SK + l, (size_t)K, parts[l], ea[i], beta, grain, t, z);
         }
     }
     /* Bbar's columns j (and n + j, the same magnitudes): slice s of row l at row
@@ -133,8 +172,8 @@ int slpi_ref_mrmat_mul_sliced(acb_mat_t C, const acb_mat_t A, const acb_mat_t B,
         for (slong l = 0; ok && l < c * k; l++) mag_max(rb + j, rb + j, arb_radref(parts[l]));
         for (slong l = 0; ok && l < k; l++) {
             double re[SLICES], im[SLICES] = { 0 };
-            slice(re, 1, parts[l], fb[j], beta, t, z);
-            if (c == 2) slice(im, 1, parts[k + l], fb[j], beta, t, z);
+            slice(re, 1, parts[l], fb[j], beta, grain, t, z);
+            if (c == 2) slice(im, 1, parts[k + l], fb[j], beta, grain, t, z);
             for (int s = 1; s <= SLICES; s++) {
                 double *blk = Bs + (size_t)(SLICES - s) * K * W;
                 blk[(size_t)l * W + j] = re[s - 1];
@@ -158,17 +197,15 @@ int slpi_ref_mrmat_mul_sliced(acb_mat_t C, const acb_mat_t A, const acb_mat_t B,
         mag_init(u);
         /* K 2^(-S beta) (S(S-1)/2 + 2) */
         mag_set_ui_2exp_si(trunc, (ulong)K * (SLICES * (SLICES - 1) / 2 + 2), -SLICES * beta);
+        double pow2[SLICES];
+        for (int q = 0; q < SLICES; q++) pow2[q] = ldexp(1, (q + 2) * beta);
         for (slong i = 0; i < m; i++)
             for (slong j = 0; j < W; j++) {
                 slong jb = j % n;
-                arf_zero(t);
-                for (int q = 0; q < SLICES; q++) {
-                    arf_set_d(v, L[(size_t)q * m * W + (size_t)i * W + j]);
-                    arf_add(t, t, v, ARF_PREC_EXACT, ARF_RND_DOWN);
-                }
+                level_sum(t, L + (size_t)i * W + j, (size_t)m * W, pow2, beta);
                 acb_ptr cz = acb_mat_entry(C, i, jb);
                 arb_ptr out = j < n || c == 1 ? acb_realref(cz) : acb_imagref(cz);
-                arf_mul_2exp_si(arb_midref(out), t, ea[i] + fb[jb]);
+                arf_mul_2exp_si(arb_midref(out), t, ea[i] + fb[jb] - (SLICES + 1) * beta);
                 mag_zero(arb_radref(out));
                 arb_set_round(out, out, prec);
                 /* sigma tau trunc + K (sigma rho_B + rho_A (tau + rho_B)) */
@@ -194,7 +231,6 @@ int slpi_ref_mrmat_mul_sliced(acb_mat_t C, const acb_mat_t A, const acb_mat_t B,
         mag_clear(u);
     }
     arf_clear(t);
-    arf_clear(v);
     fmpz_clear(z);
     free(As);
     free(Bs);
