@@ -87,17 +87,18 @@ static void slice(double *d, size_t step, const arb_t x, slong e, int beta, cons
  * the integer I = sum_l L_l 2^(l beta) 2^((S + 1 - l) beta), so that the sum is
  * I 2^(-(S + 1) beta): each L_l 2^(l beta) is an integer below 2^53 (the exactness bound
  * above), shifted by at most (S - 1) beta <= 96 bits, so I fits three words (two's
- * complement); pow2[q] = 2^((q + 2) beta). */
-static void level_sum(arf_t x, const double *L, size_t stride, const double *pow2, int beta)
+ * complement); pow2[q] = 2^((q + 2) beta). Not inlined: inlined, GCC 14 (Debian 13)
+ * reports a false 16-byte access to the radius written after it (-Wstringop-overflow). */
+__attribute__((noinline)) static void level_sum(arf_t x, const double *L, size_t stride, const double *pow2, int beta)
 {
     ulong acc[3] = { 0, 0, 0 };
     for (int q = 0; q < SLICES; q++) {
         slong v = (slong)(L[(size_t)q * stride] * pow2[q]); /* exact: an integer below 2^53 */
         if (v == 0) continue;
         int sh = (SLICES - 1 - q) * beta, w = sh / 64, b = sh % 64;
-        ulong ext = v < 0 ? ~(ulong)0 : 0, in[3] = { (ulong)v, ext, ext }, add[3] = { 0, 0, 0 };
-        for (int k = 2; k >= w; k--) /* in << sh, three words */
-            add[k] = (in[k - w] << b) | (b && k - w > 0 ? in[k - w - 1] >> (64 - b) : 0);
+        /* v << sh in three words: v's word and its sign's shifted by b bits, then w words */
+        ulong ext = v < 0 ? ~(ulong)0 : 0, lo = (ulong)v << b, mid = (ext << b) | (b ? (ulong)v >> (64 - b) : 0);
+        ulong add[3] = { w == 0 ? lo : 0, w == 0 ? mid : w == 1 ? lo : 0, w == 0 ? ext : w == 1 ? mid : lo };
         ulong carry = 0;
         for (int k = 0; k < 3; k++) {
             ulong s = acc[k] + add[k], c = s < add[k];
