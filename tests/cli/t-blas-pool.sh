@@ -5,7 +5,8 @@
 # sleeps, which a short command paid on idle cores. A running `slpi run` (the rigid body,
 # no products) has 1 thread; with OPENBLAS_NUM_THREADS=2 it keeps OpenBLAS's worker (at
 # least 2), so the count sees a pool. A BLAS without a pool (another CBLAS) shows 1 thread
-# in both: said, and not judged. Counted 0.5 s after the start (the pool is made at load).
+# in both: said, and not judged. Counted 1.5 s after the start (the pool is made at load, and
+# a loaded machine may be slow to start the process).
 cd "$(dirname "$0")/../.." || exit 2
 slpi=${SLPI_BIN:-build/slpi}
 fail=0
@@ -15,7 +16,7 @@ threads() {
   env -u OMP_NUM_THREADS -u OPENBLAS_NUM_THREADS "$@" "$slpi" run --preset iso/rigid-body/trajectories \
     --steps 100000000 output_every=100000000 -q -o /dev/null 2> /dev/null &
   p=$!
-  sleep 0.5
+  sleep 1.5
   n=$(ls "/proc/$p/task" 2> /dev/null | wc -l)
   kill "$p" 2> /dev/null
   wait "$p" 2> /dev/null
