@@ -10,11 +10,7 @@
  * and these are verified as the pooled files they are. The folder
  * ($TMPDIR/slpi-verify-PID-XXXXXX, PID this process's id) and the files in it are this
  * run's and are removed at its end; the ones of verify runs that are gone (SIGKILL, a
- * crash) the next split removes (docs/conventions.md#stale). Memory: the file once.
- * A file that is not a regular one (a FIFO, a pipe, /dev/stdin, a shell's <(...)) can be
- * read only once, and verify reads a file twice (its scan, then its local pass): it is
- * first copied as it streams into the same folder (FILE#stream, its header's file
- * references made absolute against FILE's folder), and that copy is verified, or split. */
+ * crash) the next split removes (docs/conventions.md#stale). Memory: the file once. */
 #define _XOPEN_SOURCE 700 /* realpath, mkdtemp */
 #include <dirent.h>
 #include <errno.h>
@@ -97,14 +93,14 @@ static int cmp_row(const void *a, const void *b)
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* A header value with `{path}` replaced by k (kept when keep is set), made absolute
- * against dir when relative and non-empty. */
-static void header_value(const char *val, size_t n, uint64_t k, int keep, const char *dir, char *out, size_t cap)
+/* A header value with `{path}` replaced by k, made absolute against dir when relative
+ * and non-empty. */
+static void header_value(const char *val, size_t n, uint64_t k, const char *dir, char *out, size_t cap)
 {
     char v[2 * SLPI_PATH_MAX];
     size_t o = 0;
     for (size_t i = 0; i < n && o + 24 < sizeof v; i++) {
-        if (!keep && n - i >= 6 && memcmp(val + i, "{path}", 6) == 0) {
+        if (n - i >= 6 && memcmp(val + i, "{path}", 6) == 0) {
             o += (size_t)snprintf(v + o, sizeof v - o, "%llu", (unsigned long long)k);
             i += 5;
         } else
@@ -115,13 +111,6 @@ static void header_value(const char *val, size_t n, uint64_t k, int keep, const 
         snprintf(out, cap, "%s/%s", dir, v);
     else
         snprintf(out, cap, "%s", v);
-}
-
-/* Whether the header's key [kv, kv + klen) names a file (resolved against the file's folder). */
-static int file_ref_key(const char *kv, size_t klen)
-{
-    return (klen == 10 && !memcmp(kv, "noise_file", 10)) || (klen == 7 && !memcmp(kv, "x0_file", 7)) ||
-        (klen == 12 && !memcmp(kv, "noise_fields", 12));
 }
 
 /* Write path k's file: the header with path=k (replacing the header's, or added at its
@@ -142,11 +131,13 @@ static int write_path(const char *out, const char *buf, size_t head_end, size_t 
         if (eq && klen == 4 && !memcmp(kv, "path", 4)) {
             fprintf(f, "# path=%llu\n", (unsigned long long)k);
             have_path = 1;
-        } else if (eq && file_ref_key(kv, klen)) {
+        } else if (eq &&
+                   ((klen == 10 && !memcmp(kv, "noise_file", 10)) || (klen == 7 && !memcmp(kv, "x0_file", 7)) ||
+                    (klen == 12 && !memcmp(kv, "noise_fields", 12)))) {
             char v[4 * SLPI_PATH_MAX];
             size_t vlen = (size_t)(s + len - eq - 1);
             while (vlen > 0 && (eq[vlen] == '\r' || eq[vlen] == ' ')) vlen--;
-            header_value(eq + 1, vlen, k, 0, dir, v, sizeof v);
+            header_value(eq + 1, vlen, k, dir, v, sizeof v);
             fprintf(f, "# %.*s=%s\n", (int)klen, kv, v);
         } else
             fprintf(f, "%.*s\n", (int)len, s);
@@ -171,14 +162,12 @@ static void folder_of(const char *path, char *out, size_t cap)
     snprintf(out, cap, "%s", realpath(dir, abs) ? abs : dir);
 }
 
-/* Whether name is one of split_file's or spool's: digits, '-', anything, then "#path=" and
- * digits, or "#stream". */
+/* Whether name is one of split_file's: digits, '-', anything, "#path=", digits. */
 static int split_name(const char *name)
 {
     const char *s = name;
     while (*s >= '0' && *s <= '9') s++;
     const char *k = strrchr(s, '#');
-    if (s != name && *s == '-' && k && strcmp(k, "#stream") == 0) return 1;
     if (s == name || *s != '-' || !k || strncmp(k, "#path=", 6) != 0 || !k[6]) return 0;
     for (k += 6; *k >= '0' && *k <= '9';) k++;
     return *k == 0;
@@ -226,82 +215,14 @@ static int make_dir(slpi_verify_paths *sp, slpi_error *err)
     return rc;
 }
 
-/* Append the private file `file` (a copy) to sp, shown as `name`; SLPI_OK, or out of
- * memory (nothing appended). */
-static int add_file(slpi_verify_paths *sp, const char *file, const char *name, slpi_error *err)
-{
-    if (sp->n == sp->cap) {
-        long nc = sp->cap ? 2 * sp->cap : 64;
-        char **m = realloc(sp->file, (size_t)nc * sizeof *m), **s = NULL;
-        if (m) sp->file = m;
-        if (m && (s = realloc(sp->name, (size_t)nc * sizeof *s))) sp->name = s;
-        if (!s) return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", name);
-        sp->cap = nc;
-    }
-    char *f = strdup(file), *g = f ? strdup(name) : NULL;
-    if (!g) {
-        free(f);
-        return slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", name);
-    }
-    sp->file[sp->n] = f, sp->name[sp->n++] = g;
-    return SLPI_OK;
-}
-
-/* Copy the file `path` that is not a regular one, read once as it streams, into the
- * private folder (FILE#stream), its header's file references made absolute against its
- * folder; *copy: the copy's path (sp's, shown as path). */
-static int spool(const char *path, slpi_verify_paths *sp, const char **copy, slpi_error *err)
-{
-    int rc = make_dir(sp, err);
-    if (rc != SLPI_OK) return rc;
-    char out[SLPI_PATH_MAX + 300], dir[SLPI_PATH_MAX];
-    const char *base = strrchr(path, '/');
-    snprintf(out, sizeof out, "%s/%ld-%.200s#stream", sp->dir, sp->n, base ? base + 1 : path);
-    folder_of(path, dir, sizeof dir);
-    FILE *in = fopen(path, "rb"), *f = in ? fopen(out, "w") : NULL;
-    if (!f) {
-        rc = slpi_error_set(err, SLPI_EINPUT, in ? "%s: cannot copy it into %s: %s" : "%s: cannot open%s: %s", path,
-                            in ? sp->dir : "", strerror(errno));
-        if (in) fclose(in);
-        return rc;
-    }
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    int head = 1;
-    while ((n = getline(&line, &cap, in)) > 0) {
-        const char *kv = line + 1, *e = line + n, *eq;
-        head = head && line[0] == '#';
-        while (head && kv < e && *kv == ' ') kv++;
-        if (head && (eq = memchr(kv, '=', (size_t)(e - kv))) && file_ref_key(kv, (size_t)(eq - kv))) {
-            char v[4 * SLPI_PATH_MAX];
-            size_t vlen = (size_t)(e - eq - 1);
-            while (vlen > 0 && (eq[vlen] == '\n' || eq[vlen] == '\r' || eq[vlen] == ' ')) vlen--;
-            header_value(eq + 1, vlen, 0, 1, dir, v, sizeof v);
-            fprintf(f, "# %.*s=%s\n", (int)(eq - kv), kv, v);
-        } else
-            fwrite(line, 1, (size_t)n, f);
-    }
-    free(line);
-    int bad = ferror(in) || ferror(f);
-    fclose(in);
-    if (fclose(f) != 0 || bad)
-        rc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot copy it into %s: %s", path, sp->dir, strerror(errno));
-    if (rc == SLPI_OK) rc = add_file(sp, out, path, err);
-    if (rc != SLPI_OK) unlink(out);
-    *copy = rc == SLPI_OK ? sp->file[sp->n - 1] : path;
-    return rc;
-}
-
-/* Split one file with a `path` column (read from `file`, named `path` in the report and
- * messages), appending its paths' files to sp (*split = 1); a file without one stays as
- * it is (*split = 0). */
-static int split_file(const char *file, const char *path, slpi_verify_paths *sp, int *split, slpi_error *err)
+/* Split one file with a `path` column, appending its paths' files to sp (*split = 1);
+ * a file without one stays as it is (*split = 0). */
+static int split_file(const char *path, slpi_verify_paths *sp, int *split, slpi_error *err)
 {
     *split = 0;
-    if (!names_path_column(file)) return SLPI_OK; /* read as it streams, never held whole */
+    if (!names_path_column(path)) return SLPI_OK; /* read as it streams, never held whole */
     size_t len = 0;
-    char *buf = slurp(file, &len);
+    char *buf = slurp(path, &len);
     if (!buf) return SLPI_OK;
     size_t p = 0;
     while (p < len && buf[p] == '#') { /* the header */
@@ -377,10 +298,27 @@ static int split_file(const char *file, const char *path, slpi_verify_paths *sp,
         if (write_path(out, buf, head_end, colline, colend, rows + i, j - i, rows[i].path, dir) != 0)
             rc = slpi_error_set(err, SLPI_EINPUT, "%s: cannot write its path %llu into %s: %s", path,
                                 (unsigned long long)rows[i].path, sp->dir, strerror(errno));
-        char name[SLPI_PATH_MAX + 32];
-        snprintf(name, sizeof name, "%s#path=%llu", path, (unsigned long long)rows[i].path);
-        if (rc == SLPI_OK) rc = add_file(sp, out, name, err);
-        if (rc != SLPI_OK) unlink(out);
+        if (rc == SLPI_OK && sp->n == sp->cap) {
+            long nc = sp->cap ? 2 * sp->cap : 64;
+            char **m = realloc(sp->file, (size_t)nc * sizeof *m), **s = NULL;
+            if (m) sp->file = m;
+            if (m && (s = realloc(sp->name, (size_t)nc * sizeof *s))) sp->name = s;
+            if (s)
+                sp->cap = nc;
+            else
+                rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory splitting its paths", path);
+        }
+        size_t nl = strlen(path) + 32;
+        char *f = rc == SLPI_OK ? strdup(out) : NULL, *name = f ? malloc(nl) : NULL;
+        if (name) snprintf(name, nl, "%s#path=%llu", path, (unsigned long long)rows[i].path);
+        if (rc == SLPI_OK && !name) {
+            free(f);
+            rc = slpi_error_set(err, SLPI_EINPUT, "%s: out of memory splitting its paths", path);
+        }
+        if (rc == SLPI_OK)
+            sp->file[sp->n] = f, sp->name[sp->n++] = name;
+        else
+            unlink(out);
         i = j;
     }
     free(rows);
@@ -392,17 +330,12 @@ int slpi_verify_paths_split(slpi_verify_paths *sp, int n, const char *const *pat
 {
     memset(sp, 0, sizeof *sp);
     long *from = malloc(2 * ((size_t)n + 1) * sizeof *from), *to = from ? from + n + 1 : NULL;
-    const char **lone = from ? malloc(((size_t)n + 1) * sizeof *lone) : NULL; /* file i when not split */
-    int rc = lone ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
+    int rc = from ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     long total = 0;
     for (int i = 0; rc == SLPI_OK && i < n; i++) { /* [from[i], to[i]): file i's paths; -1: not split */
         int split = 0;
-        struct stat st;
-        lone[i] = paths[i];
-        if (stat(paths[i], &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-            rc = spool(paths[i], sp, &lone[i], err);
         from[i] = sp->n;
-        if (rc == SLPI_OK) rc = split_file(lone[i], paths[i], sp, &split, err);
+        rc = split_file(paths[i], sp, &split, err);
         to[i] = sp->n;
         if (!split) from[i] = -1;
         total += split ? to[i] - from[i] : 1;
@@ -414,13 +347,12 @@ int slpi_verify_paths_split(slpi_verify_paths *sp, int n, const char *const *pat
         rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     for (int i = 0; rc == SLPI_OK && i < n; i++) {
         if (from[i] < 0)
-            sp->shown[sp->nlist] = paths[i], sp->list[sp->nlist++] = lone[i];
+            sp->shown[sp->nlist] = paths[i], sp->list[sp->nlist++] = paths[i];
         else
             for (long k = from[i]; k < to[i]; k++)
                 sp->shown[sp->nlist] = sp->name[k], sp->list[sp->nlist++] = sp->file[k];
     }
     free(from);
-    free(lone);
     return rc;
 }
 

@@ -162,24 +162,6 @@ for k in 1 2; do
   case $out in *"10 rows"*"exit 0") ;; *) note "two paths whose digests share hash $k (x0 $(cat "$d/h$k.x0")): $out" ;; esac
 done
 [ -z "$(ls -A "$TMPDIR")" ] || note "the split's folder is left behind after an error: $(ls -A "$TMPDIR")"
-# a file that can be read once (a FIFO, a pipe): verify reads a file twice, so it copies it
-# first (FILE#stream). Through a FIFO, the three-path file with noise_file=n{path}.noise
-# (relative: against the FIFO's folder) gives what the regular file gives, its paths named
-# FIFO#path=K; one path's file on standard input gives what the file gives; nothing is left
-mkfifo "$d/fifo"
-(timeout 60 cat "$d/nf.tsv" > "$d/fifo" &)
-out=$(timeout 60 $slpi verify --local --threads 1 "$d/fifo" 2>&1; echo "exit $?")
-case $out in *"verify $d/fifo#path=$((base + 2)): isomp on rigid-body, 5 rows"*"; noise: file $d/n$((base + 2)).noise"*) ;;
-  *) note "a FIFO's report: $(echo "$out" | grep '^verify\|exit\|slpi' | head -4)" ;; esac
-(timeout 60 cat "$d/nf.tsv" > "$d/fifo" &)
-out=$(summary "$d/fifo" | sed 's/^[^:]*: //')
-[ "$out" = "$three" ] || note "the three-path file through a FIFO: '$out' where the files give '$three'"
-one=$(summary "$d/p0.tsv" | sed 's/^[^:]*: //')
-out=$(summary /dev/stdin < "$d/p0.tsv" | sed 's/^[^:]*: //')
-[ "$out" = "$one" ] || note "a path's file on standard input: '$out' where the file gives '$one'"
-out=$(cat "$d/p0.tsv" | summary /dev/stdin | sed 's/^[^:]*: //')
-[ "$out" = "$one" ] || note "a path's file through a pipe: '$out' where the file gives '$one'"
-[ -z "$(ls -A "$TMPDIR")" ] || note "a FIFO's copy is left behind: $(ls -A "$TMPDIR")"
 # the private folders of verify runs that are gone (docs/conventions.md#stale): a split
 # removes a dead process's slpi-verify-PID-XXXXXX with its split files; it keeps a live
 # process's, a look-alike, and a dead one's that holds a file of another kind (its split
@@ -187,7 +169,7 @@ out=$(cat "$d/p0.tsv" | summary /dev/stdin | sed 's/^[^:]*: //')
 sh -c 'exit 0' & dead=$!
 wait $dead
 for f in "slpi-verify-$dead-abcdef" "slpi-verify-$$-abcdef" "slpi-verify-$dead-abcdefg" "slpi-verify-$dead-Other1"; do
-  mkdir "$TMPDIR/$f" && echo split > "$TMPDIR/$f/0-x.tsv#path=3" && echo copy > "$TMPDIR/$f/1-fifo#stream"
+  mkdir "$TMPDIR/$f" && echo split > "$TMPDIR/$f/0-x.tsv#path=3"
 done
 echo mine > "$TMPDIR/slpi-verify-$dead-Other1/notes.txt"
 summary "$d/step.tsv" > /dev/null
@@ -196,7 +178,5 @@ for f in "slpi-verify-$$-abcdef/0-x.tsv#path=3" "slpi-verify-$dead-abcdefg/0-x.t
   [ -e "$TMPDIR/$f" ] || note "a split removed $f"
 done
 [ -e "$TMPDIR/slpi-verify-$dead-Other1/0-x.tsv#path=3" ] && note "a dead verify's split file is left beside another file"
-[ -e "$TMPDIR/slpi-verify-$dead-Other1/1-fifo#stream" ] && note "a dead verify's copy of a FIFO is left beside another file"
-[ -e "$TMPDIR/slpi-verify-$$-abcdef/1-fifo#stream" ] || note "a split removed a live verify's copy of a FIFO"
 [ $fail -eq 0 ] && echo "t-verify-paths: PASS"
 exit $fail
