@@ -32,6 +32,7 @@
 #include "slpi/problem-shape.h"
 #include "slpi/problem-finish.h"
 #include "bench/benchutil.h"
+#include "core/blas-threads.h"
 #include "core/steps.h"
 #include "ref/mrmat.h"
 
@@ -48,10 +49,8 @@ typedef struct {
     int done;
 } route_time;
 
-/* one BLAS thread unless OPENBLAS_NUM_THREADS chooses, as the command (cli/main.c); one
- * thread for the double path's team unless OMP_NUM_THREADS chooses (a ratio of one thread
- * to one thread) */
-void openblas_set_num_threads(int n) __attribute__((weak));
+/* one thread for the double path's team unless OMP_NUM_THREADS chooses, as one BLAS thread
+ * (slpi_blas_one_thread, as the command): a ratio of one thread to one thread */
 void omp_set_num_threads(int n) __attribute__((weak));
 
 static const char *bench_prec = "128";    /* --prec */
@@ -166,7 +165,7 @@ int main(int argc, char **argv)
         else
             break;
     }
-    if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads) openblas_set_num_threads(1);
+    slpi_blas_one_thread();
     if (!getenv("OMP_NUM_THREADS") && omp_set_num_threads) omp_set_num_threads(1);
     mallopt(M_MMAP_THRESHOLD, 32 << 20); /* the command's allocator settings (cli/main.c) */
     mallopt(M_TRIM_THRESHOLD, 1 << 30);

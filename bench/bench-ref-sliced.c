@@ -6,9 +6,13 @@
  * random skew-Hermitian N x N ball matrices (128-bit midpoints, radii 2^-130), the shapes
  * of an su(N) step, by slpi_ref_mrmat_mul_sliced and by slpi_ref_mat_mul (Arb's), taken
  * alternately until each has run 0.3 CPU s; thread CPU seconds per product (the BLAS on
- * one thread unless OPENBLAS_NUM_THREADS says otherwise), the ratio Arb ÷ sliced, and the
- * largest sliced radius relative to the largest entry. One run, one load line. */
+ * one thread unless OPENBLAS_NUM_THREADS says otherwise: slpi_blas_one_thread, as Arb's
+ * product runs on one), the ratio Arb ÷ sliced, and the largest sliced radius relative to
+ * the largest entry. Both in one process and one floating-point mode, from the same
+ * matrices (the digits and the level sums are normal numbers: no subnormal arises, flushed
+ * or not). One run, one load line. */
 #include "bench/benchutil.h"
+#include "core/blas-threads.h"
 #include "ref/matrix.h"
 #include "ref/mrmat.h"
 
@@ -50,6 +54,7 @@ int main(int argc, char **argv)
     int nn = argc > 1 ? argc - 1 : (int)(sizeof dflt / sizeof dflt[0]);
     flint_rand_t st;
     flint_randinit(st);
+    slpi_blas_one_thread(); /* the sliced side's dgemm on one thread, as Arb's product */
     bench_print_load("start");
     printf("%6s %14s %14s %10s %16s\n", "N", "sliced s/prod", "Arb s/prod", "Arb/sliced", "sliced rad/max");
     for (int a = 0; a < nn; a++) {

@@ -11,6 +11,7 @@
 #include "slpi/errors.h"
 #include "slpi/process.h"
 #include "slpi/version.h"
+#include "core/blas-threads.h"
 #include "core/command.h"
 
 /* quiet: the command reads --quiet/-q itself (less output); for the others it only
@@ -51,25 +52,16 @@ static void usage(FILE *f)
             "resumable)\n");
 }
 
-/* OpenBLAS's, absent from another CBLAS (reference BLAS, BLIS: docs/install.md#blas). */
-void openblas_set_num_threads(int n) __attribute__((weak));
-int blas_thread_shutdown_(void) __attribute__((weak));
-
 int main(int argc, char **argv)
 {
     /* One BLAS thread unless OPENBLAS_NUM_THREADS chooses (docs/conventions.md#threads): a
      * pool of OpenBLAS threads spins against busy cores (Euler-Zeitlin N = 64, 200
      * steps: 0.17 s with one thread, 6.5 s with two, at load 5), its threads change the
      * last bits of 64 x 64 products, and the su(N) kernels thread themselves (fast/team.c,
-     * sized by OMP_NUM_THREADS), calling BLAS from each thread. */
-    if (!getenv("OPENBLAS_NUM_THREADS") && openblas_set_num_threads) {
-        openblas_set_num_threads(1);
-        /* The pool OpenBLAS made when it loaded (a thread a core but one) spins about 2^28
-         * cycles before it sleeps: 0.1 CPU-s a thread for every process on idle cores, most
-         * of a short command's CPU (`slpi noise`: 0.09 of 0.1 s on 2 cores). One BLAS thread
-         * never wakes it, so it is stopped (OpenBLAS makes it again if asked for threads). */
-        if (blas_thread_shutdown_) blas_thread_shutdown_();
-    }
+     * sized by OMP_NUM_THREADS), calling BLAS from each thread. OpenBLAS's idle pool is
+     * stopped too: a 0.2-s `slpi ensemble` cost 0.30 CPU-s on two
+     * idle cores with it, 0.20 without (core/blas-threads.h). */
+    slpi_blas_one_thread();
     /* The certified path makes and frees its N x N ball matrices thousands of times a
      * step: freed memory stays in the process (no trimming, no mmap below 32 MB), where
      * glibc's defaults returned it and faulted it back in, about a fifth of a certified
