@@ -163,19 +163,19 @@ def magnitude(h, port, build, defect, factor, cache):
 def expected(port, defect, factor, iters, path):
     """the rule's expected first ingredients, '|'-separated, or '' (not judged); the fourth
     round's (its paths) where it reads them otherwise"""
+    r4 = int(path) in R4_PATHS
     if defect == "none":
         return ""
-    if int(path) in R4_PATHS:
-        return "|".join(STOPS + TOL_STOPS) if defect == "tol" else STOPS[factor - 1] if defect == "early" else \
-            "solver stop %d after predictor" % factor if defect == "pred" else R4_EXPECT[defect]
     if defect == "early":
         return STOPS[factor - 1]
     if defect == "pred":
         return "solver stop %d after predictor" % factor
+    if defect == "tol" and r4:
+        return "|".join(STOPS + TOL_STOPS)
     if defect == "tol":
         lo, hi = (int(v) for v in iters.split("-"))
         return STOPS[lo - 1] if lo == hi and lo <= len(STOPS) else "|".join(STOPS)
-    return EXPECT[port][defect] or ""
+    return (R4_EXPECT if r4 else EXPECT[port])[defect] or ""
 
 
 def trajectories(h, port, build, shape, defect, mag, path, folder):
