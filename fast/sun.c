@@ -104,6 +104,10 @@ int slpi_fast_sun_init(slpi_fast_sun *u, int N,
 void slpi_fast_sun_clear(slpi_fast_sun *u)
 {
     for (int i = 0; i < 4; i++) free(u->w[i]);
+    for (int i = 0; i < 2; i++) {
+        free(u->spec[i].X);
+        free(u->spec[i].lam);
+    }
     memset(u, 0, sizeof *u);
 }
 
@@ -379,9 +383,29 @@ int slpi_fast_sun_spectrum(double *lam, cplx tr[7], const cplx *X, int N)
     return 0;
 }
 
+/* The spectrum of X (slpi_fast_sun_spectrum) through u's slots: a hit in either slot when X
+ * has the bits of its matrix, else computed into slot `slot` (the initial state's is the
+ * slot that does not hold the current state's, so neither overwrites the other). Returns the slot's index (its
+ * rc says whether the eigenvalues are valid) or -1 when out of memory. */
+static int sun_spectrum_cached(slpi_fast_sun *u, int slot, const cplx *X)
+{
+    const size_t nn = (size_t)u->N * u->N;
+    for (int i = 0; i < 2; i++)
+        if (u->spec[i].valid && !memcmp(u->spec[i].X, X, nn * sizeof *X)) return i;
+    if (!u->spec[slot].X) u->spec[slot].X = malloc(nn * sizeof *X);
+    if (!u->spec[slot].lam) u->spec[slot].lam = malloc((size_t)u->N * sizeof(double));
+    if (!u->spec[slot].X || !u->spec[slot].lam) return -1;
+    memcpy(u->spec[slot].X, X, nn * sizeof *X);
+    u->spec[slot].rc = slpi_fast_sun_spectrum(u->spec[slot].lam, u->spec[slot].tr, X, u->N);
+    u->spec[slot].valid = 1;
+    return slot;
+}
+
 /* The invariants of X listed by shape (slpi_fast_sun_diagnostics), at most N + 4, into v,
- * with their names and their departures' names and kinds (rel: relative); their count. */
-static int sun_invariants(int shape, int N, const cplx *X, double *v, const char **name, const char **dev, int *rel)
+ * with their names and their departures' names and kinds (rel: relative); their count.
+ * w, tr: X's spectrum (slpi_fast_sun_spectrum), NULL if it failed. */
+static int sun_invariants(int shape, int N, const cplx *X, const double *w, const cplx *tr, double *v,
+                          const char **name, const char **dev, int *rel)
 {
     static const char *const lam[12][2] = { { "lambda_1", "lambda_1_dev" },   { "lambda_2", "lambda_2_dev" },
                                             { "lambda_3", "lambda_3_dev" },   { "lambda_4", "lambda_4_dev" },
@@ -389,11 +413,11 @@ static int sun_invariants(int shape, int N, const cplx *X, double *v, const char
                                             { "lambda_7", "lambda_7_dev" },   { "lambda_8", "lambda_8_dev" },
                                             { "lambda_9", "lambda_9_dev" },   { "lambda_10", "lambda_10_dev" },
                                             { "lambda_11", "lambda_11_dev" }, { "lambda_12", "lambda_12_dev" } };
-    double *w = malloc((size_t)N * sizeof *w), fro = 0;
-    cplx tr[7], trace = 0;
+    double fro = 0;
+    cplx trace = 0;
     for (size_t i = 0; i < (size_t)N * N; i++) fro += creal(X[i] * conj(X[i]));
     for (int a = 0; a < N; a++) trace += X[a + (size_t)N * a];
-    int ok = w && slpi_fast_sun_spectrum(w, tr, X, N) == 0, n = 0;
+    int ok = w != NULL, n = 0;
 #define PUT(nm, dnm, val, r) (name[n] = (nm), dev[n] = (dnm), rel[n] = (r), v[n++] = (val))
     PUT("C2", "C2_rel_dev", -fro, 1);
     PUT("C3", "C3_rel_dev", ok ? cimag(tr[3]) : NAN, 1);
@@ -411,7 +435,6 @@ static int sun_invariants(int shape, int N, const cplx *X, double *v, const char
         }
     }
 #undef PUT
-    free(w);
     return n;
 }
 
@@ -419,24 +442,27 @@ void slpi_fast_sun_diagnostics(slpi_fast_sun *u, slpi_diag *d, const cplx *X, co
 {
     int N = u->N, rel[16 + 4];
     const char *name[16 + 4], *dev[16 + 4];
-    double v[16 + 4], v0[16 + 4], *lam = malloc(2 * (size_t)N * sizeof *lam);
-    cplx tr[7], tr0[7], trace = 0;
-    int n = sun_invariants(shape, N, X, v, name, dev, rel), listed4 = 0;
+    double v[16 + 4], v0[16 + 4];
+    cplx trace = 0;
+    int k = sun_spectrum_cached(u, 0, X), ok = k >= 0 && u->spec[k].rc == 0;
+    const double *lam = ok ? u->spec[k].lam : NULL;
+    const cplx *tr = ok ? u->spec[k].tr : NULL;
+    int n = sun_invariants(shape, N, X, lam, tr, v, name, dev, rel), listed4 = 0;
     for (int i = 0; i < n; i++) {
         slpi_diag_add(d, name[i], v[i]);
         listed4 |= !strcmp(name[i], "C4");
     }
-    int ok = lam && slpi_fast_sun_spectrum(lam, tr, X, N) == 0;
     for (int a = 0; a < N; a++) trace += X[a + (size_t)N * a];
     if (!listed4) slpi_diag_add(d, "C4", ok ? creal(tr[4]) : NAN);
     slpi_diag_add(d, "abs_trace", cabs(trace));
     if (X0) {
-        sun_invariants(shape, N, X0, v0, name, dev, rel);
+        int k0 = sun_spectrum_cached(u, k == 1 ? 0 : 1, X0), ok0 = k0 >= 0 && u->spec[k0].rc == 0;
+        const double *lam0 = ok0 ? u->spec[k0].lam : NULL;
+        sun_invariants(shape, N, X0, lam0, ok0 ? u->spec[k0].tr : NULL, v0, name, dev, rel);
         for (int i = 0; i < n; i++) slpi_diag_add(d, dev[i], rel[i] ? slpi_fast_rel_dev(v[i], v0[i]) : v[i] - v0[i]);
         double dep = 0;
-        int ok0 = ok && slpi_fast_sun_spectrum(lam + N, tr0, X0, N) == 0;
-        for (int a = 0; a < N && ok0; a++) dep = fmax(dep, fabs(lam[a] - lam[N + a]));
+        ok0 = ok && ok0;
+        for (int a = 0; a < N && ok0; a++) dep = fmax(dep, fabs(lam[a] - lam0[a]));
         slpi_diag_add(d, "eig_dev", ok0 ? dep : NAN);
     }
-    free(lam);
 }

@@ -34,6 +34,15 @@ struct slpi_fast_sun {
     double complex *w[4]; /* N x N scratch matrices */
     int nblk;             /* column blocks of the skew-Hermitian triangle product */
     int m3;               /* products by zgemm3m (1) or zgemm (0): slpi_blas_zproduct */
+    /* The diagnostics' spectra (slpi_fast_sun_diagnostics): the current state's (slot 0) and
+     * the initial state's (slot 1), each with the matrix it was computed from, so that a
+     * state met again is not decomposed again. Allocated on first use. */
+    struct {
+        double complex *X;
+        double *lam;
+        double complex tr[7];
+        int rc, valid;
+    } spec[2];
 };
 
 int slpi_fast_sun_init(slpi_fast_sun *u, int N,
@@ -72,7 +81,9 @@ int slpi_fast_sun_spectrum(double *lam, double complex tr[7], const double compl
  * C6 = Tr X^6; for SLPI_SUN_DIAG_SE (sine-Euler; ref/sine-euler.c) every lambda_k if N <= 12.
  * Then C4 if not listed, and abs_trace = |Tr X|. With X0 each listed invariant's departure
  * (C2 and C3 relative, the others absolute: NAME_rel_dev, NAME_dev) and eig_dev =
- * max_k |lam_k - lam0_k|. X, X0: unpacked states. */
+ * max_k |lam_k - lam0_k|. X, X0: unpacked states. Each call decomposes X unless its
+ * bits are those of the state last decomposed in either slot, and X0 likewise: one zheev a
+ * row, none for the first row after the set-up's. */
 enum { SLPI_SUN_DIAG_SE, SLPI_SUN_DIAG_SU };
 void slpi_fast_sun_diagnostics(slpi_fast_sun *u, slpi_diag *d, const double complex *X, const double complex *X0,
                                int shape);

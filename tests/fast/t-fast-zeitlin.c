@@ -361,6 +361,48 @@ static void check_weights_once(int N)
     slpi_fast_free(g);
 }
 
+/* The diagnostics' spectra are computed once a state (fast/sun.c's two slots): a sequence
+ * of (state, initial state) pairs on one system, where states recur in either role and
+ * two states differ from a third in one component, gives
+ * every diagnostic bit for bit as a fresh system's, at N with every eigenvalue listed (12),
+ * with lambda_1 and lambda_N (16) and with C5, C6 (20). */
+static void check_spectra_once(int N)
+{
+    static const int seq[][2] = { { 0, 0 }, { 0, 0 },  { 1, 0 }, { 2, 0 }, { 0, 0 }, { 0, 1 },
+                                  { 1, 1 }, { 2, -1 }, { 0, 2 }, { 2, 2 }, { 1, 2 }, { 1, 0 },
+                                  { 0, 0 }, { 3, 0 },  { 4, 0 }, { 3, 3 }, { 0, 3 } };
+    slpi_problem p;
+    slpi_fast *f = noisy_isomp(N, &p);
+    if (!f) return;
+    int dim = slpi_problem_state_dim(&p), bad = 0;
+    double *x = malloc(5 * (size_t)dim * sizeof *x);
+    for (int i = 0; i < 3 * dim; i++) x[i] = gauss();
+    /* states 3 and 4: state 0 with one component changed (the last, the middle one) */
+    memcpy(x + 3 * (size_t)dim, x, (size_t)dim * sizeof *x);
+    memcpy(x + 4 * (size_t)dim, x, (size_t)dim * sizeof *x);
+    x[4 * (size_t)dim - 1] += 0.5;
+    x[4 * (size_t)dim + dim / 2] += 0.5;
+    for (size_t k = 0; k < sizeof seq / sizeof *seq; k++) {
+        slpi_diag d = { 0 }, e = { 0 };
+        const double *x0 = seq[k][1] < 0 ? NULL : x + (size_t)seq[k][1] * dim;
+        slpi_fast *g = noisy_isomp(N, &p);
+        if (!g) break;
+        slpi_fast_diagnostics(f, x + (size_t)seq[k][0] * dim, x0, &d);
+        slpi_fast_diagnostics(g, x + (size_t)seq[k][0] * dim, x0, &e);
+        slpi_fast_free(g);
+        int same = d.n == e.n && d.n > 0;
+        for (int i = 0; i < d.n && same; i++)
+            same = !strcmp(d.name[i], e.name[i]) && memcmp(&d.value[i], &e.value[i], sizeof d.value[i]) == 0;
+        TEST_CHECKF(same, "N=%d: diagnostics of pair %zu (state %d, initial %d) differ from a fresh system's", N, k,
+                    seq[k][0], seq[k][1]);
+        bad += !same;
+    }
+    printf("  N=%d: %zu (state, initial state) pairs, diagnostics as a fresh system's: %s\n", N,
+           sizeof seq / sizeof *seq, bad ? "no" : "yes");
+    free(x);
+    slpi_fast_free(f);
+}
+
 /* The threaded kernels (Poisson bands, modal diagonals, the fused map's GEMM blocks and
  * tiles; N >= SLPI_FAST_OMP_MIN_N) give the same bits for 1, 2 and 3 threads: three ISOMP
  * steps with noise (Q), and the vector field alone. */
@@ -423,6 +465,9 @@ int main(void)
     check_isomp_run(12, (int)test_iters(200), SLPI_ISO_UPDATE_COMM);
     check_isomp_run(12, (int)test_iters(100), SLPI_ISO_UPDATE_CAY);
     check_weights_once(12);
+    check_spectra_once(12);
+    check_spectra_once(16);
+    check_spectra_once(20);
     check_threads(64);
     check_threads(67);
 
