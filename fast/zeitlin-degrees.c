@@ -1,5 +1,7 @@
 /* zeitlin-degrees.c — the quantized harmonics of su(N) on the double path: V_d, the
- * eigenvectors of the Hoppe–Yau L_d by LAPACK dstevr (fast/zeitlin.h,
+ * eigenvectors of the Hoppe–Yau L_d (docs/systems.md#euler-zeitlin, "Harmonics and the
+ * real basis") by LAPACK's dstein at the exact eigenvalues for the lowest degrees and
+ * dstevr for the rest, signed as the certified path's (fast/zeitlin.h,
  * slpi_fast_zeitlin_degrees; fast/zeitlin-basis.c builds the rest of the basis).
  *
  * The tables are a function of (N, lmax) alone, and a process that builds the basis of
@@ -56,38 +58,87 @@ static void cache_put(int N, int lmax, const double *vec, size_t len)
     pthread_mutex_unlock(&cache.lock);
 }
 
-/* V_d into V (n x n): its columns k < cols (degrees l = d..d+cols-1), the others zero. All
- * of L_d's eigenvectors by dstevr (the same bits whatever cols is), ascending eigenvalues,
- * i.e. descending l; sign: last component positive. */
+/* The columns of the lowest degrees (k < HEAD: what a run that reads degrees <= ic_lmax
+ * needs) come from inverse iteration at their exact eigenvalues -l(l+1) (dstein, which
+ * orthogonalizes them against one another); the others from the whole decomposition
+ * (dstevr, RANGE='A'), made only when a run reads a degree above them. So a column's bits
+ * depend on (N, d) alone, never on how many columns a run reads. */
+#define HEAD 32
+
+/* Column k of V from src, the eigenvector of L_d (diagonal ld, off-diagonal le > 0, n) for
+ * lam = -l(l+1), signed so that its last component is positive in exact arithmetic (the
+ * certified path's sign, ref/zeitlin-basis.c). The computed last component cannot say so
+ * where it is below the rounding (at N = 128, T_97,0's is computed as 0.0): the sign is
+ * read at the largest component i instead, by v_i / v_{n-1} = (-1)^{n-1-i}
+ * det(T - lam I) / prod_{a >= i} le_a, T the trailing block of rows i+1..n-1, whose
+ * determinant's sign is that of its pivots' product (a Sturm count). */
+static void zeitlin_column(double *V, const double *ld, const double *le, int n, int k, double lam, const double *src)
+{
+    int i = 0;
+    for (int a = 1; a < n; a++)
+        if (fabs(src[a]) > fabs(src[i])) i = a;
+    int odd = (n - 1 - i) & 1;
+    double piv = 1.0;
+    for (int a = i + 1; a < n; a++) {
+        piv = (ld[a] - lam) - (a > i + 1 ? le[a - 1] * le[a - 1] / piv : 0.0);
+        if (piv == 0.0) piv = -DBL_MIN; /* as a Sturm count does (dstebz's pivmin) */
+        odd ^= piv < 0.0;
+    }
+    double sg = (src[i] < 0.0) != odd ? -1.0 : 1.0;
+    for (int a = 0; a < n; a++) V[(size_t)k * n + a] = sg * src[a];
+}
+
+/* V_d into V (n x n): its columns k < cols (degrees l = d..d+cols-1), the others zero;
+ * column k is the eigenvector of L_d's eigenvalue -l(l+1), l = d + k. */
 static int zeitlin_eigvec(const slpi_fast_zeitlin *z, int d, int cols, double *V, slpi_error *err)
 {
-    int N = z->N, n = N - d;
-    double *dd = malloc((size_t)n * 3 * sizeof *dd), *ee = dd ? dd + n : NULL, *w = dd ? dd + 2 * n : NULL;
-    double *Z = malloc((size_t)n * (size_t)n * sizeof *Z);
-    lapack_int *isuppz = malloc((size_t)n * 2 * sizeof *isuppz);
-    if (!dd || !Z || !isuppz) {
-        free(dd);
+    int N = z->N, n = N - d, head = HEAD < n ? HEAD : n;
+    const double *ld = z->ld + z->off[d], *le = z->le + z->off[d];
+    double *work = malloc((size_t)n * 3 * sizeof *work), *dd = work, *ee = work ? work + n : NULL,
+           *w = work ? work + 2 * n : NULL;
+    double *Z = malloc((size_t)n * (size_t)(cols > head ? n : head) * sizeof *Z);
+    lapack_int *iw = malloc((size_t)n * 2 * sizeof *iw);
+    if (!work || !Z || !iw) {
+        free(work);
         free(Z);
-        free(isuppz);
+        free(iw);
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
     }
-    memcpy(dd, z->ld + z->off[d], (size_t)n * sizeof *dd);
-    memcpy(ee, z->le + z->off[d], (size_t)n * sizeof *ee);
-    lapack_int found = 0;
-    lapack_int info =
-        LAPACKE_dstevr(LAPACK_COL_MAJOR, 'V', 'A', n, dd, ee, 0.0, 0.0, 0, 0, 0.0, &found, w, Z, n, isuppz);
-    double tol = 1e3 * DBL_EPSILON * (double)N * (double)N * (double)N;
-    int bad = info != 0 || found != n;
-    for (int k = 0; k < n && !bad; k++) {
-        int l = d + k;
-        if (fabs(w[n - 1 - k] + (double)l * (l + 1)) > tol) bad = 1;
-        const double *src = Z + (size_t)(n - 1 - k) * n;
-        double sg = src[n - 1] < 0.0 ? -1.0 : 1.0;
-        for (int a = 0; a < n; a++) V[(size_t)k * n + a] = k < cols ? sg * src[a] : 0.0;
+    memset(V, 0, (size_t)n * (size_t)n * sizeof *V);
+    /* the head: ascending eigenvalues, so entry j is degree d + head - 1 - j */
+    for (int j = 0; j < head; j++) {
+        int l = d + head - 1 - j;
+        w[j] = -(double)l * (l + 1);
+        iw[j] = 1; /* one block */
     }
-    free(dd);
+    for (int j = head; j < n; j++) w[j] = 0.0; /* LAPACKE_dstein's NaN check reads n of them */
+    lapack_int split = n, info = 0, found = 0;
+    lapack_int *ifail = iw + head;
+    info = LAPACKE_dstein(LAPACK_COL_MAJOR, n, ld, le, head, w, iw, &split, Z, n, ifail);
+    for (int j = 0; j < head && info == 0; j++)
+        if (head - 1 - j < cols) zeitlin_column(V, ld, le, n, head - 1 - j, w[j], Z + (size_t)j * n);
+    int stein_bad = info != 0, bad = stein_bad;
+    if (!bad && cols > head) {
+        memcpy(dd, ld, (size_t)n * sizeof *dd);
+        memcpy(ee, le, (size_t)n * sizeof *ee);
+        info = LAPACKE_dstevr(LAPACK_COL_MAJOR, 'V', 'A', n, dd, ee, 0.0, 0.0, 0, 0, 0.0, &found, w, Z, n, iw);
+        double tol = 1e3 * DBL_EPSILON * (double)N * (double)N * (double)N;
+        bad = info != 0 || found != n;
+        for (int k = 0; k < n && !bad; k++) {
+            int l = d + k;
+            if (fabs(w[n - 1 - k] + (double)l * (l + 1)) > tol) bad = 1;
+            if (k >= head && k < cols)
+                zeitlin_column(V, ld, le, n, k, -(double)l * (l + 1), Z + (size_t)(n - 1 - k) * n);
+        }
+    }
+    free(work);
     free(Z);
-    free(isuppz);
+    free(iw);
+    if (stein_bad)
+        return slpi_error_set(err, SLPI_ENUMERIC,
+                              "euler-zeitlin: eigenvectors of L_%d failed at N = %d (dstein info %d: "
+                              "vectors that did not converge)",
+                              d, N, (int)info);
     if (bad)
         return slpi_error_set(err, SLPI_ENUMERIC,
                               "euler-zeitlin: eigen-decomposition of L_%d failed at N = %d "

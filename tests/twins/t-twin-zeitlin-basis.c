@@ -1,0 +1,132 @@
+/* t-twin-zeitlin-basis.c — the quantized harmonics T_lm (docs/systems.md#euler-zeitlin,
+ * "Harmonics and the real basis") on both paths: the double path's eigenvectors of L_m
+ * (fast/zeitlin-degrees.c: inverse iteration for the lowest 32 degrees of each m, LAPACK's
+ * dstevr for the rest) against the certified path's exact null vectors
+ * (slpi_ref_zeitlin_table, an integer recurrence), every (l, m). The rule, fixed before the
+ * first run: max |t_fast - mid(t_ref)| / (N u) <= 64 (t-fast-zeitlin-basis's bound for the
+ * 3j check) for every column, which holds only if both paths fix the same sign: the exact
+ * last component positive. At N = 128 and 256 many columns have their ends below the
+ * rounding (T_97,0's last component is computed as 0.0 at N = 128), where a sign read off
+ * the computed last component is a coin toss; an error of sign is an error of 2 |t|_max,
+ * above 0.1, 10^12 times the bound.
+ * N = 128 every m; N = 256, m = 0..3 and 250..255 (SLPI_TEST_MULTIPLIER >= 4: every m).
+ * And what a user sees: one step of euler-zeitlin N = 72, noise=L (every mode, B = -a_l
+ * Y_alpha: a sign of Y_alpha is a sign of its noise) on both paths from the same state and
+ * increments, max |x_fast - mid(x_ref)| <= 64 N u max |x| (the solver's tolerance is far
+ * below; with the sign read off the last component, three harmonics of degree >= 68 were
+ * of the wrong sign and the two paths 2.3e-6 apart, max |x| = 0.079). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "slpi.h"
+#include "slpi/errors.h"
+#include "fast/zeitlin.h"
+#include "ref/zeitlin.h"
+#include "testutil.h"
+
+#define U 0x1p-53
+
+/* The worst column of degree m's table at N: its ratio, and the count of columns off by
+ * more than the bound (*bad); the (l, m) of the worst into *wl. */
+static double check_m(const slpi_fast_zeitlin *z, int m, int *bad, int *wl)
+{
+    int N = z->N, n = N - m;
+    arb_mat_t V;
+    arb_mat_init(V, n, n);
+    double worst = 0;
+    if (!slpi_ref_zeitlin_table(V, N, m, 128)) {
+        TEST_CHECKF(0, "N=%d m=%d: the certified table failed", N, m);
+        arb_mat_clear(V);
+        return INFINITY;
+    }
+    for (int l = m; l < N; l++) {
+        const double *t = slpi_fast_zeitlin_harmonic(z, l, m);
+        double err = 0;
+        for (int a = 0; a < n; a++)
+            err = fmax(err, fabs(t[a] - arf_get_d(arb_midref(arb_mat_entry(V, a, l - m)), ARF_RND_NEAR)));
+        double r = err / (N * U);
+        *bad += r > 64;
+        if (r > worst) {
+            worst = r;
+            *wl = l;
+        }
+    }
+    arb_mat_clear(V);
+    return worst;
+}
+
+static void check_basis(int N, int m0, int m1, int m2, int m3)
+{
+    slpi_fast_zeitlin z;
+    slpi_error err;
+    int rc = slpi_fast_zeitlin_init(&z, N, &err);
+    TEST_CHECKF(rc == SLPI_OK, "N=%d: %s", N, err.msg);
+    if (rc) return;
+    double worst = 0;
+    int bad = 0, cols = 0, wl = 0, wm = 0;
+    for (int m = 0; m < N; m++) {
+        if (!((m >= m0 && m <= m1) || (m >= m2 && m <= m3))) continue;
+        int l = 0;
+        double r = check_m(&z, m, &bad, &l);
+        cols += N - m;
+        if (r > worst) {
+            worst = r;
+            wl = l;
+            wm = m;
+        }
+    }
+    TEST_CHECKF(bad == 0, "N=%d: %d of %d columns off the certified table by more than 64 N u (worst T_%d,%d: %.3g)", N,
+                bad, cols, wl, wm, worst);
+    printf("  N=%d: %d columns T_lm against the certified table, worst ratio %.2f (T_%d,%d), %d above 64\n", N, cols,
+           worst, wl, wm, bad);
+    slpi_fast_zeitlin_clear(&z);
+}
+
+static void check_step(void)
+{
+    static const char *const kv[][2] = { { "system", "euler-zeitlin" },
+                                         { "N", "72" },
+                                         { "noise", "L" },
+                                         { "steps", "1" },
+                                         { "h", "0x1p-8" },
+                                         { "seed", "7" } };
+    slpi_problem *p = slpi_problem_new("");
+    slpi_stepper *sf = NULL, *sr = NULL;
+    for (size_t i = 0; p && i < sizeof kv / sizeof *kv; i++)
+        TEST_CHECKF(slpi_problem_set_key(p, kv[i][0], kv[i][1]) == SLPI_OK, "%s=%s: %s", kv[i][0], kv[i][1],
+                    slpi_api_last_error());
+    TEST_CHECKF(p && slpi_stepper_new(&sf, p, 0, NULL, 0) == SLPI_OK && slpi_stepper_new(&sr, p, 1, NULL, 0) == SLPI_OK,
+                "N=72 noise=L: %s", slpi_api_last_error());
+    if (sf && sr) {
+        int dim = 0;
+        long rows = 0;
+        slpi_stepper_shape(sf, &dim, NULL, NULL, NULL, NULL);
+        double *x = malloc(2 * (size_t)dim * sizeof *x), *y = x + dim, worst = 0, scale = 0;
+        TEST_CHECK(slpi_stepper_advance(sf, 1, NULL, 1, x, NULL, NULL, NULL, NULL, NULL, &rows) == SLPI_OK);
+        TEST_CHECK(slpi_stepper_advance(sr, 1, NULL, 1, y, NULL, NULL, NULL, NULL, NULL, &rows) == SLPI_OK);
+        for (int i = 0; i < dim; i++) {
+            worst = fmax(worst, fabs(x[i] - y[i]));
+            scale = fmax(scale, fabs(y[i]));
+        }
+        double r = worst / (72 * U * scale);
+        TEST_CHECKF(r <= 64, "N=72 noise=L, one step: the paths %.3g apart (ratio %.3g)", worst, r);
+        printf("  N=72 noise=L, one step on both paths: max |x_fast - x_ref| %.3g, ratio %.2f\n", worst, r);
+        free(x);
+    }
+    slpi_stepper_free(sf);
+    slpi_stepper_free(sr);
+    slpi_problem_free(p);
+}
+
+int main(void)
+{
+    test_start("t-twin-zeitlin-basis", 20261130);
+    check_basis(128, 0, 127, 0, -1);
+    if (test_iters(1) >= 4)
+        check_basis(256, 0, 255, 0, -1);
+    else
+        check_basis(256, 0, 3, 250, 255);
+    check_step();
+    TEST_END();
+}
