@@ -37,13 +37,41 @@ def _laplacian_diagonal(N, m):
     return d, e
 
 
+def exact_signs(d, e, lam, imax, at_imax):
+    """+1 or -1 per column: the factor that makes the exact last component positive, for
+    computed unit eigenvectors of the symmetric tridiagonal (d, e), e > 0, of the exact
+    eigenvalues lam, whose largest components are at rows imax and have the signs of
+    at_imax (docs/systems.md#euler-zeitlin). The computed last component cannot say it
+    where it is below the rounding (from N = 67; T_97,0's is 0.0 at N = 128): the sign is
+    read at row i by v_i / v_(n-1) = (-1)^(n-1-i) det(T - lam) / prod(e_i..e_(n-2)), T the
+    trailing block of rows i+1..n-1, whose determinant's sign is that of its pivots'
+    product (a Sturm count), for every column at once."""
+    d, e = np.asarray(d, float), np.asarray(e, float)
+    lam, imax = np.asarray(lam, float), np.asarray(imax)
+    n = len(d)
+    odd = (n - 1 - imax) % 2 == 1
+    piv = np.ones(len(lam))
+    for a in range(1, n):
+        act = imax < a
+        if not act.any():
+            continue
+        p = d[a] - lam
+        p = np.where(imax == a - 1, p, p - e[a - 1] ** 2 / np.where(act, piv, 1.0))
+        piv = np.where(act, np.where(p == 0.0, -np.finfo(float).tiny, p), piv)
+        odd ^= act & (piv < 0.0)
+    return np.where((np.asarray(at_imax) < 0) != odd, -1.0, 1.0)
+
+
 def _eigenvectors(N, m):
-    """V[:, k]: L_m's unit eigenvector for l = m + k, last component positive (slpi's)."""
+    """V[:, k]: L_m's unit eigenvector for l = m + k, its exact last component positive
+    (slpi's sign, exact_signs)."""
     d, e = _laplacian_diagonal(N, m)
     L = np.diag(d) + np.diag(e, 1) + np.diag(e, -1)
     w, V = np.linalg.eigh(L)
     V = V[:, ::-1]   # ascending eigenvalues -l(l+1): descending l; reversed: l = m, m + 1, ...
-    return V * np.where(V[-1] < 0, -1.0, 1.0)
+    l = np.arange(m, N)
+    i = np.abs(V).argmax(axis=0)
+    return V * exact_signs(d, e, -l * (l + 1.0), i, V[i, np.arange(N - m)])
 
 
 def _legendre_normalized(lmax, m, x):

@@ -298,6 +298,35 @@ def polarization_tensor(N, l, m):
     return T
 
 
+@pytest.mark.parametrize("N, m", [(72, 0), (72, 2), (128, 0), (128, 23)])
+def test_harmonics_as_the_exact_null_vectors(N, m):
+    """slpi.sphere's L_m eigenvectors against the exact ones (the integer recurrence of
+    ref/zeitlin-basis.c: q_0 = 1, q_(a+1) = -(D_a + 2l(l+1)) q_a - E_(a-1)^2 q_(a-1),
+    t_a = q_a / (E_0 ... E_(a-1)), then the last entry made positive), every l, within
+    64 N u: at these N some last entries are below the rounding, and a sign read off them
+    is an error of 2 |t|_max"""
+    from slpi.sphere import _eigenvectors
+    from fractions import Fraction
+    import math
+    V, n = _eigenvectors(N, m), N - m
+    D = [(2 * a - N + 1) * (2 * (a + m) - N + 1) - (N * N - 1) for a in range(n)]
+    E2 = [4 * (a + 1) * (N - 1 - a) * (a + m + 1) * (N - 1 - a - m) for a in range(n - 1)]
+    worst = 0.0
+    for l in range(m, N):
+        q = [1]
+        for a in range(n - 1):
+            q.append(-(D[a] + 2 * l * (l + 1)) * q[a] - (E2[a - 1] * q[a - 1] if a else 0))
+        den, t = 1, []
+        for a in range(n):                 # t_a^2 = q_a^2 / (E_0^2 ... E_(a-1)^2), exactly
+            t.append(Fraction(q[a] * q[a], den) * (1 if q[a] >= 0 else -1))
+            den *= E2[a] if a < n - 1 else 1
+        norm = math.sqrt(float(sum(abs(x) for x in t)))
+        sg = 1 if q[n - 1] > 0 else -1
+        exact = np.array([sg * math.copysign(math.sqrt(float(abs(x))), float(x)) / norm for x in t])
+        worst = max(worst, np.abs(V[:, l - m] - exact).max())
+    assert worst <= 64 * N * 2.0 ** -53, worst
+
+
 @pytest.mark.parametrize("N", [5, 8, 13])
 def test_vorticity_of_y21_is_the_analytic_field(N):
     """The su(N) states of sqrt2 Re Y_2^1 and sqrt2 Im Y_2^1 (i T(f), T from the 3j formula)

@@ -188,6 +188,18 @@ def test_zeitlin_family_as_the_c_path(tmp_path, keys):
     assert np.abs(e.states[1, -1] - r.states[-1]).max() <= 64 * 2.0 ** -53 * np.abs(r.states[-1]).max()
 
 
+def test_zeitlin_high_degrees_as_the_c_path():
+    """su(72) with noise=L (every mode; a harmonic's sign is its noise's sign): one step of
+    path 1 of a two-path binary64 batch within 64 u of the state's size of slpi.run's. From
+    N = 67 some harmonics' last entries, which fix their signs, are below the rounding;
+    read off the computed last entry, three of them had the wrong sign and the paths were
+    2.3e-6 apart (max |x| = 0.079)"""
+    k = dict(N=72, ic_lmax=11, steps=1, h=2.0 ** -8, noise="L")
+    e = storch.run("iso/zeitlin/strong", paths=2, **k)
+    r = slpi.run("iso/zeitlin/strong", path=1, **k)
+    assert np.abs(e.states[1, -1] - r.states[-1]).max() <= 64 * 2.0 ** -53 * np.abs(r.states[-1]).max()
+
+
 def test_many_paths_in_one_file(tmp_path):
     """write(many=True): one file with a path column, step-major, PASSes as the one-path
     files do (oracle/README.md#many-paths)"""

@@ -59,13 +59,20 @@ def laplacian(N, m):
 
 def eigenvectors(N, m, device):
     """L_m's unit eigenvectors by column, binary64 (N - m, N - m) on device: ascending
-    eigenvalues (column 0 is l = N - 1), last entry positive"""
+    eigenvalues (column 0 is l = N - 1), the exact last entry positive (slpi.sphere's
+    exact_signs, from each column's largest entry: the computed last entry is below the
+    rounding for some columns from N = 67)"""
     import numpy
+    from slpi.sphere import exact_signs
     torch = _torch()
     d, e = laplacian(N, m)
     T = numpy.diag(d) + numpy.diag(e, 1) + numpy.diag(e, -1)        # on the host: exact (sums with 0)
     v = torch.linalg.eigh(torch.from_numpy(T).to(device))[1]
-    return v * torch.where(v[N - m - 1] > 0, 1.0, -1.0)
+    i = v.abs().argmax(dim=0)
+    at = v.gather(0, i[None])[0]
+    l = numpy.arange(N - 1, m - 1, -1)
+    s = exact_signs(d, e, -l * (l + 1.0), i.cpu().numpy(), at.cpu().numpy())
+    return v * torch.from_numpy(s).to(device)
 
 
 class Basis:
