@@ -88,7 +88,7 @@ static void zeitlin_column(double *V, const double *ld, const double *le, int n,
     for (int a = 0; a < n; a++) V[(size_t)k * n + a] = sg * src[a];
 }
 
-/* V_d into V (n x n): its columns k < cols (degrees l = d..d+cols-1), the others zero;
+/* V_d into V (n x n, zero on entry): its columns k < cols (degrees l = d..d+cols-1);
  * column k is the eigenvector of L_d's eigenvalue -l(l+1), l = d + k. */
 static int zeitlin_eigvec(const slpi_fast_zeitlin *z, int d, int cols, double *V, slpi_error *err)
 {
@@ -104,7 +104,6 @@ static int zeitlin_eigvec(const slpi_fast_zeitlin *z, int d, int cols, double *V
         free(iw);
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
     }
-    memset(V, 0, (size_t)n * (size_t)n * sizeof *V);
     /* the head: ascending eigenvalues, so entry j is degree d + head - 1 - j */
     for (int j = 0; j < head; j++) {
         int l = d + head - 1 - j;
@@ -159,7 +158,9 @@ int slpi_fast_zeitlin_degrees(slpi_fast_zeitlin *z, int lmax, slpi_error *err)
         size_t n = (size_t)(N - d);
         voff[d + 1] = voff[d] + (d <= lmax ? n * n : 0);
     }
-    double *vec = malloc((voff[N] ? voff[N] : 1) * sizeof *vec);
+    /* zeroed by calloc: the columns above lmax are never written, and their pages, never
+     * touched by the set-up, cost no page faults until a product reads them */
+    double *vec = calloc(voff[N] ? voff[N] : 1, sizeof *vec);
     int rc =
         vec ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory for the basis at N = %d", N);
     int hit = rc == SLPI_OK && cache_get(N, lmax, vec, voff[N]);
