@@ -5,8 +5,9 @@
  * symmetric tridiagonal L_d (diagonal -2(s(s+1) - m_a m_{a+d}), off-diagonal
  * beta_a beta_{a+d}); diagonal -d has the same L_d. Its eigenvectors, ordered by
  * l = d..N-1 (eigenvalue -l(l+1)), are the entries of the quantized harmonics T_ld
- * (docs: built from LAPACK dstevr, never from 3j factorials, which overflow at
- * N = 128; sign: last component positive; fast/zeitlin-degrees.c). The Poisson solve is O(N^2): Thomas per
+ * (docs: built by LAPACK, dstein for the 32 lowest degrees and dstevr for the rest, never
+ * from 3j factorials, which overflow at N = 128; sign: the exact last component positive;
+ * fast/zeitlin-degrees.c). The Poisson solve is O(N^2): Thomas per
  * diagonal, and on d = 0 (kernel: the identity) a pinned solve plus mean removal.
  */
 #include "slpi/errors.h"
