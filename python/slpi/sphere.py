@@ -51,14 +51,17 @@ def exact_signs(d, e, lam, imax, at_imax):
     n = len(d)
     odd = (n - 1 - imax) % 2 == 1
     piv = np.ones(len(lam))
-    for a in range(1, n):
-        act = imax < a
-        if not act.any():
-            continue
-        p = d[a] - lam
-        p = np.where(imax == a - 1, p, p - e[a - 1] ** 2 / np.where(act, piv, 1.0))
-        piv = np.where(act, np.where(p == 0.0, -np.finfo(float).tiny, p), piv)
-        odd ^= act & (piv < 0.0)
+    # a zero pivot becomes -tiny and the next one overflows to an infinity of the right
+    # sign, as in a Sturm count: numpy's warnings about it say nothing
+    with np.errstate(over="ignore", divide="ignore"):
+        for a in range(1, n):
+            act = imax < a
+            if not act.any():
+                continue
+            p = d[a] - lam
+            p = np.where(imax == a - 1, p, p - e[a - 1] ** 2 / np.where(act, piv, 1.0))
+            piv = np.where(act, np.where(p == 0.0, -np.finfo(float).tiny, p), piv)
+            odd ^= act & (piv < 0.0)
     return np.where((np.asarray(at_imax) < 0) != odd, -1.0, 1.0)
 
 
