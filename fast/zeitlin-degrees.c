@@ -66,14 +66,15 @@ static void cache_put(int N, int lmax, const double *vec, size_t len)
 #define HEAD 32
 
 /* Column k of V from src, the eigenvector of L_d (diagonal ld, off-diagonal le > 0, n) for
- * lam = -l(l+1), signed so that its last component is positive in exact arithmetic (the
+ * lam = -l(l+1), l = d + k, signed so that its last component is positive in exact arithmetic (the
  * certified path's sign, ref/zeitlin-basis.c). The computed last component cannot say so
  * where it is below the rounding (at N = 128, T_97,0's is computed as 0.0): the sign is
  * read at the largest component i instead, by v_i / v_{n-1} = (-1)^{n-1-i}
  * det(T - lam I) / prod_{a >= i} le_a, T the trailing block of rows i+1..n-1, whose
  * determinant's sign is that of its pivots' product (a Sturm count). */
-static void zeitlin_column(double *V, const double *ld, const double *le, int n, int k, double lam, const double *src)
+static void zeitlin_column(double *V, const double *ld, const double *le, int n, int d, int k, const double *src)
 {
+    const double lam = -(double)(d + k) * (d + k + 1);
     int i = 0;
     for (int a = 1; a < n; a++)
         if (fabs(src[a]) > fabs(src[i])) i = a;
@@ -115,7 +116,7 @@ static int zeitlin_eigvec(const slpi_fast_zeitlin *z, int d, int cols, double *V
     lapack_int *ifail = iw + head;
     info = LAPACKE_dstein(LAPACK_COL_MAJOR, n, ld, le, head, w, iw, &split, Z, n, ifail);
     for (int j = 0; j < head && info == 0; j++)
-        if (head - 1 - j < cols) zeitlin_column(V, ld, le, n, head - 1 - j, w[j], Z + (size_t)j * n);
+        if (head - 1 - j < cols) zeitlin_column(V, ld, le, n, d, head - 1 - j, Z + (size_t)j * n);
     int stein_bad = info != 0, bad = stein_bad;
     if (!bad && cols > head) {
         memcpy(dd, ld, (size_t)n * sizeof *dd);
@@ -126,8 +127,7 @@ static int zeitlin_eigvec(const slpi_fast_zeitlin *z, int d, int cols, double *V
         for (int k = 0; k < n && !bad; k++) {
             int l = d + k;
             if (fabs(w[n - 1 - k] + (double)l * (l + 1)) > tol) bad = 1;
-            if (k >= head && k < cols)
-                zeitlin_column(V, ld, le, n, k, -(double)l * (l + 1), Z + (size_t)(n - 1 - k) * n);
+            if (k >= head && k < cols) zeitlin_column(V, ld, le, n, d, k, Z + (size_t)(n - 1 - k) * n);
         }
     }
     free(work);
