@@ -1,6 +1,6 @@
 /* dense.c — dense kernels of the double path (docs/schemes.md#tmk matrix exponential, docs/schemes.md#isomp/docs/schemes.md#svi
  * Cayley maps, §5 eigenvalue diagnostics) on complex column-major n x n matrices,
- * through LAPACKE (zheev, zgesv) and CBLAS (zgemm), plus small vector helpers.
+ * through LAPACKE (zheev, zhbev, zgesv) and CBLAS (zgemm), plus small vector helpers.
  * Real skew matrices (so(n)) use the same kernels with zero imaginary parts. */
 #include <math.h>
 #include <stdlib.h>
@@ -79,8 +79,40 @@ int slpi_fast_expm_skewh(int n, const double complex *B, double complex *E)
     return rc;
 }
 
+/* The upper bandwidth of X, the largest j - i with X_ij != 0, or `over` once it exceeds
+ * `over - 1` (the scan stops there). */
+static int upper_bandwidth(int n, const double complex *X, int over)
+{
+    int b = 0;
+    for (int j = 1; j < n && b < over; j++) {
+        int i = 0;
+        while (i < j - b && X[i + (size_t)n * j] == 0) i++;
+        if (j - i > b) b = j - i;
+    }
+    return b < over ? b : over;
+}
+
+/* The eigenvalues of iX for X of upper bandwidth b, by LAPACK's band reduction (zhbev). */
+static int band_eig(int n, int b, const double complex *X, double *w)
+{
+    const int ld = b + 1;
+    double complex *AB = malloc(sizeof *AB * (size_t)ld * n);
+    if (!AB) return SLPI_ENUMERIC;
+    for (int j = 0; j < n; j++)
+        for (int i = j - b < 0 ? 0 : j - b; i <= j; i++) AB[b + i - j + (size_t)ld * j] = I * X[i + (size_t)n * j];
+    lapack_int info = LAPACKE_zhbev(LAPACK_COL_MAJOR, 'N', 'U', n, b, (lapack_complex_double *)AB, ld, w, NULL, 1);
+    free(AB);
+    return info == 0 ? 0 : SLPI_ENUMERIC;
+}
+
 int slpi_fast_eig_skewh(int n, const double complex *X, double *w)
 {
+    /* A band of at most n/16 goes to zhbev: its reduction costs O(n^2 b) against zheev's
+     * O(n^3), and measured (one OpenBLAS thread, n = 64, 256, 1024) it is faster up to
+     * about n/8 (docs/experiments.md#setup-profile); above, zheev. Both are backward stable, so
+     * the choice moves the eigenvalues by rounding only; it reads X's bits alone. */
+    const int b = upper_bandwidth(n, X, n / 16 + 1);
+    if (b <= n / 16) return band_eig(n, b, X, w);
     double complex *V = malloc(sizeof *V * ((size_t)n * n + SLPI_ZHEEV_SPARE(n)));
     if (!V) return SLPI_ENUMERIC;
     int rc = herm_eig(n, X, V, w, 'N');

@@ -12,7 +12,8 @@ int slpi_fast_all_finite(const double *x, int n);
 
 /* E = exp(B) for skew-Hermitian B (n x n), via zheev of iB; 0 or SLPI_ENUMERIC. */
 int slpi_fast_expm_skewh(int n, const double complex *B, double complex *E);
-/* Eigenvalues (ascending) of the Hermitian matrix iX for skew-Hermitian X; 0 or error. */
+/* Eigenvalues (ascending) of the Hermitian matrix iX for skew-Hermitian X (zhbev when X is a
+ * band of at most n/16 off its diagonal, else zheev); 0 or error. */
 int slpi_fast_eig_skewh(int n, const double complex *X, double *w);
 /* out = C X C^{-1} with C = (I - aP)^{-1}(I + aP), or (mode 1) out = (I-aP)^{-1} X (I+aP)^{-1},
  * for complex n x n P and X (LU via LAPACKE_zgesv); 0 or SLPI_ENUMERIC if singular. */
