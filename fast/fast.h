@@ -26,10 +26,11 @@ struct slpi_fast {
                                  * slpi_fast_step passes to the scheme's step */
     /* solver statistics (docs/schemes.md#solver) */
     long steps, iters, max_iters, stagnated, capped, failed;
-    char why[256]; /* the system's fault in the last step, "" if none */
-    double *coef;  /* the ingredients' coefficients (fast/ingredients.h), */
-    int coef_on;   /* read while coef_on */
-    int stop_pred; /* the solver's stop counts from the Euler predictor (ISOMP's terms) */
+    char why[256];  /* the system's fault in the last step, "" if none */
+    double *coef;   /* the ingredients' coefficients (fast/ingredients.h), */
+    int coef_on;    /* read while coef_on */
+    int stop_pred;  /* the solver's stop counts from the Euler predictor (ISOMP's terms) */
+    int stop_plain; /* the solver's stop in plain sweeps (TMK, SVI-SO3: fast/ingredients.h) */
 };
 
 /* The ISOMP terms of fast/ingredients.h, in the order of their coefficients. */

@@ -4,7 +4,8 @@
  * two dW's: every scheme reads H_k only through delta_k grad H_k; the time reads the unscaled h, fast/system.h's t_h).
  * ISOMP reads its terms' coefficients itself (fast/isomp.c); the time stage is the
  * system's t_shift, the solver's stops the policy's fixed_iters (fast/solver.h), after
- * the predictor f->stop_pred (fast/isomp.c), and at a tolerance the policy's tol. */
+ * the predictor f->stop_pred (fast/isomp.c), in plain sweeps f->stop_plain (fast/tmk.c,
+ * fast/svi.c), and at a tolerance the policy's tol. */
 #include <math.h>
 #include <stdlib.h>
 #include <stddef.h>
@@ -29,6 +30,8 @@ static const char *const isomp_term[] = { "[Psi,Y]/2", "Psi Y Psi/4", "update", 
 static const char *const stop_name[] = { "solver stop", "solver stop 2", "solver stop 3", "solver stop 4" };
 static const char *const pred_stop_name[] = { "solver stop 1 after predictor", "solver stop 2 after predictor",
                                               "solver stop 3 after predictor" };
+static const char *const plain_stop_name[] = { "solver stop 1, plain sweeps", "solver stop 2, plain sweeps",
+                                               "solver stop 3, plain sweeps", "solver stop 4, plain sweeps" };
 static const char *const tol_stop_name[] = { "solver stop at 2^-12", "solver stop at 2^-13", "solver stop at 2^-14",
                                              "solver stop at 2^-15", "solver stop at 2^-16", "solver stop at 2^-17",
                                              "solver stop at 2^-18", "solver stop at 2^-19", "solver stop at 2^-20",
@@ -41,6 +44,7 @@ _Static_assert(sizeof swap_name / sizeof *swap_name == SLPI_FAST_SWAPS_MAX, "a n
 _Static_assert(sizeof isomp_term / sizeof *isomp_term == SLPI_FAST_TERMS, "a name per ISOMP term");
 _Static_assert(sizeof stop_name / sizeof *stop_name == SLPI_FAST_STOPS, "a name per solver stop");
 _Static_assert(sizeof pred_stop_name / sizeof *pred_stop_name == SLPI_FAST_PRED_STOPS, "a name per stop after E");
+_Static_assert(sizeof plain_stop_name / sizeof *plain_stop_name == SLPI_FAST_PLAIN_STOPS, "a name per plain stop");
 _Static_assert(sizeof tol_stop_name / sizeof *tol_stop_name == SLPI_FAST_TOL_STOPS, "a name per tolerance stop");
 
 /* The noise ingredients of M components: one each for the first SLPI_FAST_NOISE_NAMED
@@ -79,11 +83,21 @@ static int pred_stops(const slpi_problem *p)
     return has_terms(p) ? SLPI_FAST_PRED_STOPS : 0;
 }
 
+/* The count of p's stops in plain sweeps: TMK's and SVI-SO3's, whose own solves are not
+ * the plain iteration of the fixed point the docs write; 0 else. */
+static int plain_stops(const slpi_problem *p)
+{
+    slpi_scheme_id k = slpi_view_scheme(p)->scheme;
+    int plain = k == SLPI_SCHEME_TMK || (k == SLPI_SCHEME_SVI && slpi_registry_svi_form(p) == SLPI_SVI_FORM_SO3);
+    return plain ? SLPI_FAST_PLAIN_STOPS : 0;
+}
+
 /* The count of p's solver stops, the last ingredients: at a count from X_n, then (ISOMP's
- * terms) from the Euler predictor, then at a tolerance from X_n. */
+ * terms) from the Euler predictor, then (TMK, SVI-SO3) in plain sweeps, then at a
+ * tolerance from X_n. */
 static int stops(const slpi_problem *p)
 {
-    return SLPI_FAST_STOPS + pred_stops(p) + SLPI_FAST_TOL_STOPS;
+    return SLPI_FAST_STOPS + pred_stops(p) + plain_stops(p) + SLPI_FAST_TOL_STOPS;
 }
 
 /* Stop k's name (0 <= k < stops(p)). */
@@ -91,7 +105,9 @@ static const char *stop_of(const slpi_problem *p, int k)
 {
     if (k < SLPI_FAST_STOPS) return stop_name[k];
     k -= SLPI_FAST_STOPS;
-    return k < pred_stops(p) ? pred_stop_name[k] : tol_stop_name[k - pred_stops(p)];
+    if (k < pred_stops(p)) return pred_stop_name[k];
+    k -= pred_stops(p);
+    return k < plain_stops(p) ? plain_stop_name[k] : tol_stop_name[k - plain_stops(p)];
 }
 
 /* Whether p's step has a time stage: a model's (no built-in system reads t). */
@@ -136,14 +152,16 @@ int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
     if (i >= 0) f->coef[i] = coef;
     /* the time's h and stage, and the solver's stops (the last ingredients) */
     f->sys.t_h = f->coef_on ? f->h : 0;
-    int ns = stops(f->p), np = pred_stops(f->p), stop = 0, tol = 0;
+    int ns = stops(f->p), np = pred_stops(f->p), nq = plain_stops(f->p), stop = 0, tol = 0;
     f->sys.t_shift = has_time(f->p) ? f->coef[n - ns - 1] - 1.0 : 0;
-    f->stop_pred = 0;
+    f->stop_pred = f->stop_plain = 0;
     for (int k = 0; k < ns; k++)
         if (f->coef[n - ns + k] != 1.0) {
-            f->stop_pred = k >= SLPI_FAST_STOPS && k < SLPI_FAST_STOPS + np;
-            stop = k < SLPI_FAST_STOPS ? k + 1 : f->stop_pred ? k - SLPI_FAST_STOPS + 1 : 0;
-            tol = k >= SLPI_FAST_STOPS + np ? SLPI_FAST_TOL_FIRST + (k - SLPI_FAST_STOPS - np) : 0;
+            int j = k - SLPI_FAST_STOPS; /* past the stops from X_n */
+            f->stop_pred = j >= 0 && j < np;
+            f->stop_plain = j >= np && j < np + nq;
+            stop = j < 0 ? k + 1 : f->stop_pred ? j + 1 : f->stop_plain ? j - np + 1 : 0;
+            tol = j >= np + nq ? SLPI_FAST_TOL_FIRST + (j - np - nq) : 0;
         }
     /* a tolerance stop: slpi's rule (fast/solver.h) at tol = 2^-tol, relative to max(1, |u|) */
     const slpi_solver_view *sol = slpi_view_solver(f->p);

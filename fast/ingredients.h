@@ -20,7 +20,13 @@
  * changes an explicit step. A step with ISOMP's terms then has SLPI_FAST_PRED_STOPS more:
  * stop m after the predictor ("solver stop 1 after predictor", ...) starts the solve from
  * the Euler predictor X_n + [Psi(X_n), X_n]/2 and stops it m iterations later, as GPU
- * ports with a fixed count of sweeps and no data-dependent exit do. Last come
+ * ports with a fixed count of sweeps and no data-dependent exit do. A step whose solve is
+ * not the plain iteration of its fixed point (TMK's chord, docs/schemes.md#tmk; SVI-SO3's
+ * A = A_c(x)^-1 Pi_k, docs/schemes.md#svi-so3) then has SLPI_FAST_PLAIN_STOPS more: stop m
+ * in plain sweeps ("solver stop 1, plain sweeps", ...) runs m sweeps of the fixed point as
+ * the docs write it, from the same start (TMK: sigma <- sum_k Delta_k xi_k(mubar(sigma))
+ * from sigma = 0; SVI-SO3: the paper's (64), A then B from the new A, from A = B = Pi_k),
+ * as ports written from the equations do (docs/power.md#diagnosis-rule-5). Last come
  * SLPI_FAST_TOL_STOPS stops at a tolerance ("solver stop at 2^-12", "2^-13", ..., "2^-30":
  * tol = 2^-(SLPI_FAST_TOL_FIRST + j), one binade apart: docs/power.md#diagnosis-tol-grid-2):
  * the solve from X_n stopped by slpi's own rule (fast/solver.h, the update's max norm at
@@ -36,6 +42,7 @@ typedef struct slpi_fast slpi_fast;
 #define SLPI_FAST_INGREDIENTS_MAX 48
 #define SLPI_FAST_STOPS 4
 #define SLPI_FAST_PRED_STOPS 3
+#define SLPI_FAST_PLAIN_STOPS 4
 #define SLPI_FAST_TOL_STOPS 19
 #define SLPI_FAST_TOL_FIRST 12
 #define SLPI_FAST_NOISE_NAMED 9

@@ -96,8 +96,23 @@ static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, 
     }
 }
 
-int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_map map, void *ctx, const double *Pk,
-                         double *A, double *B, double *x, double *tau, double *ft, int *iters, double *resid)
+/* One sweep of the paper's fixed point (64) as docs/schemes.md#svi-so3 writes it, x = Delta t xi:
+ *   An = Pi_k - 1/2 cross(x, A) - c (x.A) x,  Bn = Pi_k - cross(x, An) - 1/2 cross(x, B) - c (x.B) x. */
+static void svi3_plain(double *An, double *Bn, double c, const double *x, const double *Pk, const double *A,
+                       const double *B)
+{
+    double xa[3], xb[3];
+    slpi_fast_cross(xa, x, A);
+    double da = slpi_fast_dot3(x, A), db = slpi_fast_dot3(x, B);
+    for (int i = 0; i < 3; i++) An[i] = Pk[i] - 0.5 * xa[i] - c * da * x[i];
+    slpi_fast_cross(xa, x, An);
+    slpi_fast_cross(xb, x, B);
+    for (int i = 0; i < 3; i++) Bn[i] = Pk[i] - xa[i] - 0.5 * xb[i] - c * db * x[i];
+}
+
+int slpi_fast_svi3_solve(double c, int plain, const slpi_fast_policy *pol, slpi_fast_svi3_map map, void *ctx,
+                         const double *Pk, double *A, double *B, double *x, double *tau, double *ft, int *iters,
+                         double *resid)
 {
     double An[3], Bn[3], v[3];
     memcpy(A, Pk, 3 * sizeof *A);
@@ -107,10 +122,14 @@ int slpi_fast_svi3_solve(double c, const slpi_fast_policy *pol, slpi_fast_svi3_m
     int st;
     do {
         map(ctx, A, B, x, tau, ft);
-        slpi_fast_mat3t_vec(v, tau, Pk);
-        for (int i = 0; i < 3; i++) v[i] -= ft[i];
-        slpi_fast_ac_inv(An, c, x, Pk);
-        slpi_fast_ac_inv(Bn, c, x, v);
+        if (plain) {
+            svi3_plain(An, Bn, c, x, Pk, A, B);
+        } else {
+            slpi_fast_mat3t_vec(v, tau, Pk);
+            for (int i = 0; i < 3; i++) v[i] -= ft[i];
+            slpi_fast_ac_inv(An, c, x, Pk);
+            slpi_fast_ac_inv(Bn, c, x, v);
+        }
         double dmax = slpi_fast_max2(slpi_vec_maxdiff(An, A, 3), slpi_vec_maxdiff(Bn, B, 3));
         memcpy(A, An, sizeof An);
         memcpy(B, Bn, sizeof Bn);
@@ -131,8 +150,8 @@ static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, const double *del
     double A[3], B[3], x[3], tau[9], ft[3], v[3], Pn[3];
     svi_vec_ctx ctx = { f, w, Gk, delta };
     if (sd) memcpy(w->mu + 3, Gk, 3 * sizeof *Gk);
-    int st = slpi_fast_svi3_solve(w->c, &f->pol, svi_vec_map, &ctx, Pk, A, B, x, tau, ft, &info->iterations,
-                                  &info->residual);
+    int st = slpi_fast_svi3_solve(w->c, f->stop_plain, &f->pol, svi_vec_map, &ctx, Pk, A, B, x, tau, ft,
+                                  &info->iterations, &info->residual);
     if (slpi_step_failed(st)) return st;
     if (w->node) {
         double xc[3], xb = slpi_fast_dot3(x, B);

@@ -3,7 +3,9 @@
  *   D v = v - 1/2 sum_k Delta_k D^2H_k(mu_n)[ad*_v mu_n]   (LU by LAPACKE_dgetrf),
  *   mubar = (mu_n + O_exp(sigma; mu_n))/2, r = sigma - sum_k Delta_k xi_k(mubar),
  *   sigma <- sigma - D^{-1} r, and mu_{n+1} = O_exp(sigma; mu_n).
- * Fixed-iteration mode (p->fixed_iters) accepts the non-converged iterate. */
+ * Fixed-iteration mode (p->fixed_iters) accepts the non-converged iterate. The diagnosis's
+ * stops in plain sweeps (f->stop_plain, fast/ingredients.h) iterate sigma <- sum_k Delta_k
+ * xi_k(mubar) instead, unsolved, from tmk_plain_start. */
 #include <stdlib.h>
 #include <string.h>
 #include <lapacke.h>
@@ -48,8 +50,8 @@ static int tmk_init(slpi_fast *f, slpi_error *err)
     return SLPI_OK;
 }
 
-/* Column-major chord matrix at mu_n. */
-static int tmk_chord(const slpi_fast_system *s, const double *delta, const double *mu, tmk_work *w)
+/* Column-major chord matrix at mu_n, unfactored. */
+static void tmk_chord_matrix(const slpi_fast_system *s, const double *delta, const double *mu, tmk_work *w)
 {
     int d = s->dim;
     for (int j = 0; j < d; j++) {
@@ -64,7 +66,29 @@ static int tmk_chord(const slpi_fast_system *s, const double *delta, const doubl
             for (int i = 0; i < d; i++) col[i] -= 0.5 * delta[k] * w->h[i];
         }
     }
-    return LAPACKE_dgetrf(LAPACK_COL_MAJOR, d, d, w->D, d, w->piv) == 0 ? 0 : -1;
+}
+
+/* The chord matrix at mu_n, factored: 0, or -1 when singular. */
+static int tmk_chord(const slpi_fast_system *s, const double *delta, const double *mu, tmk_work *w)
+{
+    tmk_chord_matrix(s, delta, mu, w);
+    return LAPACKE_dgetrf(LAPACK_COL_MAJOR, s->dim, s->dim, w->D, s->dim, w->piv) == 0 ? 0 : -1;
+}
+
+/* The start of the plain sweeps (f->stop_plain): sigma = 0 but in the components that do
+ * not depend on sigma (the chord matrix's row is the identity's, as the heavy top's
+ * Gamma part h x: docs/systems.md#heavy-top-rkmk), which a port writing the equations sets
+ * once, exactly: sum_k Delta_k xi_k(mu_n) there. */
+static void tmk_plain_start(const slpi_fast_system *s, const double *delta, const double *mu, tmk_work *w)
+{
+    int d = s->dim;
+    tmk_chord_matrix(s, delta, mu, w);
+    slpi_fast_gen_sum(s, w->r, w->tmp, delta, mu);
+    for (int i = 0; i < d; i++) {
+        int fixed = 1;
+        for (int j = 0; j < d && fixed; j++) fixed = w->D[i + (size_t)j * d] == (i == j);
+        w->sigma[i] = fixed ? w->r[i] : 0;
+    }
 }
 
 static slpi_step_status tmk_step(slpi_fast *f, double *x, const double *delta, slpi_step_info *info)
@@ -73,11 +97,14 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, const double *delta, s
     tmk_work *w = f->work;
     int d = s->dim;
     slpi_fast_time(s, 1, delta); /* t_n + h/2: the t of the mean (mu_n + mu_{n+1})/2 */
-    if (tmk_chord(s, delta, x, w)) {
+    if (!f->stop_plain && tmk_chord(s, delta, x, w)) {
         info->residual = 0;
         return SLPI_STEP_DIVERGED; /* singular chord matrix */
     }
-    memset(w->sigma, 0, sizeof *w->sigma * (size_t)d);
+    if (f->stop_plain)
+        tmk_plain_start(s, delta, x, w);
+    else
+        memset(w->sigma, 0, sizeof *w->sigma * (size_t)d);
     slpi_fast_iter it;
     slpi_fast_iter_begin(&it, &f->pol);
     int st;
@@ -86,7 +113,7 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, const double *delta, s
         for (int i = 0; i < d; i++) w->mubar[i] = 0.5 * (x[i] + w->mubar[i]);
         slpi_fast_gen_sum(s, w->r, w->tmp, delta, w->mubar);
         for (int i = 0; i < d; i++) w->r[i] = w->sigma[i] - w->r[i];
-        LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', d, 1, w->D, d, w->piv, w->r, d);
+        if (!f->stop_plain) LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', d, 1, w->D, d, w->piv, w->r, d);
         for (int i = 0; i < d; i++) w->sigma[i] -= w->r[i];
         st = slpi_fast_iter_check(&it, slpi_vec_maxabs(w->r, d), slpi_vec_maxabs(w->sigma, d));
     } while (st < 0);

@@ -26,14 +26,19 @@
  * "Psi Y Psi/4 reordered" follows ISOMP's three terms (its value: tests/oracle's
  * t-verify-diagnosis, against a port that reorders the product). On Euler-Zeitlin su(8)
  * (more than 9 noises): noise 1 ... noise 9 each, noise 1 and 9 at a drawn coefficient
- * against the step with that increment scaled by hand.
+ * against the step with that increment scaled by hand. TMK's and SVI-SO3's stops in plain
+ * sweeps (after their four stops from X_n) against the sweeps written in the test from the
+ * docs, on the heavy top and the SVI rigid body (check_plain).
  * SLPI_TEST_SEED draws other cases; SLPI_TEST_DEPTH more of them. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fastutil.h"
+#include "core/view-scheme.h"
 #include "fast/ingredients.h"
+#include "fast/vec3.h"
+#include "fast/vector-field.h"
 
 #define TOL 1e-12
 
@@ -115,12 +120,15 @@ static void check_scheme(slpi_scheme_id k, const model_case *c)
     const char *name[SLPI_FAST_INGREDIENTS_MAX];
     int nf = slpi_fast_ingredients(slpi_fast_problem(f), name), s0 = 0;
     while (s0 < nf && strcmp(name[s0], "solver stop")) s0++;
-    int np = nf - s0 - SLPI_FAST_STOPS - SLPI_FAST_TOL_STOPS; /* the stops after the predictor */
+    int nq = nf - s0 - SLPI_FAST_STOPS - SLPI_FAST_TOL_STOPS; /* after the predictor, or in plain sweeps */
+    int np = k == SLPI_SCHEME_ISOMP ? nq : 0;
     TEST_CHECKF(s0 >= 3 && s0 < nf && !strcmp(name[0], "drift") && !strcmp(name[1], "noise 1") &&
                     !strcmp(name[s0 - 1], "time stage") && !strcmp(name[s0 + 3], "solver stop 4") &&
-                    (np == 0 ||
-                     (np == SLPI_FAST_PRED_STOPS && k == SLPI_SCHEME_ISOMP &&
-                      !strcmp(name[nf - 1 - SLPI_FAST_TOL_STOPS], "solver stop 3 after predictor"))) &&
+                    (nq == 0 ||
+                     (nq == SLPI_FAST_PRED_STOPS && k == SLPI_SCHEME_ISOMP &&
+                      !strcmp(name[nf - 1 - SLPI_FAST_TOL_STOPS], "solver stop 3 after predictor")) ||
+                     (nq == SLPI_FAST_PLAIN_STOPS && (k == SLPI_SCHEME_TMK || k == SLPI_SCHEME_SVI) &&
+                      !strcmp(name[nf - 1 - SLPI_FAST_TOL_STOPS], "solver stop 4, plain sweeps"))) &&
                     !strcmp(name[nf - SLPI_FAST_TOL_STOPS], "solver stop at 2^-12") &&
                     !strcmp(name[nf - 1], "solver stop at 2^-30") &&
                     slpi_fast_ingredient_discrete(slpi_fast_problem(f), s0) &&
@@ -286,6 +294,83 @@ done:
     slpi_problem_free(p);
 }
 
+/* Stop m in plain sweeps (m = 1..4) against the sweeps written here from the docs, on a
+ * built-in system's drawn step: TMK on the heavy top (docs/schemes.md#tmk, sigma <-
+ * sum_k Delta_k xi_k((mu + O_exp(sigma; mu))/2) from sigma = 0 but its Gamma part, h x,
+ * set once: docs/systems.md#heavy-top-rkmk) and SVI on the rigid body (the paper's (64),
+ * docs/schemes.md#svi-so3, from A = B = Pi_k, then Pi' = tau^T tau^T Pi_k), within
+ * 1e-12 |x|; and stop 1 differs from the scheme's own (its chord, its A_c^-1; both
+ * converge, so from m = 2 they may meet within the rounding). */
+static void check_plain(const char *preset, slpi_scheme_id k)
+{
+    enum { MAX = 16 };
+    slpi_problem *p = NULL;
+    slpi_error err = { 0, "" };
+    slpi_fast *f = NULL;
+    TEST_CHECK(test_problem(&p, preset, 10, &err) == SLPI_OK && slpi_fast_create(&f, p, &err) == 0);
+    const char *name[SLPI_FAST_INGREDIENTS_MAX];
+    int nf = f ? slpi_fast_ingredients(p, name) : 0, q = 0, M = f ? slpi_problem_noise_count(p) : 0;
+    int dim = f ? slpi_problem_state_dim(p) : 0;
+    while (q < nf && strcmp(name[q], "solver stop 1, plain sweeps")) q++;
+    TEST_CHECKF(f && q + SLPI_FAST_PLAIN_STOPS + SLPI_FAST_TOL_STOPS == nf && M < MAX && dim <= MAX &&
+                    !strcmp(name[q - 1], "solver stop 4"),
+                "%s: %d ingredients, plain sweeps from %d", preset, nf, q);
+    double x[MAX], y[MAX], z[MAX], u[MAX], dw[MAX], delta[MAX + 1], sg[MAX], o[MAX], mb[MAX], tmp[MAX];
+    if (q + SLPI_FAST_PLAIN_STOPS + SLPI_FAST_TOL_STOPS != nf || slpi_fast_problem_initial_state(p, x, &err)) goto done;
+    const slpi_fast_system *s = &f->sys;
+    delta[0] = f->h;
+    for (int j = 0; j < M; j++) delta[j + 1] = dw[j] = 0.3 * sqrt(f->h) * fu_normal();
+    for (int i = 0; i < 3; i++) x[i] += 0.2 * fu_normal(); /* Pi */
+    for (int m = 1; m <= SLPI_FAST_PLAIN_STOPS; m++) {
+        if (k == SLPI_SCHEME_TMK) {
+            slpi_fast_gen_sum(s, sg, tmp, delta, x);
+            for (int i = 0; i < s->dim; i++) sg[i] = i < 3 ? 0 : sg[i]; /* xi = 0, b = h x */
+            for (int it = 0; it < m; it++) {
+                s->orbit(s, o, sg, x);
+                for (int i = 0; i < s->dim; i++) mb[i] = 0.5 * (x[i] + o[i]);
+                slpi_fast_gen_sum(s, sg, tmp, delta, mb);
+            }
+            s->orbit(s, z, sg, x);
+        } else {
+            double A[3], B[3], xv[3], xa[3], xb[3], tau[9], v[3], c = slpi_view_scheme(p)->svi_c;
+            memcpy(A, x, sizeof A);
+            memcpy(B, x, sizeof B);
+            for (int it = 0; it <= m; it++) {
+                for (int i = 0; i < 3; i++) mb[i] = 0.5 * (A[i] + B[i]);
+                slpi_fast_gen_sum(s, sg, tmp, delta, mb);
+                for (int i = 0; i < 3; i++) xv[i] = 0.5 * sg[i]; /* x = h xi */
+                if (it == m) break;
+                double da = slpi_fast_dot3(xv, A), db = slpi_fast_dot3(xv, B);
+                slpi_fast_cross(xa, xv, A);
+                for (int i = 0; i < 3; i++) A[i] = x[i] - 0.5 * xa[i] - c * da * xv[i];
+                slpi_fast_cross(xa, xv, A);
+                slpi_fast_cross(xb, xv, B);
+                for (int i = 0; i < 3; i++) B[i] = x[i] - xa[i] - 0.5 * xb[i] - c * db * xv[i];
+            }
+            slpi_fast_cayley3(tau, xv);
+            slpi_fast_mat3t_vec(v, tau, x);
+            slpi_fast_mat3t_vec(z, tau, v);
+        }
+        int bad = slpi_fast_ingredient_scale(f, q + m - 1, 2.0) || step_m(f, dim, x, dw, y) ||
+            slpi_fast_ingredient_scale(f, -1, 1.0) || slpi_fast_ingredient_scale(f, q - SLPI_FAST_STOPS + m - 1, 2.0) ||
+            step_m(f, dim, x, dw, u);
+        slpi_fast_ingredient_scale(f, -1, 1.0);
+        double e = 0, own = 0, top = 0;
+        for (int i = 0; i < (k == SLPI_SCHEME_TMK ? s->dim : 3); i++) {
+            e = fmax(e, fabs(y[i] - z[i]));
+            own = fmax(own, fabs(y[i] - u[i]));
+            top = fmax(top, fabs(z[i]));
+        }
+        TEST_CHECKF(!bad && e <= TOL * top, "%s: %s against the sweeps written here: off by %.3g", preset,
+                    name[q + m - 1], bad ? -1.0 : e);
+        TEST_CHECKF(!bad && (m > 1 || own > 1e3 * TOL * top), "%s: %s is the scheme's own stop %d (%.3g apart)", preset,
+                    name[q + m - 1], m, own);
+    }
+done:
+    slpi_fast_free(f);
+    slpi_problem_free(p);
+}
+
 int main(void)
 {
     test_start("t-fast-ingredients", 4711);
@@ -317,5 +402,15 @@ int main(void)
     slpi_problem_free(p);
     check_swaps();
     check_noise_each();
+    check_plain("rkmk/heavy-top/stoch-421-realization", SLPI_SCHEME_TMK);
+    check_plain("svi/rigid-body/paths", SLPI_SCHEME_SVI);
+    /* SVI's semidirect form has no plain form in the docs: no stops in plain sweeps */
+    TEST_CHECK(test_problem(&p, "svi/heavy-top/case1", 10, &err) == SLPI_OK);
+    nf = p ? slpi_fast_ingredients(p, name) : 0;
+    int plain = 0;
+    for (int i = 0; i < nf; i++) plain |= strstr(name[i], "plain sweeps") != NULL;
+    TEST_CHECKF(nf > 0 && !plain && !strcmp(name[nf - SLPI_FAST_TOL_STOPS - 1], "solver stop 4"),
+                "SVI heavy top (form sd): %d ingredients, plain sweeps listed: %d", nf, plain);
+    slpi_problem_free(p);
     TEST_END();
 }

@@ -8,7 +8,8 @@
 # docs/diagnosis-runs-3.tsv (one more run of a correct port is noticed; a group that lacks
 # the expected ingredient, or nothing named, is a wrong call), and the tolerance stop's
 # check's the one it generates from docs/diagnosis-runs-tol.tsv (a run more is noticed), and
-# the fourth round's from docs/diagnosis-runs-4.tsv (a run more noticed; its expectations).
+# the fourth round's from docs/diagnosis-runs-4.tsv (a run more noticed; its expectations),
+# and the fifth's from docs/diagnosis-runs-5.tsv (the same).
 set -u
 . "$(dirname "$0")/prelude.sh"
 $py tests/port/power_docs.py --check 2> "$d/err" || note "$(cat "$d/err")"
@@ -46,6 +47,22 @@ for args, want in ((('sign', 1, '2-3', 95003), 'noise 1'), (('sign', 1, '2-3', 9
     got = d.expected('zeitlin', *args).split('|')
     print('' if want in got and (args[0] == 'tol' or len(got) == 1) else '%r: %r, not %r' % (args, got, want))" 2>&1)
 [ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected: $bad"
+$py tests/port/diagnosis3.py --r5-check docs/diagnosis-runs-5.tsv 2> "$d/err" || note "$(cat "$d/err")"
+cp docs/diagnosis-runs-5.tsv "$d/diag5.tsv"
+printf 'svi\tdouble\tmany\tnone\t0\t0.0\t98000\t\t3-4\t0\tPASS\tFalse\t\t\t\t1.0\n' >> "$d/diag5.tsv"
+$py tests/port/diagnosis3.py --r5-check "$d/diag5.tsv" 2> /dev/null
+[ $? -eq 1 ] || note "a fifth-round run more went unnoticed"
+# the fifth round's expectations (docs/power.md#diagnosis-rule-5): early m either form of
+# stop m on its paths, slpi's alone on the third round's; tol any stop from X_n, plain ones too
+bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
+for args, want, n in ((('heavytop', 'early', 1, '1-1', 98002), 'solver stop 1, plain sweeps', 2),
+                      (('heavytop', 'early', 1, '1-1', 91002), 'solver stop', 1),
+                      (('svi', 'early', 2, '2-2', 98002), 'solver stop 2', 2),
+                      (('svi', 'tol', 0, '3-4', 98009), 'solver stop 3, plain sweeps', 27),
+                      (('svi', 'sign', 4, '3-4', 98009), 'noise 1', 1)):
+    got = d.expected(*args).split('|')
+    print('' if want in got and len(got) == n else '%r: %r, not %r' % (args, got, want))" 2>&1)
+[ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected (fifth round): $bad"
 # the third round's calls: a group counts only when it holds the expected ingredient, and
 # a FAIL with nothing named (whose JSON lists every ingredient as one group) is wrong
 bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d

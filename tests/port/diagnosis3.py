@@ -26,6 +26,10 @@ usage: diagnosis3.py --run RUNS [--out DIR] [--until HH:MM] [--only D1,D2] [--po
                                   the same for the fourth round (docs/power.md#diagnosis-rule-4:
                                   noise by component on Euler-Zeitlin su(8); its
                                   <!-- diagnosis-table-4 -->)
+       diagnosis3.py --r5-run RUNS [options as --run], --r5-write RUNS, --r5-check RUNS
+                                  the same for the fifth round (docs/power.md#diagnosis-rule-5:
+                                  the heavy top and SVI under the stops in plain sweeps; its
+                                  <!-- diagnosis-table-5 -->)
 Environment: as power.py (SLPI_BIN, SLPI_BUILD, CC). Exit 2 on a bad argument."""
 import json
 import os
@@ -87,6 +91,12 @@ TOL_STOPS = tuple("solver stop at 2^-%d" % k for k in range(12, 31))
 R4_PATHS = range(95000, 95010)
 R4_CELLS = (("float", "many"), ("float", "single"), ("double", "many"), ("double", "single"))
 R4_EXPECT = dict(EXPECT["zeitlin"], sign="noise 1")
+# the fifth round (docs/power.md#diagnosis-rule-5, fixed before its runs): the heavy top and
+# the SVI rigid body under the stops in plain sweeps, every defect of the third round, on
+# paths never used, its cells in R4_CELLS's order, the heavy top's then SVI's on each path;
+# early m expects the stop m from X_n in either form, tol any stop from X_n
+R5_PATHS = range(98000, 98010)
+PLAIN = tuple("solver stop %d, plain sweeps" % m for m in range(1, 5))
 FIELDS = ("port", "build", "shape", "defect", "factor", "mag", "path", "effect_u", "iterations", "exit",
           "stat_verdict", "named", "first", "group", "expected", "seconds")
 
@@ -135,6 +145,20 @@ def r4_plan():
     return runs
 
 
+def r5_plan():
+    """the fifth round's runs: path by path, on each the heavy top's cells then SVI's"""
+    runs = []
+    for path in R5_PATHS:
+        for port, cont, disc in (("heavytop", CONTINUOUS["heavytop"], DISCRETE["heavytop"]),
+                                 ("svi", SVI_CONTINUOUS, SVI_DISCRETE)):
+            for build, shape in R4_CELLS:
+                runs.append((port, build, shape, "none", 0, path))
+                for defect in cont:
+                    runs += [(port, build, shape, defect, f, path) for f in FACTORS]
+                runs += [(port, build, shape, d, m or 0, path) for d, m in disc]
+    return runs
+
+
 def tol_plan():
     """the tolerance check's runs: the double builds on every path, then the float builds"""
     return [(port, build, shape, "tol", 0, path) for build in ("double", "float") for path in TOL_PATHS
@@ -163,13 +187,15 @@ def magnitude(h, port, build, defect, factor, cache):
 def expected(port, defect, factor, iters, path):
     """the rule's expected first ingredients, '|'-separated, or '' (not judged); the fourth
     round's (its paths) where it reads them otherwise"""
-    r4 = int(path) in R4_PATHS
+    r4, r5 = int(path) in R4_PATHS, int(path) in R5_PATHS
     if defect == "none":
         return ""
     if defect == "early":
-        return STOPS[factor - 1]
+        return STOPS[factor - 1] + ("|" + PLAIN[factor - 1] if r5 else "")
     if defect == "pred":
         return "solver stop %d after predictor" % factor
+    if defect == "tol" and r5:
+        return "|".join(STOPS + PLAIN + TOL_STOPS)
     if defect == "tol" and r4:
         return "|".join(STOPS + TOL_STOPS)
     if defect == "tol":
@@ -305,6 +331,11 @@ def r4_table(rows):
     return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r4_plan()) - len(rows), len(r4_plan()))]
 
 
+def r5_table(rows):
+    """docs/power.md's lines of the fifth round"""
+    return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r5_plan()) - len(rows), len(r5_plan()))]
+
+
 def tol_table(rows):
     """docs/power.md's lines of the tolerance check: a run right when a solver stop from X_n
     (a fixed count or a tolerance) is named first alone, right in a group when its group
@@ -338,7 +369,7 @@ def key(r):
 
 def main(argv):
     rounds = {"--": (plan, table, "diagnosis-table-3"), "--tol-": (tol_plan, tol_table, "diagnosis-table-tol"),
-              "--r4-": (r4_plan, r4_table, "diagnosis-table-4")}
+              "--r4-": (r4_plan, r4_table, "diagnosis-table-4"), "--r5-": (r5_plan, r5_table, "diagnosis-table-5")}
     prefix = argv[0][:argv[0].rindex("-") + 1] if argv and argv[0].startswith("--") else ""
     mode = "--" + argv[0][len(prefix):] if prefix in rounds else ""
     if len(argv) < 2 or mode not in ("--run", "--write", "--check"):
