@@ -12,6 +12,15 @@
 # and the fifth's from docs/diagnosis-runs-5.tsv (the same).
 set -u
 . "$(dirname "$0")/prelude.sh"
+# rounds PREFIX RUNS LINE WHAT: diagnosis3.py's PREFIXcheck finds docs/power.md's table
+# the one RUNS gives, and notices one run more (LINE, tab-separated)
+rounds() {
+  $py tests/port/diagnosis3.py "$1check" "$2" 2> "$d/err" || note "$(cat "$d/err")"
+  cp "$2" "$d/more.tsv"
+  printf "$3\n" >> "$d/more.tsv"
+  $py tests/port/diagnosis3.py "$1check" "$d/more.tsv" 2> /dev/null
+  [ $? -eq 1 ] || note "$4 run more went unnoticed"
+}
 $py tests/port/power_docs.py --check 2> "$d/err" || note "$(cat "$d/err")"
 $py tests/port/diagnosis.py --check docs/diagnosis-runs.tsv docs/diagnosis-runs-2.tsv 2> "$d/err" || note "$(cat "$d/err")"
 awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 && $3 == "none" && !done { $9 = 1; done = 1 } { print }' \
@@ -23,21 +32,9 @@ awk -F'\t' 'BEGIN { OFS = "\t" } NR > 1 && $9 == "FAIL" && $11 != "" && !done { 
   docs/diagnosis-runs.tsv > "$d/diag.tsv"
 $py tests/port/diagnosis.py --check "$d/diag.tsv" 2> /dev/null
 [ $? -eq 1 ] || note "a changed diagnosis run went unnoticed"
-$py tests/port/diagnosis3.py --check docs/diagnosis-runs-3.tsv 2> "$d/err" || note "$(cat "$d/err")"
-cp docs/diagnosis-runs-3.tsv "$d/diag3.tsv"
-printf 'rb\tfloat\tsingle\tnone\t0\t0.0\t7\t\t2-4\t1\tFAIL\tTrue\tnoise\t\t\t1.0\n' >> "$d/diag3.tsv"
-$py tests/port/diagnosis3.py --check "$d/diag3.tsv" 2> /dev/null
-[ $? -eq 1 ] || note "a third-round run more went unnoticed"
-$py tests/port/diagnosis3.py --tol-check docs/diagnosis-runs-tol.tsv 2> "$d/err" || note "$(cat "$d/err")"
-cp docs/diagnosis-runs-tol.tsv "$d/tol.tsv"
-printf 'svi\tdouble\tmany\ttol\t0\t1.4901161193847656e-08\t94000\t\t3-4\t1\tFAIL\tTrue\tdrift\t\t\t1.0\n' >> "$d/tol.tsv"
-$py tests/port/diagnosis3.py --tol-check "$d/tol.tsv" 2> /dev/null
-[ $? -eq 1 ] || note "a tolerance check's run more went unnoticed"
-$py tests/port/diagnosis3.py --r4-check docs/diagnosis-runs-4.tsv 2> "$d/err" || note "$(cat "$d/err")"
-cp docs/diagnosis-runs-4.tsv "$d/diag4.tsv"
-printf 'zeitlin\tfloat\tmany\tnone\t0\t0.0\t95000\t\t2-3\t0\tPASS\tFalse\t\t\t\t1.0\n' >> "$d/diag4.tsv"
-$py tests/port/diagnosis3.py --r4-check "$d/diag4.tsv" 2> /dev/null
-[ $? -eq 1 ] || note "a fourth-round run more went unnoticed"
+rounds -- docs/diagnosis-runs-3.tsv 'rb\tfloat\tsingle\tnone\t0\t0.0\t7\t\t2-4\t1\tFAIL\tTrue\tnoise\t\t\t1.0' "a third-round"
+rounds --tol- docs/diagnosis-runs-tol.tsv 'svi\tdouble\tmany\ttol\t0\t1.4901161193847656e-08\t94000\t\t3-4\t1\tFAIL\tTrue\tdrift\t\t\t1.0' "a tolerance check's"
+rounds --r4- docs/diagnosis-runs-4.tsv 'zeitlin\tfloat\tmany\tnone\t0\t0.0\t95000\t\t2-3\t0\tPASS\tFalse\t\t\t\t1.0' "a fourth-round"
 # the fourth round's expectations (docs/power.md#diagnosis-rule-4): su(8)'s sign is noise 1
 # on its paths, noise on the third round's; its tol any stop from X_n
 bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
@@ -47,11 +44,7 @@ for args, want in ((('sign', 1, '2-3', 95003), 'noise 1'), (('sign', 1, '2-3', 9
     got = d.expected('zeitlin', *args).split('|')
     print('' if want in got and (args[0] == 'tol' or len(got) == 1) else '%r: %r, not %r' % (args, got, want))" 2>&1)
 [ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected: $bad"
-$py tests/port/diagnosis3.py --r5-check docs/diagnosis-runs-5.tsv 2> "$d/err" || note "$(cat "$d/err")"
-cp docs/diagnosis-runs-5.tsv "$d/diag5.tsv"
-printf 'svi\tdouble\tmany\tnone\t0\t0.0\t98000\t\t3-4\t0\tPASS\tFalse\t\t\t\t1.0\n' >> "$d/diag5.tsv"
-$py tests/port/diagnosis3.py --r5-check "$d/diag5.tsv" 2> /dev/null
-[ $? -eq 1 ] || note "a fifth-round run more went unnoticed"
+rounds --r5- docs/diagnosis-runs-5.tsv 'svi\tdouble\tmany\tnone\t0\t0.0\t98000\t\t3-4\t0\tPASS\tFalse\t\t\t\t1.0' "a fifth-round"
 # the fifth round's expectations (docs/power.md#diagnosis-rule-5): early m either form of
 # stop m on its paths, slpi's alone on the third round's; tol any stop from X_n, plain ones too
 bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
