@@ -13,14 +13,15 @@
  *   - (ISOMP's terms) the stop m after the predictor, m = 1..3, = the problem with
  *     predictor=euler maxit=m on_cap=accept tol=2^-60 (m iterations from the Euler
  *     predictor, none converging), in its fused form;
- *   - the stop at 2^-k, k = 12, 14, ..., 30, = the problem with tol=2^-k tol_scale=state
+ *   - the stop at 2^-k, k = 12, 13, ..., 30, = the problem with tol=2^-k tol_scale=state
  *     (the count its own, no fixed_iters);
  * each within 1e-12 |x| (the two ways round differently; a wrong time moves a step by about
  * |f'| h^2 > 1e-6 here). The second way steps with every coefficient 1 (ISOMP's unfused
  * form, fast/isomp.c), as the first. After slpi_fast_ingredient_scale(f, -1, 1) the step
  * is the scheme's own again, bit for bit against a fresh run object. The list: a model's
  * step has a time stage, a built-in system's none; the solver's four stops come last, then
- * ISOMP's three after the predictor, then the ten at a tolerance. On the rigid body's three noises (ISOMP): the swaps
+ * ISOMP's three after the predictor or TMK's and SVI-SO3's four in plain sweeps, then the
+ * nineteen at a tolerance. On the rigid body's three noises (ISOMP): the swaps
  * of 1 and 2, 1 and 3, 2 and 3 follow "noise", and at a drawn coefficient c each is the
  * step whose two increments are mixed by c - 1 by hand (c = 2: swapped), within 1e-12;
  * "Psi Y Psi/4 reordered" follows ISOMP's three terms (its value: tests/oracle's
