@@ -97,14 +97,14 @@ static slpi_step_status tmk_step(slpi_fast *f, double *x, const double *delta, s
     tmk_work *w = f->work;
     int d = s->dim;
     slpi_fast_time(s, 1, delta); /* t_n + h/2: the t of the mean (mu_n + mu_{n+1})/2 */
-    if (!f->stop_plain && tmk_chord(s, delta, x, w)) {
+    if (f->stop_plain) {
+        tmk_plain_start(s, delta, x, w);
+    } else if (tmk_chord(s, delta, x, w)) {
         info->residual = 0;
         return SLPI_STEP_DIVERGED; /* singular chord matrix */
-    }
-    if (f->stop_plain)
-        tmk_plain_start(s, delta, x, w);
-    else
+    } else {
         memset(w->sigma, 0, sizeof *w->sigma * (size_t)d);
+    }
     slpi_fast_iter it;
     slpi_fast_iter_begin(&it, &f->pol);
     int st;

@@ -4,26 +4,27 @@
  * filled, against X with a corner entry of 1e-300 added, which moves the spectrum by at most
  * that and sends it to zheev. Both must agree to 8 n u max|w|, and their sum must be
  * trace(iX). Orders 1, 2, 5, 15, 16, 17, 33, 64, 100, 256 (docs/experiments.md#setup-profile). */
-#include <complex.h>
-#include "testutil.h"
+#include "cplxutil.h"
 #include "fast/dense.h"
 
-/* A random skew-Hermitian n x n X of upper bandwidth exactly b (its outermost diagonal
- * nonzero), on a zeroed X. */
-static void band(double complex *X, int n, int b)
+/* A random skew-Hermitian n x n X of upper bandwidth exactly b: cplxutil.h's, cut to the
+ * band, its outermost diagonal's real parts at least 1/4 in size (nonzero). */
+static void band(cplx *X, int n, int b)
 {
+    rand_skewh(X, n);
     for (int j = 0; j < n; j++)
-        for (int i = j - b < 0 ? 0 : j - b; i <= j; i++) {
-            double re = i == j ? 0 : test_rand_uniform(-1, 1), im = test_rand_uniform(-1, 1);
-            if (i == j - b && i != j && fabs(re) < 0.25) re = 0.25; /* the outermost diagonal, nonzero */
-            X[i + (size_t)n * j] = re + I * im;
-            X[j + (size_t)n * i] = -re + I * im;
+        for (int i = 0; i < n; i++) {
+            cplx *x = &X[i + (size_t)n * j];
+            if (abs(i - j) > b)
+                *x = 0;
+            else if (abs(i - j) == b && b > 0 && fabs(creal(*x)) < 0.25)
+                *x = (i < j ? 0.25 : -0.25) + I * cimag(*x);
         }
 }
 
 static void check(int n, int b)
 {
-    double complex *X = calloc((size_t)n * n, sizeof *X);
+    cplx *X = cmat(n);
     double *w = malloc(sizeof *w * (size_t)n), *v = malloc(sizeof *v * (size_t)n);
     if (!X || !w || !v) {
         fprintf(stderr, "t-fast-dense: out of memory\n");
@@ -43,7 +44,7 @@ static void check(int n, int b)
     }
     TEST_CHECKF(slpi_fast_eig_skewh(n, X, v) == 0, "n %d b %d: no spectrum (full)", n, b);
     for (int a = 0; a < n; a++) e = fmax(e, fabs(w[a] - v[a]));
-    const double bound = 8 * n * 0x1p-53 * fmax(top, 1);
+    const double bound = 8 * n * U * fmax(top, 1);
     TEST_CHECKF(e <= bound, "n %d b %d: band and full spectra %g apart (bound %g)", n, b, e, bound);
     TEST_CHECKF(fabs(sum + tr) <= bound * n, "n %d b %d: sum of the spectrum %.17g, trace(iX) %.17g", n, b, sum, -tr);
     for (int a = 1; a < n; a++) TEST_CHECKF(w[a - 1] <= w[a], "n %d b %d: not ascending at %d", n, b, a);

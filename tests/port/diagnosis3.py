@@ -101,24 +101,30 @@ FIELDS = ("port", "build", "shape", "defect", "factor", "mag", "path", "effect_u
           "stat_verdict", "named", "first", "group", "expected", "seconds")
 
 
+def cell(port, build, shape, path, cont, disc):
+    """a cell's runs on one path: (port, build, shape, defect, factor, path) for the correct
+    port, each continuous defect at FACTORS, then each discrete one"""
+    runs = [(port, build, shape, "none", 0, path)]
+    for defect in cont:
+        runs += [(port, build, shape, defect, f, path) for f in FACTORS]
+    return runs + [(port, build, shape, d, m or 0, path) for d, m in disc]
+
+
 def plan():
-    """the runs in the amendment's order: (port, build, shape, defect, factor)"""
-    def of(port, build, shape):
-        out = [(port, build, shape, "none", 0)]
-        for defect in CONTINUOUS[port]:
-            out += [(port, build, shape, defect, f) for f in FACTORS]
-        return out + [(port, build, shape, defect, m or 0) for defect, m in DISCRETE[port]]
+    """the runs in the amendment's order: (port, build, shape, defect, factor, path)"""
+    def of(port, build, shape, path):
+        return cell(port, build, shape, path, CONTINUOUS[port], DISCRETE[port])
     runs = []
     for path in PATHS:
-        runs += [r + (path,) for r in of("zeitlin", "float", "many")]
+        runs += of("zeitlin", "float", "many", path)
         for port in ("rb", "heavytop"):
             for build in BUILDS:
                 for shape in SHAPES:
-                    runs += [r + (path,) for r in of(port, build, shape)]
-        runs += [r + (path,) for r in of("zeitlin", "float", "single")]
+                    runs += of(port, build, shape, path)
+        runs += of("zeitlin", "float", "single", path)
     for path in PATHS:
         for shape in ("many", "single"):
-            runs += [r + (path,) for r in of("zeitlin", "double", shape)]
+            runs += of("zeitlin", "double", shape, path)
     for path in NEW_PATHS:
         for port, build, shape in NEW_CELLS:
             for defect in NEW_CONTINUOUS[port]:
@@ -126,10 +132,7 @@ def plan():
             runs.append((port, build, shape, "swap", 0, path))
         for build in BUILDS:
             for shape in ("many", "single"):
-                runs.append(("svi", build, shape, "none", 0, path))
-                for defect in SVI_CONTINUOUS:
-                    runs += [("svi", build, shape, defect, f, path) for f in FACTORS]
-                runs += [("svi", build, shape, defect, m or 0, path) for defect, m in SVI_DISCRETE]
+                runs += cell("svi", build, shape, path, SVI_CONTINUOUS, SVI_DISCRETE)
     return runs
 
 
@@ -138,10 +141,8 @@ def r4_plan():
     runs = []
     for path in R4_PATHS:
         for build, shape in R4_CELLS:
-            runs.append(("zeitlin", build, shape, "none", 0, path))
-            for defect in CONTINUOUS["zeitlin"] + NEW_CONTINUOUS["zeitlin"]:
-                runs += [("zeitlin", build, shape, defect, f, path) for f in FACTORS]
-            runs += [("zeitlin", build, shape, d, m or 0, path) for d, m in DISCRETE["zeitlin"] + (("swap", 0),)]
+            runs += cell("zeitlin", build, shape, path, CONTINUOUS["zeitlin"] + NEW_CONTINUOUS["zeitlin"],
+                         DISCRETE["zeitlin"] + (("swap", 0),))
     return runs
 
 
@@ -152,10 +153,7 @@ def r5_plan():
         for port, cont, disc in (("heavytop", CONTINUOUS["heavytop"], DISCRETE["heavytop"]),
                                  ("svi", SVI_CONTINUOUS, SVI_DISCRETE)):
             for build, shape in R4_CELLS:
-                runs.append((port, build, shape, "none", 0, path))
-                for defect in cont:
-                    runs += [(port, build, shape, defect, f, path) for f in FACTORS]
-                runs += [(port, build, shape, d, m or 0, path) for d, m in disc]
+                runs += cell(port, build, shape, path, cont, disc)
     return runs
 
 
