@@ -30,6 +30,10 @@ usage: diagnosis3.py --run RUNS [--out DIR] [--until HH:MM] [--only D1,D2] [--po
                                   the same for the fifth round (docs/power.md#diagnosis-rule-5:
                                   the heavy top and SVI under the stops in plain sweeps; its
                                   <!-- diagnosis-table-5 -->)
+       diagnosis3.py --r6-run RUNS [options as --run], --r6-write RUNS, --r6-check RUNS
+                                  the same for the sixth round (docs/power.md#diagnosis-rule-6:
+                                  rb-tmk.c and ht-svi.c, written after its rule; its
+                                  <!-- diagnosis-table-6 -->)
 Environment: as power.py (SLPI_BIN, SLPI_BUILD, CC). Exit 2 on a bad argument."""
 import json
 import os
@@ -42,7 +46,7 @@ from calibrate import append, read_table
 from power import ROOT, SLPI, UNIT_MAG, Harness, run
 from power_docs import replace
 
-PORTS = ("rb", "heavytop", "zeitlin", "svi")
+PORTS = ("rb", "heavytop", "zeitlin", "svi", "rbtmk", "htsvi")
 BUILDS = {"float": "binary32", "double": "binary64"}
 # u of a build's format in units of binary32's u (port.h's effect is in binary32's u |x|)
 U_OF = {"float": 1.0, "double": 2.0 ** -29}
@@ -69,7 +73,9 @@ SVI_DISCRETE = (("early", 1), ("early", 2), ("tol", None), ("swap", 0))
 # a start of the magnitude search near 1 u at binary32 (power.py's, diagnosis.py's)
 START = {"rb": dict(UNIT_MAG["rb"], upd=2.2e-5, trans=1.5, swap=1e-5, reord=1.3), "heavytop": UNIT_MAG["heavytop"],
          "zeitlin": dict(UNIT_MAG["zeitlin"], upd=4e-5, trans=45.0, swap=1e-4, reord=26.0),
-         "svi": {"amp": 2.3e-5, "sign": 1.9e-5, "lap": 2.9e-5, "drop": 5.0, "swap": 2.2e-5}}
+         "svi": {"amp": 2.3e-5, "sign": 1.9e-5, "lap": 2.9e-5, "drop": 5.0, "swap": 2.2e-5},
+         "rbtmk": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5},
+         "htsvi": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5}}
 # the expected first ingredient (the rule's "What is right", with the amendment's heavy top)
 SWAP, REORD = "noise 1 and 2 swapped", "Psi Y Psi/4 reordered"
 EXPECT = {"rb": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "drop": "Psi Y Psi/4",
@@ -77,7 +83,9 @@ EXPECT = {"rb": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "drop
           "heavytop": {"amp": "noise 1", "sign": "noise 1", "lap": "drift dH/dx2", "drop": None},
           "zeitlin": {"amp": "noise", "sign": "noise", "lap": "drift", "drop": "Psi Y Psi/4",
                       "trans": "Psi Y Psi/4", "upd": "update", "swap": SWAP, "reord": REORD},
-          "svi": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "drop": None, "swap": SWAP}}
+          "svi": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "drop": None, "swap": SWAP},
+          "rbtmk": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "swap": SWAP},
+          "htsvi": {"amp": "noise", "sign": "noise 1", "lap": None, "swap": SWAP}}
 # what the rule's words alone would expect where the amendment reads them otherwise
 AS_WRITTEN = {("heavytop", "amp"): "noise", ("heavytop", "drop"): "Psi Y Psi/4"}
 STOPS = ("solver stop", "solver stop 2", "solver stop 3", "solver stop 4")
@@ -97,6 +105,13 @@ R4_EXPECT = dict(EXPECT["zeitlin"], sign="noise 1")
 # early m expects the stop m from X_n in either form, tol any stop from X_n
 R5_PATHS = range(98000, 98010)
 PLAIN = tuple("solver stop %d, plain sweeps" % m for m in range(1, 5))
+# the sixth round (docs/power.md#diagnosis-rule-6, fixed before its ports and runs): two
+# ports written after the rule, the rigid body under TMK and the heavy top's semidirect
+# SVI, on paths never used, its cells in R4_CELLS's order, rb-tmk.c's then ht-svi.c's on
+# each path; as the fifth round, early m either form of stop m, tol any stop from X_n
+R6_PATHS = range(99000, 99010)
+R6_CONTINUOUS = ("amp", "sign", "lap", "swap")
+R6_DISCRETE = (("early", 1), ("early", 2), ("tol", None), ("swap", 0))
 FIELDS = ("port", "build", "shape", "defect", "factor", "mag", "path", "effect_u", "iterations", "exit",
           "stat_verdict", "named", "first", "group", "expected", "seconds")
 
@@ -157,6 +172,12 @@ def r5_plan():
     return runs
 
 
+def r6_plan():
+    """the sixth round's runs: path by path, on each rb-tmk.c's cells then ht-svi.c's"""
+    return [r for path in R6_PATHS for port in ("rbtmk", "htsvi") for build, shape in R4_CELLS
+            for r in cell(port, build, shape, path, R6_CONTINUOUS, R6_DISCRETE)]
+
+
 def tol_plan():
     """the tolerance check's runs: the double builds on every path, then the float builds"""
     return [(port, build, shape, "tol", 0, path) for build in ("double", "float") for path in TOL_PATHS
@@ -185,7 +206,7 @@ def magnitude(h, port, build, defect, factor, cache):
 def expected(port, defect, factor, iters, path):
     """the rule's expected first ingredients, '|'-separated, or '' (not judged); the fourth
     round's (its paths) where it reads them otherwise"""
-    r4, r5 = int(path) in R4_PATHS, int(path) in R5_PATHS
+    r4, r5 = int(path) in R4_PATHS, int(path) in R5_PATHS or int(path) in R6_PATHS
     if defect == "none":
         return ""
     if defect == "early":
@@ -334,6 +355,11 @@ def r5_table(rows):
     return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r5_plan()) - len(rows), len(r5_plan()))]
 
 
+def r6_table(rows):
+    """docs/power.md's lines of the sixth round"""
+    return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r6_plan()) - len(rows), len(r6_plan()))]
+
+
 def tol_table(rows):
     """docs/power.md's lines of the tolerance check: a run right when a solver stop from X_n
     (a fixed count or a tolerance) is named first alone, right in a group when its group
@@ -367,7 +393,8 @@ def key(r):
 
 def main(argv):
     rounds = {"--": (plan, table, "diagnosis-table-3"), "--tol-": (tol_plan, tol_table, "diagnosis-table-tol"),
-              "--r4-": (r4_plan, r4_table, "diagnosis-table-4"), "--r5-": (r5_plan, r5_table, "diagnosis-table-5")}
+              "--r4-": (r4_plan, r4_table, "diagnosis-table-4"), "--r5-": (r5_plan, r5_table, "diagnosis-table-5"),
+              "--r6-": (r6_plan, r6_table, "diagnosis-table-6")}
     prefix = argv[0][:argv[0].rindex("-") + 1] if argv and argv[0].startswith("--") else ""
     mode = "--" + argv[0][len(prefix):] if prefix in rounds else ""
     if len(argv) < 2 or mode not in ("--run", "--write", "--check"):

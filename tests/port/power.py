@@ -46,6 +46,9 @@ DIAG_SYSTEMS = {
     "rbt": ("rb-isomp.c", ["-DRB_TIME"], ["--config", os.path.join(HERE, "..", "..", "models", "rigid-body-time.slpi"),
                                          "scheme=isomp", "h=0.00390625"]),
     "svi": ("rb-svi.c", [], ["--preset", "svi/rigid-body/paths"]),
+    # the sixth round's ports, written after its rule (docs/power.md#diagnosis-rule-6)
+    "rbtmk": ("rb-tmk.c", [], ["--preset", "iso/rigid-body/trajectories", "scheme=tmk"]),
+    "htsvi": ("ht-svi.c", [], ["--preset", "svi/heavy-top/case3"]),
 }
 
 
