@@ -9,7 +9,7 @@
 # the expected ingredient, or nothing named, is a wrong call), and the tolerance stop's
 # check's the one it generates from docs/diagnosis-runs-tol.tsv (a run more is noticed), and
 # the fourth round's from docs/diagnosis-runs-4.tsv (a run more noticed; its expectations),
-# and the fifth's from docs/diagnosis-runs-5.tsv (the same).
+# and the fifth's and sixth's from docs/diagnosis-runs-5.tsv and -6.tsv (the same).
 set -u
 . "$(dirname "$0")/prelude.sh"
 # rounds PREFIX RUNS LINE WHAT: diagnosis3.py's PREFIXcheck finds docs/power.md's table
@@ -56,6 +56,16 @@ for args, want, n in ((('heavytop', 'early', 1, '1-1', 98002), 'solver stop 1, p
     got = d.expected(*args).split('|')
     print('' if want in got and len(got) == n else '%r: %r, not %r' % (args, got, want))" 2>&1)
 [ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected (fifth round): $bad"
+rounds --r6- docs/diagnosis-runs-6.tsv 'rbtmk\tdouble\tmany\tnone\t0\t0.0\t99000\t\t3-5\t0\tPASS\tFalse\t\t\t\t1.0' "a sixth-round"
+# the sixth round's expectations (docs/power.md#diagnosis-rule-6): the heavy top's lap is
+# not judged (15 coordinates), the rigid body's is drift dH/dx2; early m either form
+bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
+for args, want, n in ((('htsvi', 'lap', 4, '10-12', 99001), '', 1), (('rbtmk', 'lap', 4, '3-5', 99001), 'drift dH/dx2', 1),
+                      (('htsvi', 'early', 2, '2-2', 99003), 'solver stop 2, plain sweeps', 2),
+                      (('rbtmk', 'swap', 0, '3-5', 99003), 'noise 1 and 2 swapped', 1)):
+    got = d.expected(*args).split('|')
+    print('' if want in got and len(got) == n else '%r: %r, not %r' % (args, got, want))" 2>&1)
+[ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected (sixth round): $bad"
 # the third round's calls: a group counts only when it holds the expected ingredient, and
 # a FAIL with nothing named (whose JSON lists every ingredient as one group) is wrong
 bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
