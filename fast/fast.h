@@ -30,7 +30,8 @@ struct slpi_fast {
     double *coef;   /* the ingredients' coefficients (fast/ingredients.h), */
     int coef_on;    /* read while coef_on */
     int stop_pred;  /* the solver's stop counts from the Euler predictor (ISOMP's terms) */
-    int stop_plain; /* the solver's stop in plain sweeps (TMK, SVI-SO3: fast/ingredients.h) */
+    int stop_plain; /* the solver's stop in plain sweeps, pol.fixed_iters of them, SVI's 0 among
+                     * them (TMK, SVI-SO3, SVI-SD: fast/ingredients.h) */
 };
 
 /* The ISOMP terms of fast/ingredients.h, in the order of their coefficients. */

@@ -30,8 +30,9 @@ static const char *const isomp_term[] = { "[Psi,Y]/2", "Psi Y Psi/4", "update", 
 static const char *const stop_name[] = { "solver stop", "solver stop 2", "solver stop 3", "solver stop 4" };
 static const char *const pred_stop_name[] = { "solver stop 1 after predictor", "solver stop 2 after predictor",
                                               "solver stop 3 after predictor" };
-static const char *const plain_stop_name[] = { "solver stop 1, plain sweeps", "solver stop 2, plain sweeps",
-                                               "solver stop 3, plain sweeps", "solver stop 4, plain sweeps" };
+static const char *const plain_stop_name[] = { "solver stop 0, plain sweeps", "solver stop 1, plain sweeps",
+                                               "solver stop 2, plain sweeps", "solver stop 3, plain sweeps",
+                                               "solver stop 4, plain sweeps" };
 static const char *const tol_stop_name[] = { "solver stop at 2^-12", "solver stop at 2^-13", "solver stop at 2^-14",
                                              "solver stop at 2^-15", "solver stop at 2^-16", "solver stop at 2^-17",
                                              "solver stop at 2^-18", "solver stop at 2^-19", "solver stop at 2^-20",
@@ -44,7 +45,7 @@ _Static_assert(sizeof swap_name / sizeof *swap_name == SLPI_FAST_SWAPS_MAX, "a n
 _Static_assert(sizeof isomp_term / sizeof *isomp_term == SLPI_FAST_TERMS, "a name per ISOMP term");
 _Static_assert(sizeof stop_name / sizeof *stop_name == SLPI_FAST_STOPS, "a name per solver stop");
 _Static_assert(sizeof pred_stop_name / sizeof *pred_stop_name == SLPI_FAST_PRED_STOPS, "a name per stop after E");
-_Static_assert(sizeof plain_stop_name / sizeof *plain_stop_name == SLPI_FAST_PLAIN_STOPS, "a name per plain stop");
+_Static_assert(sizeof plain_stop_name / sizeof *plain_stop_name == SLPI_FAST_PLAIN_STOPS + 1, "a name per plain stop");
 _Static_assert(sizeof tol_stop_name / sizeof *tol_stop_name == SLPI_FAST_TOL_STOPS, "a name per tolerance stop");
 
 /* The noise ingredients of M components: one each for the first SLPI_FAST_NOISE_NAMED
@@ -83,13 +84,25 @@ static int pred_stops(const slpi_problem *p)
     return has_terms(p) ? SLPI_FAST_PRED_STOPS : 0;
 }
 
-/* The count of p's stops in plain sweeps: TMK's and SVI-SO3's, whose own solves are not
- * the plain iteration of the fixed point the docs write; 0 else. */
+/* Whether p's step is an SVI vector form (SO3, SD), whose plain stops start at stop 0. */
+static int svi_vector(const slpi_problem *p)
+{
+    return slpi_view_scheme(p)->scheme == SLPI_SCHEME_SVI && slpi_registry_svi_form(p) != SLPI_SVI_FORM_LP;
+}
+
+/* The count of p's stops in plain sweeps: TMK's (1..4) and the SVI vector forms' (0..4),
+ * whose own solves are not the plain iteration of the fixed point the docs write; 0 else. */
 static int plain_stops(const slpi_problem *p)
 {
-    slpi_scheme_id k = slpi_view_scheme(p)->scheme;
-    int plain = k == SLPI_SCHEME_TMK || (k == SLPI_SCHEME_SVI && slpi_registry_svi_form(p) == SLPI_SVI_FORM_SO3);
-    return plain ? SLPI_FAST_PLAIN_STOPS : 0;
+    return svi_vector(p)                                 ? SLPI_FAST_PLAIN_STOPS + 1
+        : slpi_view_scheme(p)->scheme == SLPI_SCHEME_TMK ? SLPI_FAST_PLAIN_STOPS
+                                                         : 0;
+}
+
+/* The sweeps of p's first plain stop: 0 (SVI) or 1. */
+static int plain_first(const slpi_problem *p)
+{
+    return svi_vector(p) ? 0 : 1;
 }
 
 /* The count of p's solver stops, the last ingredients: at a count from X_n, then (ISOMP's
@@ -107,7 +120,7 @@ static const char *stop_of(const slpi_problem *p, int k)
     k -= SLPI_FAST_STOPS;
     if (k < pred_stops(p)) return pred_stop_name[k];
     k -= pred_stops(p);
-    return k < plain_stops(p) ? plain_stop_name[k] : tol_stop_name[k - plain_stops(p)];
+    return k < plain_stops(p) ? plain_stop_name[k + plain_first(p)] : tol_stop_name[k - plain_stops(p)];
 }
 
 /* Whether p's step has a time stage: a model's (no built-in system reads t). */
@@ -160,12 +173,13 @@ int slpi_fast_ingredient_scale(slpi_fast *f, int i, double coef)
             int j = k - SLPI_FAST_STOPS; /* past the stops from X_n */
             f->stop_pred = j >= 0 && j < np;
             f->stop_plain = j >= np && j < np + nq;
-            stop = j < 0 ? k + 1 : f->stop_pred ? j + 1 : f->stop_plain ? j - np + 1 : 0;
+            stop = j < 0 ? k + 1 : f->stop_pred ? j + 1 : f->stop_plain ? j - np + plain_first(f->p) : 0;
             tol = j >= np + nq ? SLPI_FAST_TOL_FIRST + (j - np - nq) : 0;
         }
-    /* a tolerance stop: slpi's rule (fast/solver.h) at tol = 2^-tol, relative to max(1, |u|) */
+    /* a tolerance stop: slpi's rule (fast/solver.h) at tol = 2^-tol, relative to max(1, |u|);
+     * a plain stop's count may be 0 (fast/fast.h) */
     const slpi_solver_view *sol = slpi_view_solver(f->p);
-    f->pol.fixed_iters = stop ? stop : tol ? 0 : sol->fixed_iters;
+    f->pol.fixed_iters = stop || f->stop_plain ? stop : tol ? 0 : sol->fixed_iters;
     f->pol.tol = tol ? ldexp(1.0, -tol) : sol->tol;
     f->pol.tol_h = tol || sol->tol_scale != SLPI_TOL_STEP ? 0 : fabs(f->h);
     return 0;

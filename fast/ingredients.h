@@ -22,11 +22,17 @@
  * the Euler predictor X_n + [Psi(X_n), X_n]/2 and stops it m iterations later, as GPU
  * ports with a fixed count of sweeps and no data-dependent exit do. A step whose solve is
  * not the plain iteration of its fixed point (TMK's chord, docs/schemes.md#tmk; SVI-SO3's
- * A = A_c(x)^-1 Pi_k, docs/schemes.md#svi-so3) then has SLPI_FAST_PLAIN_STOPS more: stop m
- * in plain sweeps ("solver stop 1, plain sweeps", ...) runs m sweeps of the fixed point as
- * the docs write it, from the same start (TMK: sigma <- sum_k Delta_k xi_k(mubar(sigma))
- * from sigma = 0; SVI-SO3: the paper's (64), A then B from the new A, from A = B = Pi_k),
- * as ports written from the equations do (docs/power.md#diagnosis-rule-5). Last come
+ * A = A_c(x)^-1 Pi_k, docs/schemes.md#svi-so3; SVI-SD's Gamma~ of the previous sweep in f,
+ * docs/schemes.md#svi-sd) then has SLPI_FAST_PLAIN_STOPS more: stop m in plain sweeps
+ * ("solver stop 1, plain sweeps", ...) runs m sweeps of the fixed point as the docs write
+ * it, from the same start (TMK: sigma <- sum_k Delta_k xi_k(mubar(sigma)) from sigma = 0;
+ * SVI-SO3: the paper's (64), A then B from the new A, from A = B = Pi_k; SVI-SD: the steps
+ * of docs/schemes.md#svi-sd in their written order, f from this sweep's Gamma~), as ports
+ * written from the equations do (docs/power.md#diagnosis-rule-5, #diagnosis-rule-7). The
+ * SVI forms' list starts with stop 0 ("solver stop 0, plain sweeps": no sweep, the step at
+ * the start's velocity x(Pi_k)): their output takes x from the final A, B, and a port that
+ * keeps the velocity of its last sweep instead runs, after m sweeps, stop m - 1 (the same
+ * numbers), so its one sweep is stop 0. Last come
  * SLPI_FAST_TOL_STOPS stops at a tolerance ("solver stop at 2^-12", "2^-13", ..., "2^-30":
  * tol = 2^-(SLPI_FAST_TOL_FIRST + j), one binade apart: docs/power.md#diagnosis-tol-grid-2):
  * the solve from X_n stopped by slpi's own rule (fast/solver.h, the update's max norm at
@@ -42,7 +48,7 @@ typedef struct slpi_fast slpi_fast;
 #define SLPI_FAST_INGREDIENTS_MAX 48
 #define SLPI_FAST_STOPS 4
 #define SLPI_FAST_PRED_STOPS 3
-#define SLPI_FAST_PLAIN_STOPS 4
+#define SLPI_FAST_PLAIN_STOPS 4 /* 1..4; the SVI forms' list has stop 0 too */
 #define SLPI_FAST_TOL_STOPS 19
 #define SLPI_FAST_TOL_FIRST 12
 #define SLPI_FAST_NOISE_NAMED 9

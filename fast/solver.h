@@ -48,13 +48,15 @@ static inline int slpi_fast_iter_check(slpi_fast_iter *it, double dmax, double u
 
 /* SVI vector forms (docs/schemes.md#svi-so3, docs/schemes.md#svi-sd), fast/svi.c. map(ctx, A, B, x, tau, f) gives
  * x = Delta t xi, tau = cay(x) and f (0 for SO(3)) for the current unknowns A, B.
- * slpi_fast_svi3_solve iterates A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1}(tau^T Pi_k - f)
- * from A = B = Pi_k under pol (plain: the paper's sweeps (64) instead, the SO(3) form's,
- * f = 0: the diagnosis's stops in plain sweeps, fast/ingredients.h), then calls map once
- * more on the final A, B; returns the step status with the iteration count and last
- * increment. */
+ * slpi_fast_svi3_solve sweeps as `sweeps` says from A = B = Pi_k under pol, then calls map
+ * once more on the final A, B; returns the step status with the iteration count and last
+ * increment. SLPI_FAST_SVI_AC: A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1}(tau^T Pi_k - f), slpi's
+ * own; SLPI_FAST_SVI_PAPER: the paper's sweeps (64), the SO(3) form's, f = 0;
+ * SLPI_FAST_SVI_NONE: no sweep, the step at the start's velocity (the diagnosis's stops in
+ * plain sweeps, fast/ingredients.h). */
+enum { SLPI_FAST_SVI_AC, SLPI_FAST_SVI_PAPER, SLPI_FAST_SVI_NONE };
 typedef void (*slpi_fast_svi3_map)(void *ctx, const double *A, const double *B, double *x, double *tau, double *f);
-int slpi_fast_svi3_solve(double c, int plain, const slpi_fast_policy *pol, slpi_fast_svi3_map map, void *ctx,
+int slpi_fast_svi3_solve(double c, int sweeps, const slpi_fast_policy *pol, slpi_fast_svi3_map map, void *ctx,
                          const double *Pk, double *A, double *B, double *x, double *tau, double *f, int *iters,
                          double *resid);
 

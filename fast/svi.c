@@ -4,7 +4,9 @@
  *    x = Delta t xi = (1/2) sum_k delta_k grad_k((A+B)/2), tau = tau(x),
  *    A = A_c(x)^{-1} Pi_k, B = A_c(x)^{-1} tau^T Pi_k (equivalent to (62)/(64));
  *  - SD (heavy top, semidirect): as SO3 with Gamma~ = tau^T Gamma_k, f = (sum_k delta_k
- *    d_Gamma h_k) x Gamma~ and B = A_c(x)^{-1}(tau^T Pi_k - f);
+ *    d_Gamma h_k) x Gamma~ and B = A_c(x)^{-1}(tau^T Pi_k - f), Gamma~ the previous
+ *    sweep's in f (docs/schemes.md#designated-root's map; the diagnosis's plain sweeps take
+ *    this sweep's, in the docs' written order);
  *    outputs Pi_{k+1} = tau^T(tau^T Pi_k - f) (rotation form) or A_c(-x) B (node form),
  *    Gamma_{k+1} = tau^T Gamma~, R_{k+1} = R_k tau^2;
  *  - LP (general compact quadratic group, c = +1/4): reduced fixed point in
@@ -79,6 +81,7 @@ typedef struct {
     const slpi_fast *f;
     svi_work *w;
     const double *Gk, *delta;
+    int plain; /* SD: f from this sweep's Gamma~ (the diagnosis's plain sweeps) */
 } svi_vec_ctx;
 
 static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, double *tau, double *ft)
@@ -91,8 +94,12 @@ static void svi_vec_map(void *ctx, const double *A, const double *B, double *x, 
     slpi_fast_cayley3(tau, x);
     ft[0] = ft[1] = ft[2] = 0;
     if (w->form == FORM_SD) {
-        slpi_fast_cross(ft, w->g + 3, w->mu + 3); /* f with the current Gamma~ */
-        slpi_fast_mat3t_vec(w->mu + 3, tau, c->Gk);
+        /* f = u x Gamma~ with the previous sweep's Gamma~, then Gamma~ = tau^T Gamma_k; in
+         * plain sweeps the other way round (u = d_Gamma h reads no Gamma~: the heavy top's
+         * Hamiltonians are linear in Gamma) */
+        if (c->plain) slpi_fast_mat3t_vec(w->mu + 3, tau, c->Gk);
+        slpi_fast_cross(ft, w->g + 3, w->mu + 3);
+        if (!c->plain) slpi_fast_mat3t_vec(w->mu + 3, tau, c->Gk);
     }
 }
 
@@ -110,7 +117,7 @@ static void svi3_plain(double *An, double *Bn, double c, const double *x, const 
     for (int i = 0; i < 3; i++) Bn[i] = Pk[i] - xa[i] - 0.5 * xb[i] - c * db * x[i];
 }
 
-int slpi_fast_svi3_solve(double c, int plain, const slpi_fast_policy *pol, slpi_fast_svi3_map map, void *ctx,
+int slpi_fast_svi3_solve(double c, int sweeps, const slpi_fast_policy *pol, slpi_fast_svi3_map map, void *ctx,
                          const double *Pk, double *A, double *B, double *x, double *tau, double *ft, int *iters,
                          double *resid)
 {
@@ -119,10 +126,10 @@ int slpi_fast_svi3_solve(double c, int plain, const slpi_fast_policy *pol, slpi_
     memcpy(B, Pk, 3 * sizeof *B);
     slpi_fast_iter it;
     slpi_fast_iter_begin(&it, pol);
-    int st;
-    do {
+    int st = SLPI_STEP_CAPPED;
+    while (sweeps != SLPI_FAST_SVI_NONE) {
         map(ctx, A, B, x, tau, ft);
-        if (plain) {
+        if (sweeps == SLPI_FAST_SVI_PAPER) {
             svi3_plain(An, Bn, c, x, Pk, A, B);
         } else {
             slpi_fast_mat3t_vec(v, tau, Pk);
@@ -134,7 +141,8 @@ int slpi_fast_svi3_solve(double c, int plain, const slpi_fast_policy *pol, slpi_
         memcpy(A, An, sizeof An);
         memcpy(B, Bn, sizeof Bn);
         st = slpi_fast_iter_check(&it, dmax, slpi_fast_max2(slpi_vec_maxabs(A, 3), slpi_vec_maxabs(B, 3)));
-    } while (st < 0);
+        if (st >= 0) break;
+    }
     *iters = it.it;
     *resid = it.last;
     if (!slpi_step_failed(st)) map(ctx, A, B, x, tau, ft);
@@ -148,10 +156,14 @@ static slpi_step_status svi_vec_step(slpi_fast *f, double *xs, const double *del
     int sd = w->form == FORM_SD;
     const double *Pk = xs, *Gk = xs + 3;
     double A[3], B[3], x[3], tau[9], ft[3], v[3], Pn[3];
-    svi_vec_ctx ctx = { f, w, Gk, delta };
+    svi_vec_ctx ctx = { f, w, Gk, delta, sd && f->stop_plain };
     if (sd) memcpy(w->mu + 3, Gk, 3 * sizeof *Gk);
-    int st = slpi_fast_svi3_solve(w->c, f->stop_plain, &f->pol, svi_vec_map, &ctx, Pk, A, B, x, tau, ft,
-                                  &info->iterations, &info->residual);
+    int sweeps = !f->stop_plain   ? SLPI_FAST_SVI_AC
+        : f->pol.fixed_iters == 0 ? SLPI_FAST_SVI_NONE
+        : sd                      ? SLPI_FAST_SVI_AC
+                                  : SLPI_FAST_SVI_PAPER;
+    int st = slpi_fast_svi3_solve(w->c, sweeps, &f->pol, svi_vec_map, &ctx, Pk, A, B, x, tau, ft, &info->iterations,
+                                  &info->residual);
     if (slpi_step_failed(st)) return st;
     if (w->node) {
         double xc[3], xb = slpi_fast_dot3(x, B);

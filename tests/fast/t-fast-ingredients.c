@@ -20,16 +20,16 @@
  * form, fast/isomp.c), as the first. After slpi_fast_ingredient_scale(f, -1, 1) the step
  * is the scheme's own again, bit for bit against a fresh run object. The list: a model's
  * step has a time stage, a built-in system's none; the solver's four stops come last, then
- * ISOMP's three after the predictor or TMK's and SVI-SO3's four in plain sweeps, then the
+ * ISOMP's three after the predictor or TMK's four in plain sweeps (SVI's five, 0..4), then the
  * nineteen at a tolerance. On the rigid body's three noises (ISOMP): the swaps
  * of 1 and 2, 1 and 3, 2 and 3 follow "noise", and at a drawn coefficient c each is the
  * step whose two increments are mixed by c - 1 by hand (c = 2: swapped), within 1e-12;
  * "Psi Y Psi/4 reordered" follows ISOMP's three terms (its value: tests/oracle's
  * t-verify-diagnosis, against a port that reorders the product). On Euler-Zeitlin su(8)
  * (more than 9 noises): noise 1 ... noise 9 each, noise 1 and 9 at a drawn coefficient
- * against the step with that increment scaled by hand. TMK's and SVI-SO3's stops in plain
+ * against the step with that increment scaled by hand. TMK's and SVI's stops in plain
  * sweeps (after their four stops from X_n) against the sweeps written in the test from the
- * docs, on the heavy top and the SVI rigid body (check_plain).
+ * docs, on the heavy top (TMK, SVI-SD) and the SVI rigid body (check_plain).
  * SLPI_TEST_SEED draws other cases; SLPI_TEST_DEPTH more of them. */
 #include <math.h>
 #include <stdio.h>
@@ -123,19 +123,21 @@ static void check_scheme(slpi_scheme_id k, const model_case *c)
     while (s0 < nf && strcmp(name[s0], "solver stop")) s0++;
     int nq = nf - s0 - SLPI_FAST_STOPS - SLPI_FAST_TOL_STOPS; /* after the predictor, or in plain sweeps */
     int np = k == SLPI_SCHEME_ISOMP ? nq : 0;
-    TEST_CHECKF(s0 >= 3 && s0 < nf && !strcmp(name[0], "drift") && !strcmp(name[1], "noise 1") &&
-                    !strcmp(name[s0 - 1], "time stage") && !strcmp(name[s0 + 3], "solver stop 4") &&
-                    (nq == 0 ||
-                     (nq == SLPI_FAST_PRED_STOPS && k == SLPI_SCHEME_ISOMP &&
-                      !strcmp(name[nf - 1 - SLPI_FAST_TOL_STOPS], "solver stop 3 after predictor")) ||
-                     (nq == SLPI_FAST_PLAIN_STOPS && (k == SLPI_SCHEME_TMK || k == SLPI_SCHEME_SVI) &&
-                      !strcmp(name[nf - 1 - SLPI_FAST_TOL_STOPS], "solver stop 4, plain sweeps"))) &&
-                    !strcmp(name[nf - SLPI_FAST_TOL_STOPS], "solver stop at 2^-12") &&
-                    !strcmp(name[nf - 1], "solver stop at 2^-30") &&
-                    slpi_fast_ingredient_discrete(slpi_fast_problem(f), s0) &&
-                    slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 1) &&
-                    !slpi_fast_ingredient_discrete(slpi_fast_problem(f), s0 - 1),
-                "%s: %d ingredients, %s ... %s", sn, nf, name[0], name[nf - 1]);
+    TEST_CHECKF(
+        s0 >= 3 && s0 < nf && !strcmp(name[0], "drift") && !strcmp(name[1], "noise 1") &&
+            !strcmp(name[s0 - 1], "time stage") && !strcmp(name[s0 + 3], "solver stop 4") &&
+            (nq == 0 ||
+             (nq == SLPI_FAST_PRED_STOPS && k == SLPI_SCHEME_ISOMP &&
+              !strcmp(name[nf - 1 - SLPI_FAST_TOL_STOPS], "solver stop 3 after predictor")) ||
+             (nq == SLPI_FAST_PLAIN_STOPS + (k == SLPI_SCHEME_SVI) && (k == SLPI_SCHEME_TMK || k == SLPI_SCHEME_SVI) &&
+              !strcmp(name[nf - nq - SLPI_FAST_TOL_STOPS],
+                      k == SLPI_SCHEME_SVI ? "solver stop 0, plain sweeps" : "solver stop 1, plain sweeps") &&
+              !strcmp(name[nf - 1 - SLPI_FAST_TOL_STOPS], "solver stop 4, plain sweeps"))) &&
+            !strcmp(name[nf - SLPI_FAST_TOL_STOPS], "solver stop at 2^-12") &&
+            !strcmp(name[nf - 1], "solver stop at 2^-30") && slpi_fast_ingredient_discrete(slpi_fast_problem(f), s0) &&
+            slpi_fast_ingredient_discrete(slpi_fast_problem(f), nf - 1) &&
+            !slpi_fast_ingredient_discrete(slpi_fast_problem(f), s0 - 1),
+        "%s: %d ingredients, %s ... %s", sn, nf, name[0], name[nf - 1]);
     if (s0 >= nf || s0 < 3) goto done;
     double x[3] = { test_rand_uniform(-1, 1), test_rand_uniform(-1, 1), test_rand_uniform(0.5, 1) };
     long n = test_rand_int(40);
@@ -295,13 +297,45 @@ done:
     slpi_problem_free(p);
 }
 
-/* Stop m in plain sweeps (m = 1..4) against the sweeps written here from the docs, on a
- * built-in system's drawn step: TMK on the heavy top (docs/schemes.md#tmk, sigma <-
+/* A_c(x)^-1 v by docs/schemes.md#svi-so3's closed form, P_x/(1 + c|x|^2) + (I - P_x -
+ * 1/2 hat x)/(1 + |x|^2/4), P_x = x x^T/|x|^2 (x != 0 on a drawn step). */
+static void ac_inv(double *out, double c, const double *x, const double *v)
+{
+    double xx = slpi_fast_dot3(x, x), xv = slpi_fast_dot3(x, v), xc[3];
+    slpi_fast_cross(xc, x, v);
+    for (int i = 0; i < 3; i++)
+        out[i] = xv / xx * x[i] / (1 + c * xx) + (v[i] - xv / xx * x[i] - 0.5 * xc[i]) / (1 + xx / 4);
+}
+
+/* SVI's velocity part as docs/schemes.md#svi-sd orders it, from A, B: x = (1/2) P at M =
+ * (A + B)/2 and the previous Gamma~ (mu[3..5]; none for SO3), tau = cay(x), then (SD)
+ * Gamma~ = tau^T Gamma_k into mu[3..5] and f = Q x Gamma~, Q at (M, Gamma~). */
+static void svi_velocity(const slpi_fast_system *s, const double *delta, int sd, const double *Gk, const double *A,
+                         const double *B, double *mu, double *x, double *tau, double *f)
+{
+    double g[16], tmp[16];
+    for (int i = 0; i < 3; i++) mu[i] = 0.5 * (A[i] + B[i]);
+    slpi_fast_gen_sum(s, g, tmp, delta, mu);
+    for (int i = 0; i < 3; i++) x[i] = 0.5 * g[i];
+    slpi_fast_cayley3(tau, x);
+    f[0] = f[1] = f[2] = 0;
+    if (!sd) return;
+    slpi_fast_mat3t_vec(mu + 3, tau, Gk);
+    slpi_fast_gen_sum(s, g, tmp, delta, mu);
+    slpi_fast_cross(f, g + 3, mu + 3);
+}
+
+/* Stop m in plain sweeps against the sweeps written here from the docs, on a built-in
+ * system's drawn step: TMK on the heavy top (m = 1..4; docs/schemes.md#tmk, sigma <-
  * sum_k Delta_k xi_k((mu + O_exp(sigma; mu))/2) from sigma = 0 but its Gamma part, h x,
- * set once: docs/systems.md#heavy-top-rkmk) and SVI on the rigid body (the paper's (64),
- * docs/schemes.md#svi-so3, from A = B = Pi_k, then Pi' = tau^T tau^T Pi_k), within
- * 1e-12 |x|; and stop 1 differs from the scheme's own (its chord, its A_c^-1; both
- * converge, so from m = 2 they may meet within the rounding). */
+ * set once: docs/systems.md#heavy-top-rkmk), SVI on the rigid body (m = 0..4; the paper's
+ * (64), docs/schemes.md#svi-so3, from A = B = Pi_k, then Pi' = tau^T tau^T Pi_k at x of
+ * the final A, B) and SVI on the heavy top (m = 0..4; docs/schemes.md#svi-sd's steps in
+ * their written order, A = A_c(x)^-1 Pi_k, B = A_c(x)^-1 (tau^T Pi_k - f), then Pi' =
+ * tau^T (tau^T Pi_k - f), Gamma' = tau^T Gamma~, R' = R tau^2 at x of the final A, B),
+ * within 1e-12 |x|; and stop 1 differs from the scheme's own (its chord, its A_c^-1 with
+ * the previous sweep's Gamma~; both converge, so from m = 2 they may meet within the
+ * rounding). */
 static void check_plain(const char *preset, slpi_scheme_id k)
 {
     enum { MAX = 16 };
@@ -311,18 +345,24 @@ static void check_plain(const char *preset, slpi_scheme_id k)
     TEST_CHECK(test_problem(&p, preset, 10, &err) == SLPI_OK && slpi_fast_create(&f, p, &err) == 0);
     const char *name[SLPI_FAST_INGREDIENTS_MAX];
     int nf = f ? slpi_fast_ingredients(p, name) : 0, q = 0, M = f ? slpi_problem_noise_count(p) : 0;
-    int dim = f ? slpi_problem_state_dim(p) : 0;
-    while (q < nf && strcmp(name[q], "solver stop 1, plain sweeps")) q++;
-    TEST_CHECKF(f && q + SLPI_FAST_PLAIN_STOPS + SLPI_FAST_TOL_STOPS == nf && M < MAX && dim <= MAX &&
-                    !strcmp(name[q - 1], "solver stop 4"),
-                "%s: %d ingredients, plain sweeps from %d", preset, nf, q);
+    int dim = f ? slpi_problem_state_dim(p) : 0, first = k == SLPI_SCHEME_SVI ? 0 : 1;
+    int plain = SLPI_FAST_PLAIN_STOPS + 1 - first, own = 0;
+    while (q < nf && !strstr(name[q], "plain sweeps")) q++;
+    while (own < nf && strcmp(name[own], "solver stop")) own++;
+    char want[64];
+    snprintf(want, sizeof want, "solver stop %d, plain sweeps", first);
+    TEST_CHECKF(f && q + plain + SLPI_FAST_TOL_STOPS == nf && M < MAX && dim <= MAX &&
+                    !strcmp(name[q - 1], "solver stop 4") && !strcmp(name[q], want),
+                "%s: %d ingredients, plain sweeps from %d (%s)", preset, nf, q, q < nf ? name[q] : "none");
     double x[MAX], y[MAX], z[MAX], u[MAX], dw[MAX], delta[MAX + 1], sg[MAX], o[MAX], mb[MAX], tmp[MAX];
-    if (q + SLPI_FAST_PLAIN_STOPS + SLPI_FAST_TOL_STOPS != nf || slpi_fast_problem_initial_state(p, x, &err)) goto done;
+    if (q + plain + SLPI_FAST_TOL_STOPS != nf || slpi_fast_problem_initial_state(p, x, &err)) goto done;
     const slpi_fast_system *s = &f->sys;
+    int sd = k == SLPI_SCHEME_SVI && dim > 3;
     delta[0] = f->h;
     for (int j = 0; j < M; j++) delta[j + 1] = dw[j] = 0.3 * sqrt(f->h) * fu_normal();
     for (int i = 0; i < 3; i++) x[i] += 0.2 * fu_normal(); /* Pi */
-    for (int m = 1; m <= SLPI_FAST_PLAIN_STOPS; m++) {
+    for (int m = first; m <= SLPI_FAST_PLAIN_STOPS; m++) {
+        memcpy(z, x, (size_t)dim * sizeof *z);
         if (k == SLPI_SCHEME_TMK) {
             slpi_fast_gen_sum(s, sg, tmp, delta, x);
             for (int i = 0; i < s->dim; i++) sg[i] = i < 3 ? 0 : sg[i]; /* xi = 0, b = h x */
@@ -333,14 +373,20 @@ static void check_plain(const char *preset, slpi_scheme_id k)
             }
             s->orbit(s, z, sg, x);
         } else {
-            double A[3], B[3], xv[3], xa[3], xb[3], tau[9], v[3], c = slpi_view_scheme(p)->svi_c;
+            double A[3], B[3], xv[3], xa[3], xb[3], tau[9], v[3], fv[3], c = slpi_view_scheme(p)->svi_c;
             memcpy(A, x, sizeof A);
             memcpy(B, x, sizeof B);
+            if (sd) memcpy(mb + 3, x + 3, 3 * sizeof *mb); /* Gamma~ = Gamma_k before the first sweep */
             for (int it = 0; it <= m; it++) {
-                for (int i = 0; i < 3; i++) mb[i] = 0.5 * (A[i] + B[i]);
-                slpi_fast_gen_sum(s, sg, tmp, delta, mb);
-                for (int i = 0; i < 3; i++) xv[i] = 0.5 * sg[i]; /* x = h xi */
+                svi_velocity(s, delta, sd, x + 3, A, B, mb, xv, tau, fv);
                 if (it == m) break;
+                if (sd) {
+                    slpi_fast_mat3t_vec(v, tau, x);
+                    for (int i = 0; i < 3; i++) v[i] -= fv[i];
+                    ac_inv(A, c, xv, x);
+                    ac_inv(B, c, xv, v);
+                    continue;
+                }
                 double da = slpi_fast_dot3(xv, A), db = slpi_fast_dot3(xv, B);
                 slpi_fast_cross(xa, xv, A);
                 for (int i = 0; i < 3; i++) A[i] = x[i] - 0.5 * xa[i] - c * da * xv[i];
@@ -348,24 +394,30 @@ static void check_plain(const char *preset, slpi_scheme_id k)
                 slpi_fast_cross(xb, xv, B);
                 for (int i = 0; i < 3; i++) B[i] = x[i] - xa[i] - 0.5 * xb[i] - c * db * xv[i];
             }
-            slpi_fast_cayley3(tau, xv);
             slpi_fast_mat3t_vec(v, tau, x);
+            for (int i = 0; i < 3; i++) v[i] -= fv[i];
             slpi_fast_mat3t_vec(z, tau, v);
+            if (sd) {
+                double t2[9];
+                slpi_fast_mat3t_vec(z + 3, tau, mb + 3);
+                slpi_fast_mat3_mul(t2, tau, tau);
+                slpi_fast_mat3_mul(z + 6, x + 6, t2);
+            }
         }
-        int bad = slpi_fast_ingredient_scale(f, q + m - 1, 2.0) || step_m(f, dim, x, dw, y) ||
-            slpi_fast_ingredient_scale(f, -1, 1.0) || slpi_fast_ingredient_scale(f, q - SLPI_FAST_STOPS + m - 1, 2.0) ||
-            step_m(f, dim, x, dw, u);
+        int bad = slpi_fast_ingredient_scale(f, q + m - first, 2.0) || step_m(f, dim, x, dw, y) ||
+            slpi_fast_ingredient_scale(f, -1, 1.0) || (m > 0 && slpi_fast_ingredient_scale(f, own + m - 1, 2.0)) ||
+            (m > 0 && step_m(f, dim, x, dw, u));
         slpi_fast_ingredient_scale(f, -1, 1.0);
-        double e = 0, own = 0, top = 0;
-        for (int i = 0; i < (k == SLPI_SCHEME_TMK ? s->dim : 3); i++) {
+        double e = 0, apart = 0, top = 0;
+        for (int i = 0; i < (k == SLPI_SCHEME_TMK ? s->dim : dim); i++) {
             e = fmax(e, fabs(y[i] - z[i]));
-            own = fmax(own, fabs(y[i] - u[i]));
+            apart = m > 0 ? fmax(apart, fabs(y[i] - u[i])) : apart;
             top = fmax(top, fabs(z[i]));
         }
         TEST_CHECKF(!bad && e <= TOL * top, "%s: %s against the sweeps written here: off by %.3g", preset,
-                    name[q + m - 1], bad ? -1.0 : e);
-        TEST_CHECKF(!bad && (m > 1 || own > 1e3 * TOL * top), "%s: %s is the scheme's own stop %d (%.3g apart)", preset,
-                    name[q + m - 1], m, own);
+                    name[q + m - first], bad ? -1.0 : e);
+        TEST_CHECKF(!bad && (m != 1 || apart > 1e3 * TOL * top), "%s: %s is the scheme's own stop %d (%.3g apart)",
+                    preset, name[q + m - first], m, apart);
     }
 done:
     slpi_fast_free(f);
@@ -405,13 +457,6 @@ int main(void)
     check_noise_each();
     check_plain("rkmk/heavy-top/stoch-421-realization", SLPI_SCHEME_TMK);
     check_plain("svi/rigid-body/paths", SLPI_SCHEME_SVI);
-    /* SVI's semidirect form has no plain form in the docs: no stops in plain sweeps */
-    TEST_CHECK(test_problem(&p, "svi/heavy-top/case1", 10, &err) == SLPI_OK);
-    nf = p ? slpi_fast_ingredients(p, name) : 0;
-    int plain = 0;
-    for (int i = 0; i < nf; i++) plain |= strstr(name[i], "plain sweeps") != NULL;
-    TEST_CHECKF(nf > 0 && !plain && !strcmp(name[nf - SLPI_FAST_TOL_STOPS - 1], "solver stop 4"),
-                "SVI heavy top (form sd): %d ingredients, plain sweeps listed: %d", nf, plain);
-    slpi_problem_free(p);
+    check_plain("svi/heavy-top/case3", SLPI_SCHEME_SVI);
     TEST_END();
 }
