@@ -34,6 +34,10 @@ usage: diagnosis3.py --run RUNS [--out DIR] [--until HH:MM] [--only D1,D2] [--po
                                   the same for the sixth round (docs/power.md#diagnosis-rule-6:
                                   rb-tmk.c and ht-svi.c, written after its rule; its
                                   <!-- diagnosis-table-6 -->)
+       diagnosis3.py --r7-run RUNS [options as --run], --r7-write RUNS, --r7-check RUNS
+                                  the same for the seventh round (docs/power.md#diagnosis-rule-7:
+                                  ht-svi-pi.c, rb-svi-fixed.c, zeitlin-isomp-2.c; its
+                                  <!-- diagnosis-table-7 -->)
 Environment: as power.py (SLPI_BIN, SLPI_BUILD, CC). Exit 2 on a bad argument."""
 import json
 import os
@@ -46,7 +50,7 @@ from calibrate import append, read_table
 from power import ROOT, SLPI, UNIT_MAG, Harness, run
 from power_docs import replace
 
-PORTS = ("rb", "heavytop", "zeitlin", "svi", "rbtmk", "htsvi")
+PORTS = ("rb", "heavytop", "zeitlin", "svi", "rbtmk", "htsvi", "htsvipi", "rbsvifix", "zeitlin2")
 BUILDS = {"float": "binary32", "double": "binary64"}
 # u of a build's format in units of binary32's u (port.h's effect is in binary32's u |x|)
 U_OF = {"float": 1.0, "double": 2.0 ** -29}
@@ -75,7 +79,10 @@ START = {"rb": dict(UNIT_MAG["rb"], upd=2.2e-5, trans=1.5, swap=1e-5, reord=1.3)
          "zeitlin": dict(UNIT_MAG["zeitlin"], upd=4e-5, trans=45.0, swap=1e-4, reord=26.0),
          "svi": {"amp": 2.3e-5, "sign": 1.9e-5, "lap": 2.9e-5, "drop": 5.0, "swap": 2.2e-5},
          "rbtmk": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5},
-         "htsvi": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5}}
+         "htsvi": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5},
+         "htsvipi": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5},
+         "rbsvifix": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5},
+         "zeitlin2": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5}}
 # the expected first ingredient (the rule's "What is right", with the amendment's heavy top)
 SWAP, REORD = "noise 1 and 2 swapped", "Psi Y Psi/4 reordered"
 EXPECT = {"rb": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "drop": "Psi Y Psi/4",
@@ -85,7 +92,10 @@ EXPECT = {"rb": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "drop
                       "trans": "Psi Y Psi/4", "upd": "update", "swap": SWAP, "reord": REORD},
           "svi": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "drop": None, "swap": SWAP},
           "rbtmk": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "swap": SWAP},
-          "htsvi": {"amp": "noise", "sign": "noise 1", "lap": None, "swap": SWAP}}
+          "htsvi": {"amp": "noise", "sign": "noise 1", "lap": None, "swap": SWAP},
+          "htsvipi": {"amp": "noise", "sign": "noise 1", "lap": None, "swap": SWAP},
+          "rbsvifix": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "swap": SWAP},
+          "zeitlin2": {"amp": "noise", "sign": "noise 1", "lap": "drift", "swap": SWAP}}
 # what the rule's words alone would expect where the amendment reads them otherwise
 AS_WRITTEN = {("heavytop", "amp"): "noise", ("heavytop", "drop"): "Psi Y Psi/4"}
 STOPS = ("solver stop", "solver stop 2", "solver stop 3", "solver stop 4")
@@ -112,6 +122,17 @@ PLAIN = tuple("solver stop %d, plain sweeps" % m for m in range(1, 5))
 R6_PATHS = range(99000, 99010)
 R6_CONTINUOUS = ("amp", "sign", "lap", "swap")
 R6_DISCRETE = (("early", 1), ("early", 2), ("tol", None), ("swap", 0))
+# the seventh round (docs/power.md#diagnosis-rule-7, fixed before its ports and runs):
+# three ports written after the rule, the sixth round's defects, on paths never used, its
+# cells in R4_CELLS's order, the ports in R7_PORTS's order on each path. R7_LAST: whether
+# a port's output keeps its last sweep's quantities (its header, read before the first
+# run), so that its early m is the stop m - 1; tol any stop from X_n, stop 0 included
+R7_PATHS = range(93000, 93006)
+R7_PORTS = ("htsvipi", "rbsvifix", "zeitlin2")
+# (read 2026-11-30 08:57 UTC from the three headers, before the first run: each
+# re-evaluates its velocity or Psi from the final unknown after the loop)
+R7_LAST = {"htsvipi": False, "rbsvifix": False, "zeitlin2": False}
+PLAIN0 = "solver stop 0, plain sweeps"
 FIELDS = ("port", "build", "shape", "defect", "factor", "mag", "path", "effect_u", "iterations", "exit",
           "stat_verdict", "named", "first", "group", "expected", "seconds")
 
@@ -178,6 +199,12 @@ def r6_plan():
             for r in cell(port, build, shape, path, R6_CONTINUOUS, R6_DISCRETE)]
 
 
+def r7_plan():
+    """the seventh round's runs: path by path, on each the ports in R7_PORTS's order"""
+    return [r for path in R7_PATHS for port in R7_PORTS for build, shape in R4_CELLS
+            for r in cell(port, build, shape, path, R6_CONTINUOUS, R6_DISCRETE)]
+
+
 def tol_plan():
     """the tolerance check's runs: the double builds on every path, then the float builds"""
     return [(port, build, shape, "tol", 0, path) for build in ("double", "float") for path in TOL_PATHS
@@ -209,6 +236,10 @@ def expected(port, defect, factor, iters, path):
     r4, r5 = int(path) in R4_PATHS, int(path) in R5_PATHS or int(path) in R6_PATHS
     if defect == "none":
         return ""
+    if int(path) in R7_PATHS and defect in ("early", "tol"):
+        m = factor - (R7_LAST[port] is True)
+        return "|".join(STOPS + (PLAIN0,) + PLAIN + TOL_STOPS) if defect == "tol" \
+            else PLAIN0 if m == 0 else STOPS[m - 1] + "|" + PLAIN[m - 1]
     if defect == "early":
         return STOPS[factor - 1] + ("|" + PLAIN[factor - 1] if r5 else "")
     if defect == "pred":
@@ -360,6 +391,11 @@ def r6_table(rows):
     return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r6_plan()) - len(rows), len(r6_plan()))]
 
 
+def r7_table(rows):
+    """docs/power.md's lines of the seventh round"""
+    return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r7_plan()) - len(rows), len(r7_plan()))]
+
+
 def tol_table(rows):
     """docs/power.md's lines of the tolerance check: a run right when a solver stop from X_n
     (a fixed count or a tolerance) is named first alone, right in a group when its group
@@ -394,7 +430,7 @@ def key(r):
 def main(argv):
     rounds = {"--": (plan, table, "diagnosis-table-3"), "--tol-": (tol_plan, tol_table, "diagnosis-table-tol"),
               "--r4-": (r4_plan, r4_table, "diagnosis-table-4"), "--r5-": (r5_plan, r5_table, "diagnosis-table-5"),
-              "--r6-": (r6_plan, r6_table, "diagnosis-table-6")}
+              "--r6-": (r6_plan, r6_table, "diagnosis-table-6"), "--r7-": (r7_plan, r7_table, "diagnosis-table-7")}
     prefix = argv[0][:argv[0].rindex("-") + 1] if argv and argv[0].startswith("--") else ""
     mode = "--" + argv[0][len(prefix):] if prefix in rounds else ""
     if len(argv) < 2 or mode not in ("--run", "--write", "--check"):
@@ -420,6 +456,9 @@ def main(argv):
     opts = dict(zip(argv[2::2], argv[3::2]))
     if set(opts) - {"--out", "--until", "--only", "--ports"} or len(argv) % 2:
         print(__doc__, file=sys.stderr)
+        return 2
+    if prefix == "--r7-" and None in R7_LAST.values():
+        print("diagnosis3.py: the seventh round's R7_LAST is not read from every port yet", file=sys.stderr)
         return 2
     h = Harness(opts.get("--out", "diagnosis3-out"))
     cache_file = os.path.join(h.out, "mags.json")

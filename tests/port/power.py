@@ -49,6 +49,10 @@ DIAG_SYSTEMS = {
     # the sixth round's ports, written after its rule (docs/power.md#diagnosis-rule-6)
     "rbtmk": ("rb-tmk.c", [], ["--preset", "iso/rigid-body/trajectories", "scheme=tmk"]),
     "htsvi": ("ht-svi.c", [], ["--preset", "svi/heavy-top/case3"]),
+    # the seventh round's (docs/power.md#diagnosis-rule-7)
+    "htsvipi": ("ht-svi-pi.c", [], ["--preset", "svi/heavy-top/case3-pi"]),
+    "rbsvifix": ("rb-svi-fixed.c", [], ["--preset", "svi/rigid-body/paths"]),
+    "zeitlin2": ("zeitlin-isomp-2.c", [], ["--preset", "iso/zeitlin/strong", "N=8", "ic_lmax=7"]),
 }
 
 
