@@ -458,5 +458,14 @@ int main(void)
     check_plain("rkmk/heavy-top/stoch-421-realization", SLPI_SCHEME_TMK);
     check_plain("svi/rigid-body/paths", SLPI_SCHEME_SVI);
     check_plain("svi/heavy-top/case3", SLPI_SCHEME_SVI);
+    /* SVI's LP form (Manakov) has no plain form in the docs: no stops in plain sweeps */
+    TEST_CHECK(test_problem(&p, "iso/manakov/long", 10, &err) == SLPI_OK &&
+               slpi_problem_set_key(p, "scheme", "svi") == SLPI_OK);
+    nf = p ? slpi_fast_ingredients(p, name) : 0;
+    int plain = 0;
+    for (int i = 0; i < nf; i++) plain |= strstr(name[i], "plain sweeps") != NULL;
+    TEST_CHECKF(nf > 0 && !plain && !strcmp(name[nf - SLPI_FAST_TOL_STOPS - 1], "solver stop 4"),
+                "SVI on Manakov (form lp): %d ingredients, plain sweeps listed: %d", nf, plain);
+    slpi_problem_free(p);
     TEST_END();
 }
