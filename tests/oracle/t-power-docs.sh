@@ -9,7 +9,7 @@
 # the expected ingredient, or nothing named, is a wrong call), and the tolerance stop's
 # check's the one it generates from docs/diagnosis-runs-tol.tsv (a run more is noticed), and
 # the fourth round's from docs/diagnosis-runs-4.tsv (a run more noticed; its expectations),
-# and the fifth's and sixth's from docs/diagnosis-runs-5.tsv and -6.tsv (the same).
+# and the fifth's to seventh's from docs/diagnosis-runs-5.tsv, -6.tsv, -7.tsv (the same).
 set -u
 . "$(dirname "$0")/prelude.sh"
 # rounds PREFIX RUNS LINE WHAT: diagnosis3.py's PREFIXcheck finds docs/power.md's table
@@ -66,6 +66,20 @@ for args, want, n in ((('htsvi', 'lap', 4, '10-12', 99001), '', 1), (('rbtmk', '
     got = d.expected(*args).split('|')
     print('' if want in got and len(got) == n else '%r: %r, not %r' % (args, got, want))" 2>&1)
 [ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected (sixth round): $bad"
+rounds --r7- docs/diagnosis-runs-7.tsv 'zeitlin2\tdouble\tmany\tnone\t0\t0.0\t93000\t\t5-6\t0\tPASS\tFalse\t\t\t\t1.0' "a seventh-round"
+# the seventh round's expectations (docs/power.md#diagnosis-rule-7): early m the stop m for
+# ports that re-evaluate (all three), m - 1 for one that keeps its last sweep's quantities;
+# tol any stop from X_n, stop 0 included
+bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
+for args, want, n in ((('rbsvifix', 'early', 1, '1-1', 93002), 'solver stop 1, plain sweeps', 2),
+                      (('zeitlin2', 'lap', 4, '5-6', 93002), 'drift', 1), (('htsvipi', 'lap', 4, '11-11', 93002), '', 1),
+                      (('htsvipi', 'tol', 0, '5-6', 93002), 'solver stop 0, plain sweeps', 28)):
+    got = d.expected(*args).split('|')
+    print('' if want in got and len(got) == n else '%r: %r, not %r' % (args, got, want))
+d.R7_LAST['htsvipi'] = True
+got = d.expected('htsvipi', 'early', 1, '1-1', 93002)
+print('' if got == 'solver stop 0, plain sweeps' else 'last sweep early 1: %r' % got)" 2>&1)
+[ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected (seventh round): $bad"
 # the third round's calls: a group counts only when it holds the expected ingredient, and
 # a FAIL with nothing named (whose JSON lists every ingredient as one group) is wrong
 bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
