@@ -44,42 +44,38 @@ for args, want in ((('sign', 1, '2-3', 95003), 'noise 1'), (('sign', 1, '2-3', 9
     got = d.expected('zeitlin', *args).split('|')
     print('' if want in got and (args[0] == 'tol' or len(got) == 1) else '%r: %r, not %r' % (args, got, want))" 2>&1)
 [ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected: $bad"
+# expects ROUND CASES [EXTRA]: diagnosis3.expected(*args), '|'-split, holds want and has n
+# entries for each ((args), want, n) of CASES (a Python tuple); EXTRA more Python lines
+# printing a complaint or ''
+expects() {
+  bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
+for args, want, n in ($2):
+    got = d.expected(*args).split('|')
+    print('' if want in got and len(got) == n else '%r: %r, not %r' % (args, got, want))
+${3:-}" 2>&1)
+  [ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected ($1): $bad"
+}
 rounds --r5- docs/diagnosis-runs-5.tsv 'svi\tdouble\tmany\tnone\t0\t0.0\t98000\t\t3-4\t0\tPASS\tFalse\t\t\t\t1.0' "a fifth-round"
 # the fifth round's expectations (docs/power.md#diagnosis-rule-5): early m either form of
 # stop m on its paths, slpi's alone on the third round's; tol any stop from X_n, plain ones too
-bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
-for args, want, n in ((('heavytop', 'early', 1, '1-1', 98002), 'solver stop 1, plain sweeps', 2),
-                      (('heavytop', 'early', 1, '1-1', 91002), 'solver stop', 1),
-                      (('svi', 'early', 2, '2-2', 98002), 'solver stop 2', 2),
-                      (('svi', 'tol', 0, '3-4', 98009), 'solver stop 3, plain sweeps', 27),
-                      (('svi', 'sign', 4, '3-4', 98009), 'noise 1', 1)):
-    got = d.expected(*args).split('|')
-    print('' if want in got and len(got) == n else '%r: %r, not %r' % (args, got, want))" 2>&1)
-[ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected (fifth round): $bad"
+expects "fifth round" "(('heavytop', 'early', 1, '1-1', 98002), 'solver stop 1, plain sweeps', 2),
+    (('heavytop', 'early', 1, '1-1', 91002), 'solver stop', 1), (('svi', 'early', 2, '2-2', 98002), 'solver stop 2', 2),
+    (('svi', 'tol', 0, '3-4', 98009), 'solver stop 3, plain sweeps', 27), (('svi', 'sign', 4, '3-4', 98009), 'noise 1', 1)"
 rounds --r6- docs/diagnosis-runs-6.tsv 'rbtmk\tdouble\tmany\tnone\t0\t0.0\t99000\t\t3-5\t0\tPASS\tFalse\t\t\t\t1.0' "a sixth-round"
 # the sixth round's expectations (docs/power.md#diagnosis-rule-6): the heavy top's lap is
 # not judged (15 coordinates), the rigid body's is drift dH/dx2; early m either form
-bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
-for args, want, n in ((('htsvi', 'lap', 4, '10-12', 99001), '', 1), (('rbtmk', 'lap', 4, '3-5', 99001), 'drift dH/dx2', 1),
-                      (('htsvi', 'early', 2, '2-2', 99003), 'solver stop 2, plain sweeps', 2),
-                      (('rbtmk', 'swap', 0, '3-5', 99003), 'noise 1 and 2 swapped', 1)):
-    got = d.expected(*args).split('|')
-    print('' if want in got and len(got) == n else '%r: %r, not %r' % (args, got, want))" 2>&1)
-[ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected (sixth round): $bad"
+expects "sixth round" "(('htsvi', 'lap', 4, '10-12', 99001), '', 1), (('rbtmk', 'lap', 4, '3-5', 99001), 'drift dH/dx2', 1),
+    (('htsvi', 'early', 2, '2-2', 99003), 'solver stop 2, plain sweeps', 2),
+    (('rbtmk', 'swap', 0, '3-5', 99003), 'noise 1 and 2 swapped', 1)"
 rounds --r7- docs/diagnosis-runs-7.tsv 'zeitlin2\tdouble\tmany\tnone\t0\t0.0\t93000\t\t5-6\t0\tPASS\tFalse\t\t\t\t1.0' "a seventh-round"
 # the seventh round's expectations (docs/power.md#diagnosis-rule-7): early m the stop m for
 # ports that re-evaluate (all three), m - 1 for one that keeps its last sweep's quantities;
 # tol any stop from X_n, stop 0 included
-bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
-for args, want, n in ((('rbsvifix', 'early', 1, '1-1', 93002), 'solver stop 1, plain sweeps', 2),
-                      (('zeitlin2', 'lap', 4, '5-6', 93002), 'drift', 1), (('htsvipi', 'lap', 4, '11-11', 93002), '', 1),
-                      (('htsvipi', 'tol', 0, '5-6', 93002), 'solver stop 0, plain sweeps', 28)):
-    got = d.expected(*args).split('|')
-    print('' if want in got and len(got) == n else '%r: %r, not %r' % (args, got, want))
-d.R7_LAST['htsvipi'] = True
+expects "seventh round" "(('rbsvifix', 'early', 1, '1-1', 93002), 'solver stop 1, plain sweeps', 2),
+    (('zeitlin2', 'lap', 4, '5-6', 93002), 'drift', 1), (('htsvipi', 'lap', 4, '11-11', 93002), '', 1),
+    (('htsvipi', 'tol', 0, '5-6', 93002), 'solver stop 0, plain sweeps', 28)" "d.R7_LAST['htsvipi'] = True
 got = d.expected('htsvipi', 'early', 1, '1-1', 93002)
-print('' if got == 'solver stop 0, plain sweeps' else 'last sweep early 1: %r' % got)" 2>&1)
-[ -z "$(echo "$bad" | tr -d '\n')" ] || note "diagnosis3.expected (seventh round): $bad"
+print('' if got == 'solver stop 0, plain sweeps' else 'last sweep early 1: %r' % got)"
 # the third round's calls: a group counts only when it holds the expected ingredient, and
 # a FAIL with nothing named (whose JSON lists every ingredient as one group) is wrong
 bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
