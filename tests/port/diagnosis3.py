@@ -38,6 +38,9 @@ usage: diagnosis3.py --run RUNS [--out DIR] [--until HH:MM] [--only D1,D2] [--po
                                   the same for the seventh round (docs/power.md#diagnosis-rule-7:
                                   ht-svi-pi.c, rb-svi-fixed.c, zeitlin-isomp-2.c; its
                                   <!-- diagnosis-table-7 -->)
+       diagnosis3.py --r8-run RUNS [options as --run], --r8-write RUNS, --r8-check RUNS
+                                  the same for the eighth round (docs/power.md#diagnosis-rule-8:
+                                  zeitlin-isomp-gpu.c; its <!-- diagnosis-table-8 -->)
 Environment: as power.py (SLPI_BIN, SLPI_BUILD, CC). Exit 2 on a bad argument."""
 import json
 import os
@@ -50,7 +53,7 @@ from calibrate import append, read_table
 from power import ROOT, SLPI, UNIT_MAG, Harness, run
 from power_docs import replace
 
-PORTS = ("rb", "heavytop", "zeitlin", "svi", "rbtmk", "htsvi", "htsvipi", "rbsvifix", "zeitlin2")
+PORTS = ("rb", "heavytop", "zeitlin", "svi", "rbtmk", "htsvi", "htsvipi", "rbsvifix", "zeitlin2", "zeitlingpu")
 BUILDS = {"float": "binary32", "double": "binary64"}
 # u of a build's format in units of binary32's u (port.h's effect is in binary32's u |x|)
 U_OF = {"float": 1.0, "double": 2.0 ** -29}
@@ -82,7 +85,8 @@ START = {"rb": dict(UNIT_MAG["rb"], upd=2.2e-5, trans=1.5, swap=1e-5, reord=1.3)
          "htsvi": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5},
          "htsvipi": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5},
          "rbsvifix": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5},
-         "zeitlin2": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5}}
+         "zeitlin2": {"amp": 1e-5, "sign": 1e-5, "lap": 1e-5, "swap": 1e-5},
+         "zeitlingpu": {"amp": 1e-5, "sign": 1e-5, "upd": 1e-5, "trans": 1.0, "reord": 1.0, "swap": 1e-5}}
 # the expected first ingredient (the rule's "What is right", with the amendment's heavy top)
 SWAP, REORD = "noise 1 and 2 swapped", "Psi Y Psi/4 reordered"
 EXPECT = {"rb": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "drop": "Psi Y Psi/4",
@@ -95,7 +99,9 @@ EXPECT = {"rb": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "drop
           "htsvi": {"amp": "noise", "sign": "noise 1", "lap": None, "swap": SWAP},
           "htsvipi": {"amp": "noise", "sign": "noise 1", "lap": None, "swap": SWAP},
           "rbsvifix": {"amp": "noise", "sign": "noise 1", "lap": "drift dH/dx2", "swap": SWAP},
-          "zeitlin2": {"amp": "noise", "sign": "noise 1", "lap": "drift", "swap": SWAP}}
+          "zeitlin2": {"amp": "noise", "sign": "noise 1", "lap": "drift", "swap": SWAP},
+          "zeitlingpu": {"amp": "noise", "sign": "noise 1", "upd": "update", "trans": "Psi Y Psi/4", "reord": REORD,
+                         "swap": SWAP}}
 # what the rule's words alone would expect where the amendment reads them otherwise
 AS_WRITTEN = {("heavytop", "amp"): "noise", ("heavytop", "drop"): "Psi Y Psi/4"}
 STOPS = ("solver stop", "solver stop 2", "solver stop 3", "solver stop 4")
@@ -133,6 +139,14 @@ R7_PORTS = ("htsvipi", "rbsvifix", "zeitlin2")
 # re-evaluates its velocity or Psi from the final unknown after the loop)
 R7_LAST = {"htsvipi": False, "rbsvifix": False, "zeitlin2": False}
 PLAIN0 = "solver stop 0, plain sweeps"
+# the eighth round (docs/power.md#diagnosis-rule-8, fixed before its port and runs): ISOMP's
+# families on an Euler-Zeitlin port in the GPU form written after the rule, its cells in
+# R4_CELLS's order on each path; R8_LAST as R7_LAST (its header, read before the first run)
+R8_PATHS = range(92500, 92506)
+R8_CONTINUOUS = ("amp", "sign", "upd", "trans", "reord", "swap")
+R8_DISCRETE = (("pred", 1), ("pred", 2), ("tol", None), ("swap", 0))
+R8_LAST = None
+PRED = tuple("solver stop %d after predictor" % m for m in range(1, 4))
 FIELDS = ("port", "build", "shape", "defect", "factor", "mag", "path", "effect_u", "iterations", "exit",
           "stat_verdict", "named", "first", "group", "expected", "seconds")
 
@@ -205,6 +219,12 @@ def r7_plan():
             for r in cell(port, build, shape, path, R6_CONTINUOUS, R6_DISCRETE)]
 
 
+def r8_plan():
+    """the eighth round's runs: path by path, its cells in R4_CELLS's order"""
+    return [r for path in R8_PATHS for build, shape in R4_CELLS
+            for r in cell("zeitlingpu", build, shape, path, R8_CONTINUOUS, R8_DISCRETE)]
+
+
 def tol_plan():
     """the tolerance check's runs: the double builds on every path, then the float builds"""
     return [(port, build, shape, "tol", 0, path) for build in ("double", "float") for path in TOL_PATHS
@@ -236,6 +256,8 @@ def expected(port, defect, factor, iters, path):
     r4, r5 = int(path) in R4_PATHS, int(path) in R5_PATHS or int(path) in R6_PATHS
     if defect == "none":
         return ""
+    if int(path) in R8_PATHS and defect == "tol":
+        return "|".join(STOPS + PRED + (PLAIN0,) + PLAIN + TOL_STOPS)
     if int(path) in R7_PATHS and defect in ("early", "tol"):
         m = factor - (R7_LAST[port] is True)
         return "|".join(STOPS + (PLAIN0,) + PLAIN + TOL_STOPS) if defect == "tol" \
@@ -396,6 +418,11 @@ def r7_table(rows):
     return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r7_plan()) - len(rows), len(r7_plan()))]
 
 
+def r8_table(rows):
+    """docs/power.md's lines of the eighth round"""
+    return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r8_plan()) - len(rows), len(r8_plan()))]
+
+
 def tol_table(rows):
     """docs/power.md's lines of the tolerance check: a run right when a solver stop from X_n
     (a fixed count or a tolerance) is named first alone, right in a group when its group
@@ -430,7 +457,8 @@ def key(r):
 def main(argv):
     rounds = {"--": (plan, table, "diagnosis-table-3"), "--tol-": (tol_plan, tol_table, "diagnosis-table-tol"),
               "--r4-": (r4_plan, r4_table, "diagnosis-table-4"), "--r5-": (r5_plan, r5_table, "diagnosis-table-5"),
-              "--r6-": (r6_plan, r6_table, "diagnosis-table-6"), "--r7-": (r7_plan, r7_table, "diagnosis-table-7")}
+              "--r6-": (r6_plan, r6_table, "diagnosis-table-6"), "--r7-": (r7_plan, r7_table, "diagnosis-table-7"),
+              "--r8-": (r8_plan, r8_table, "diagnosis-table-8")}
     prefix = argv[0][:argv[0].rindex("-") + 1] if argv and argv[0].startswith("--") else ""
     mode = "--" + argv[0][len(prefix):] if prefix in rounds else ""
     if len(argv) < 2 or mode not in ("--run", "--write", "--check"):
@@ -457,8 +485,9 @@ def main(argv):
     if set(opts) - {"--out", "--until", "--only", "--ports"} or len(argv) % 2:
         print(__doc__, file=sys.stderr)
         return 2
-    if prefix == "--r7-" and None in R7_LAST.values():
-        print("diagnosis3.py: the seventh round's R7_LAST is not read from every port yet", file=sys.stderr)
+    if prefix == "--r7-" and None in R7_LAST.values() or prefix == "--r8-" and R8_LAST is None:
+        print("diagnosis3.py: the round's ports' output conventions (R7_LAST, R8_LAST) are not read yet",
+              file=sys.stderr)
         return 2
     h = Harness(opts.get("--out", "diagnosis3-out"))
     cache_file = os.path.join(h.out, "mags.json")
