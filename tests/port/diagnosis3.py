@@ -145,7 +145,7 @@ PLAIN0 = "solver stop 0, plain sweeps"
 R8_PATHS = range(92500, 92506)
 R8_CONTINUOUS = ("amp", "sign", "upd", "trans", "reord", "swap")
 R8_DISCRETE = (("pred", 1), ("pred", 2), ("tol", None), ("swap", 0))
-R8_LAST = None
+R8_LAST = False  # read 2026-11-30 09:43 UTC from its header, before the first run: Psi re-evaluated
 PRED = tuple("solver stop %d after predictor" % m for m in range(1, 4))
 FIELDS = ("port", "build", "shape", "defect", "factor", "mag", "path", "effect_u", "iterations", "exit",
           "stat_verdict", "named", "first", "group", "expected", "seconds")

@@ -53,6 +53,8 @@ DIAG_SYSTEMS = {
     "htsvipi": ("ht-svi-pi.c", [], ["--preset", "svi/heavy-top/case3-pi"]),
     "rbsvifix": ("rb-svi-fixed.c", [], ["--preset", "svi/rigid-body/paths"]),
     "zeitlin2": ("zeitlin-isomp-2.c", [], ["--preset", "iso/zeitlin/strong", "N=8", "ic_lmax=7"]),
+    # the eighth round's (docs/power.md#diagnosis-rule-8)
+    "zeitlingpu": ("zeitlin-isomp-gpu.c", [], ["--preset", "iso/zeitlin/strong", "N=8", "ic_lmax=7"]),
 }
 
 
