@@ -46,14 +46,13 @@ DIAG_SYSTEMS = {
     "rbt": ("rb-isomp.c", ["-DRB_TIME"], ["--config", os.path.join(HERE, "..", "..", "models", "rigid-body-time.slpi"),
                                          "scheme=isomp", "h=0.00390625"]),
     "svi": ("rb-svi.c", [], ["--preset", "svi/rigid-body/paths"]),
-    # the sixth round's ports, written after its rule (docs/power.md#diagnosis-rule-6)
+    # the sixth to eighth rounds' ports, each written after its round's rule
+    # (docs/power.md#diagnosis-rule-6, #diagnosis-rule-7, #diagnosis-rule-8)
     "rbtmk": ("rb-tmk.c", [], ["--preset", "iso/rigid-body/trajectories", "scheme=tmk"]),
     "htsvi": ("ht-svi.c", [], ["--preset", "svi/heavy-top/case3"]),
-    # the seventh round's (docs/power.md#diagnosis-rule-7)
     "htsvipi": ("ht-svi-pi.c", [], ["--preset", "svi/heavy-top/case3-pi"]),
     "rbsvifix": ("rb-svi-fixed.c", [], ["--preset", "svi/rigid-body/paths"]),
     "zeitlin2": ("zeitlin-isomp-2.c", [], ["--preset", "iso/zeitlin/strong", "N=8", "ic_lmax=7"]),
-    # the eighth round's (docs/power.md#diagnosis-rule-8)
     "zeitlingpu": ("zeitlin-isomp-gpu.c", [], ["--preset", "iso/zeitlin/strong", "N=8", "ic_lmax=7"]),
 }
 
