@@ -4,6 +4,10 @@
  * filled, against X with a corner entry of 1e-300 added, which moves the spectrum by at most
  * that and sends it to zheev. Both must agree to 8 n u max|w|, and their sum must be
  * trace(iX). Orders 1, 2, 5, 15, 16, 17, 33, 64, 100, 256 (docs/experiments.md#setup-profile). */
+#include <complex.h>
+#include <math.h>
+#include <stdlib.h>
+#include "testutil.h"
 #include "cplxutil.h"
 #include "fast/dense.h"
 

@@ -186,43 +186,21 @@ def plan():
     return runs
 
 
-def r4_plan():
-    """the fourth round's runs: path by path, its cells in R4_CELLS's order"""
-    runs = []
-    for path in R4_PATHS:
-        for build, shape in R4_CELLS:
-            runs += cell("zeitlin", build, shape, path, CONTINUOUS["zeitlin"] + NEW_CONTINUOUS["zeitlin"],
-                         DISCRETE["zeitlin"] + (("swap", 0),))
-    return runs
+def ports_plan(paths, ports):
+    """a held-out round's runs (the fourth on): path by path, on each the ports (name, its
+    continuous defects, its discrete ones) in order, each port's cells in R4_CELLS's order"""
+    return [r for path in paths for port, cont, disc in ports for build, shape in R4_CELLS
+            for r in cell(port, build, shape, path, cont, disc)]
 
 
-def r5_plan():
-    """the fifth round's runs: path by path, on each the heavy top's cells then SVI's"""
-    runs = []
-    for path in R5_PATHS:
-        for port, cont, disc in (("heavytop", CONTINUOUS["heavytop"], DISCRETE["heavytop"]),
-                                 ("svi", SVI_CONTINUOUS, SVI_DISCRETE)):
-            for build, shape in R4_CELLS:
-                runs += cell(port, build, shape, path, cont, disc)
-    return runs
-
-
-def r6_plan():
-    """the sixth round's runs: path by path, on each rb-tmk.c's cells then ht-svi.c's"""
-    return [r for path in R6_PATHS for port in ("rbtmk", "htsvi") for build, shape in R4_CELLS
-            for r in cell(port, build, shape, path, R6_CONTINUOUS, R6_DISCRETE)]
-
-
-def r7_plan():
-    """the seventh round's runs: path by path, on each the ports in R7_PORTS's order"""
-    return [r for path in R7_PATHS for port in R7_PORTS for build, shape in R4_CELLS
-            for r in cell(port, build, shape, path, R6_CONTINUOUS, R6_DISCRETE)]
-
-
-def r8_plan():
-    """the eighth round's runs: path by path, its cells in R4_CELLS's order"""
-    return [r for path in R8_PATHS for build, shape in R4_CELLS
-            for r in cell("zeitlingpu", build, shape, path, R8_CONTINUOUS, R8_DISCRETE)]
+# the fourth to eighth rounds' plans
+R4_PLAN = ports_plan(R4_PATHS, (("zeitlin", CONTINUOUS["zeitlin"] + NEW_CONTINUOUS["zeitlin"],
+                                 DISCRETE["zeitlin"] + (("swap", 0),)),))
+R5_PLAN = ports_plan(R5_PATHS, (("heavytop", CONTINUOUS["heavytop"], DISCRETE["heavytop"]),
+                                ("svi", SVI_CONTINUOUS, SVI_DISCRETE)))
+R6_PLAN = ports_plan(R6_PATHS, tuple((port, R6_CONTINUOUS, R6_DISCRETE) for port in ("rbtmk", "htsvi")))
+R7_PLAN = ports_plan(R7_PATHS, tuple((port, R6_CONTINUOUS, R6_DISCRETE) for port in R7_PORTS))
+R8_PLAN = ports_plan(R8_PATHS, (("zeitlingpu", R8_CONTINUOUS, R8_DISCRETE),))
 
 
 def tol_plan():
@@ -398,29 +376,11 @@ def table(rows):
     return lines
 
 
-def r4_table(rows):
-    """docs/power.md's lines of the fourth round"""
-    return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r4_plan()) - len(rows), len(r4_plan()))]
-
-
-def r5_table(rows):
-    """docs/power.md's lines of the fifth round"""
-    return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r5_plan()) - len(rows), len(r5_plan()))]
-
-
-def r6_table(rows):
-    """docs/power.md's lines of the sixth round"""
-    return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r6_plan()) - len(rows), len(r6_plan()))]
-
-
-def r7_table(rows):
-    """docs/power.md's lines of the seventh round"""
-    return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r7_plan()) - len(rows), len(r7_plan()))]
-
-
-def r8_table(rows):
-    """docs/power.md's lines of the eighth round"""
-    return cells(rows) + ["Not run: %d of the plan's %d runs." % (len(r8_plan()) - len(rows), len(r8_plan()))]
+def round_table(the_plan):
+    """docs/power.md's lines of a round from the fourth on: its cells, and what of its plan
+    did not run"""
+    return lambda rows: cells(rows) + ["Not run: %d of the plan's %d runs." % (len(the_plan) - len(rows),
+                                                                                len(the_plan))]
 
 
 def tol_table(rows):
@@ -455,10 +415,9 @@ def key(r):
 
 
 def main(argv):
-    rounds = {"--": (plan, table, "diagnosis-table-3"), "--tol-": (tol_plan, tol_table, "diagnosis-table-tol"),
-              "--r4-": (r4_plan, r4_table, "diagnosis-table-4"), "--r5-": (r5_plan, r5_table, "diagnosis-table-5"),
-              "--r6-": (r6_plan, r6_table, "diagnosis-table-6"), "--r7-": (r7_plan, r7_table, "diagnosis-table-7"),
-              "--r8-": (r8_plan, r8_table, "diagnosis-table-8")}
+    rounds = {"--": (plan(), table, "diagnosis-table-3"), "--tol-": (tol_plan(), tol_table, "diagnosis-table-tol")}
+    for k, the_plan in enumerate((R4_PLAN, R5_PLAN, R6_PLAN, R7_PLAN, R8_PLAN), 4):
+        rounds["--r%d-" % k] = (the_plan, round_table(the_plan), "diagnosis-table-%d" % k)
     prefix = argv[0][:argv[0].rindex("-") + 1] if argv and argv[0].startswith("--") else ""
     mode = "--" + argv[0][len(prefix):] if prefix in rounds else ""
     if len(argv) < 2 or mode not in ("--run", "--write", "--check"):
@@ -499,7 +458,7 @@ def main(argv):
         now = time.time()
         until = now - now % 86400 + 3600 * hh + 60 * mm
         until += 86400 if until <= now else 0
-    for p in the_plan():
+    for p in the_plan:
         if until and time.time() >= until:
             break
         if tuple(str(v) for v in p) in done or ("--only" in opts and p[3] not in opts["--only"].split(",")) \
