@@ -9,7 +9,7 @@
 # the expected ingredient, or nothing named, is a wrong call), and the tolerance stop's
 # check's the one it generates from docs/diagnosis-runs-tol.tsv (a run more is noticed), and
 # the fourth round's from docs/diagnosis-runs-4.tsv (a run more noticed; its expectations),
-# and the fifth's to seventh's from docs/diagnosis-runs-5.tsv, -6.tsv, -7.tsv (the same).
+# and the fifth's to eighth's from docs/diagnosis-runs-5.tsv to -8.tsv (the same).
 set -u
 . "$(dirname "$0")/prelude.sh"
 # rounds PREFIX RUNS LINE WHAT: diagnosis3.py's PREFIXcheck finds docs/power.md's table
@@ -76,6 +76,13 @@ expects "seventh round" "(('rbsvifix', 'early', 1, '1-1', 93002), 'solver stop 1
     (('htsvipi', 'tol', 0, '5-6', 93002), 'solver stop 0, plain sweeps', 28)" "d.R7_LAST['htsvipi'] = True
 got = d.expected('htsvipi', 'early', 1, '1-1', 93002)
 print('' if got == 'solver stop 0, plain sweeps' else 'last sweep early 1: %r' % got)"
+rounds --r8- docs/diagnosis-runs-8.tsv 'zeitlingpu\tdouble\tmany\tnone\t0\t0.0\t92500\t\t8-8\t0\tPASS\tFalse\t\t\t\t1.0' "an eighth-round"
+# the eighth round's expectations (docs/power.md#diagnosis-rule-8): ISOMP's own families
+# alone; pred m the stop m after the predictor (Psi re-evaluated); tol any stop
+expects "eighth round" "(('zeitlingpu', 'pred', 1, '1-1', 92500), 'solver stop 1 after predictor', 1),
+    (('zeitlingpu', 'trans', 4, '8-8', 92500), 'Psi Y Psi/4', 1), (('zeitlingpu', 'upd', 4, '8-8', 92500), 'update', 1),
+    (('zeitlingpu', 'reord', 4, '8-8', 92500), 'Psi Y Psi/4 reordered', 1),
+    (('zeitlingpu', 'tol', 0, '2-2', 92500), 'solver stop 2 after predictor', 31)"
 # the third round's calls: a group counts only when it holds the expected ingredient, and
 # a FAIL with nothing named (whose JSON lists every ingredient as one group) is wrong
 bad=$($py -c "import sys; sys.path.insert(0, 'tests/port'); import diagnosis3 as d
