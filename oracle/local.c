@@ -79,7 +79,7 @@ static int arb_reference_open(arb_reference *a, const slpi_oracle_port *port)
     arb_reference_init(a, port->dim);
     a->at.x = a->x;
     a->ok = plan && slpi_ref_create_plan(&a->s, plan, &e) == SLPI_OK;
-    if (a->ok && accurate) slpi_ref_set_accurate(a->s);
+    if (a->ok && accurate) slpi_ref_set_accurate(a->s, port->precision.u);
     a->at.r = a->s;
     a->ok = a->ok && slpi_steps_open(&a->steps, port->p, slpi_ref_step_at, &a->at, 1, &e) == SLPI_OK;
     a->steps.seek = slpi_ref_seek_at;

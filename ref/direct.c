@@ -82,7 +82,7 @@ static slpi_step_status direct_step(const slpi_ref_system *s, arb_ptr x, const d
             _arb_vec_swap(y, r, n);
         }
     } else {
-        slpi_ref_fixmap g = { n, &c, direct_G, direct_dG, NULL, 0, NULL, NULL };
+        slpi_ref_fixmap g = { n, &c, direct_G, direct_dG, NULL, 0, NULL, NULL, 0 };
         _arb_vec_add(r, mu, vmu, n, prec); /* guess: explicit Euler */
         ok = slpi_ref_solve(y, &g, NULL, NULL, r, prec, why, why_len);
     }

@@ -408,6 +408,7 @@ static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system 
     c->mr_ok = !coord && c->xn_ok && slpi_ref_isomp_mr_init(&c->mr, s, delta, &c->xn, prec);
     g->Gmr = c->mr_ok ? isomp_Gmr : NULL;
     g->dGmr = c->mr_ok ? isomp_dGmr : NULL;
+    g->stop_bits = 0;
 }
 
 static void isomp_teardown(isomp_ctx *c)

@@ -314,6 +314,8 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
     slong lp = g->Gmid != NULL && prec >= 128 ? prec / 2 : prec;
     const int maxit = prec > FIXED_MAXIT_BITS ? (int)(FIXED_MAXIT * prec / FIXED_MAXIT_BITS) : FIXED_MAXIT;
     int grew = 0; /* the step stopped decreasing (not the cap) */
+    /* stopped at 2^-stop_bits of the iterate, before the precision's 2^8 ulps */
+    int early = g->stop_bits > 0 && g->stop_bits < prec - 8;
     for (;; lp = prec) {
         mag_inf(dprev);
         for (it = 0; it < maxit; it++) {
@@ -337,10 +339,11 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
             }
             _arb_vec_swap(yt, Gv, n);
             mag_set(rg, tol);
-            /* done at 2^8 ulps, or once the step is below the width of the image ball
-             * (wide parameter balls: Arb keeps fewer midpoint bits) */
+            /* done at 2^8 ulps (or at 2^-stop_bits of the iterate), or once the step is
+             * below the width of the image ball (wide parameter balls: Arb keeps fewer
+             * midpoint bits) */
             mag_mul_2exp_si(tol, tol, 2);
-            mag_mul_2exp_si(ym, ym, -lp + 8);
+            mag_mul_2exp_si(ym, ym, early && lp == prec ? -g->stop_bits : -lp + 8);
             mag_max(tol, tol, ym);
             if (mag_cmp(d, tol) <= 0) break;
             if (!mag_is_finite(d) || mag_cmp(d, dprev) >= 0) {
@@ -376,15 +379,18 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
          * so |y' - G_p(y')| <= d + rg, |y' - root_p| <= (d + rg) / (1 - q), and the
          * limit mid G(y') is within rg + q (d + rg) / (1 - q) of root_p, for G_p's
          * contraction q, estimated d / d_prev (q / (1 - q) = 1 where unknown). With
-         * point parameters rg is the rounding level and this is the usual bound. */
+         * point parameters rg is the rounding level and this is the usual bound. Stopped
+         * early (at stop_bits), q / (1 - q) is at least 1 (q's estimate from the last two steps
+         * understated the error 100-fold on TMK's and IM-direct's iterations there:
+         * docs/power.md#accurate-stop-checks). */
         _arb_vec_set(limit, yt, n);
         mag_add(t, d, rg);
         if (mag_is_finite(dprev) && mag_cmp(d, dprev) < 0) {
             mag_div(ym, d, dprev); /* q */
             mag_one(tol);
             mag_sub_lower(tol, tol, ym); /* 1 - q, rounded down */
-            mag_mul(t, t, ym);
-            mag_div(t, t, tol);
+            mag_div(tol, ym, tol);       /* q / (1 - q) */
+            if (!early || mag_cmp_2exp_si(tol, 0) > 0) mag_mul(t, t, tol);
         }
         mag_add(t, t, rg);
         for (int i = 0; i < n; i++) mag_add(arb_radref(limit + i), arb_radref(limit + i), t);

@@ -62,6 +62,9 @@ typedef struct {
     int (*Gmr)(void *ctx, double *om, double *orad, const double *ym, const double *yr);
     int (*dGmr)(void *ctx, double *om, double *orad, const double *ym, const double *yr, const double *zm,
                 const double *zr);
+    /* 0, or: the iteration also stops once its step is at most 2^-stop_bits of the
+     * iterate's largest entry (the accurate mode's, ref/solve.c) */
+    int stop_bits;
 } slpi_ref_fixmap;
 
 int slpi_ref_krawczyk_fixed_point(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec, char *why,
@@ -96,12 +99,18 @@ void slpi_ref_iteration_done(void);
  * box must hold the iteration's limit. */
 int slpi_ref_krawczyk_designated(arb_ptr y, const slpi_ref_fn *f, const slpi_ref_fixmap *g, arb_srcptr start,
                                  arb_srcptr guess, slong prec, char *why, size_t why_len);
-/* This thread's accurate mode (on: 1) for slpi_ref_solve and slpi_ref_krawczyk_designated:
- * the iteration's limit alone, with its a-posteriori error as the radius, no enclosure
- * test (docs/power.md#accurate-reference; ref/accurate.h). Returns the mode before. */
-int slpi_ref_solve_accurate(int on);
-/* 1 where this thread is in accurate mode. */
+/* This thread's accurate mode for slpi_ref_solve and slpi_ref_krawczyk_designated (bits >
+ * 0; 0 off): the iteration's limit alone, stopped at a step of 2^-bits of the iterate
+ * (or at the precision's 2^8 ulps, if sooner), with its a-posteriori error as the radius,
+ * no enclosure test (docs/power.md#accurate-reference, #accurate-stop; ref/accurate.h).
+ * Returns the mode before. */
+int slpi_ref_solve_accurate(int bits);
+/* Nonzero where this thread is in accurate mode. */
 int slpi_ref_solve_is_accurate(void);
+/* The accurate mode's bits for a port of unit roundoff u = 2^-b: b + 27, so that the
+ * limit's error, about 2^-(b + 26) relative, is 2^9.4 inside the 1e-5 units of u that the
+ * statistics' reference may carry (docs/power.md#accurate-stop). */
+int slpi_ref_accurate_stop_bits(double u);
 #define SLPI_REF_DENSE_MAX 256 /* Euler-Zeitlin N = 16: n^2 Jacobian entries */
 int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, void (*J)(void *ctx, arb_mat_t Jm, arb_srcptr Y, slong prec),
                    void (*Japprox)(void *ctx, arb_mat_t Jm, arb_srcptr y, slong prec), arb_srcptr guess, slong prec,

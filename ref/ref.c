@@ -264,8 +264,8 @@ slpi_step_status slpi_ref_step(slpi_ref *s, arb_ptr x, const double *dW, slpi_st
     return st;
 }
 
-void slpi_ref_set_accurate(slpi_ref *s)
+void slpi_ref_set_accurate(slpi_ref *s, double u)
 {
     slpi_ref_lohner_free(s);
-    s->accurate = 1;
+    s->accurate = slpi_ref_accurate_stop_bits(u);
 }

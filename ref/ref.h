@@ -50,7 +50,8 @@ struct slpi_ref {
     void (*watch)(void *ctx, const slpi_ref_work *w); /* slpi_ref_set_watch */
     void *watch_ctx;
     arb_ptr inv0_x0, inv0; /* slpi_ref_diagnostics' invariants at x0 and that x0 (NULL: none kept) */
-    int accurate;          /* slpi_ref_set_accurate (ref/accurate.h): balls not certified */
+    int accurate;          /* slpi_ref_set_accurate (ref/accurate.h): balls not certified, the
+                            * iteration stopped at 2^-accurate (0: certified) */
 };
 
 /* the precision ladder prec, 2 prec, 4 prec, ..., ending exactly at prec_max; 0 after */

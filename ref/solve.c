@@ -8,6 +8,7 @@
  * error and no enclosure test (docs/power.md#accurate-reference). */
 #include "core/slpi-flint.h"
 #include "ref/krawczyk.h"
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -90,13 +91,20 @@ static void no_designated_root(char *why, size_t why_len)
              "iteration does not converge");
 }
 
-static _Thread_local int accurate; /* slpi_ref_solve_accurate */
+static _Thread_local int accurate; /* slpi_ref_solve_accurate: its bits, 0 off */
 
-int slpi_ref_solve_accurate(int on)
+int slpi_ref_solve_accurate(int bits)
 {
     int was = accurate;
-    accurate = on;
+    accurate = bits;
     return was;
+}
+
+int slpi_ref_accurate_stop_bits(double u)
+{
+    int b;
+    frexp(u, &b); /* u = f 2^b, 1/2 <= f < 1: u <= 2^b, u > 2^(b-1) */
+    return 1 - b + 27;
 }
 
 int slpi_ref_solve_is_accurate(void)
@@ -112,6 +120,7 @@ static int limit_only(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr start, slo
     slpi_ref_fixmap it = *g;
     it.dG = NULL;
     it.Gmid = NULL;
+    it.stop_bits = accurate;
     arb_ptr t = _arb_vec_init(g->n);
     int ok = slpi_ref_krawczyk_fixed_limit(t, y, &it, start, prec, why, why_len) >= 0;
     if (!ok) no_designated_root(why, why_len);

@@ -218,7 +218,7 @@ slpi_step_status slpi_ref_svi_lp_step(const slpi_ref_system *s, arb_ptr x, const
     acb_mat_neg(B, B);
     s->m_pack(s, guess, B, prec);
     slpi_ref_fn f = { n, &c, lp_F, lp_J, NULL };
-    slpi_ref_fixmap g = { n, &c, lp_G, NULL, NULL, 0, NULL, NULL };
+    slpi_ref_fixmap g = { n, &c, lp_G, NULL, NULL, 0, NULL, NULL, 0 };
     ok = slpi_ref_krawczyk_designated(xs, &f, &g, guess, guess, prec, why, why_len);
     if (ok) {
         lp_parts t;

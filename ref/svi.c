@@ -373,7 +373,7 @@ static int svi_solve(svi_ctx *c, arb_ptr z, slong prec, char *why, size_t why_le
     grads(c, v, v + 3, c->Pk, c->Gk, NULL, NULL, prec);
     _arb_vec_scalar_mul_2exp_si(guess + 6, v, 3, -1);
     slpi_ref_fn f = { 9, c, svi_F, svi_J, NULL };
-    slpi_ref_fixmap g = { 9, c, svi_G, NULL, NULL, 0, NULL, NULL };
+    slpi_ref_fixmap g = { 9, c, svi_G, NULL, NULL, 0, NULL, NULL, 0 };
     int ok = slpi_ref_krawczyk_designated(z, &f, &g, start, guess, prec, why, why_len);
     _arb_vec_clear(guess, 9);
     _arb_vec_clear(start, 9);

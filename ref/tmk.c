@@ -128,7 +128,7 @@ static slpi_step_status tmk_step(const slpi_ref_system *s, arb_ptr x, const doub
         if (!ok) snprintf(why, why_len, "tmk: chord matrix not provably invertible");
     } else {
         /* Jacobian-free test of the contraction G first, the dense test otherwise */
-        slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG, NULL, 0, NULL, NULL };
+        slpi_ref_fixmap g = { n, &c, tmk_G, tmk_dG, NULL, 0, NULL, NULL, 0 };
         slpi_ref_gen_sum(s, guess, delta, mu, prec);
         ok = slpi_ref_solve(sigma, &g, NULL, chord_J, guess, prec, why, why_len);
     }

@@ -228,7 +228,7 @@ static void check_wide_sets(double r)
         double mid[2] = { o == 0 ? test_rand_uniform(0.5, 4.0) : o == 1 ? 0 : 1, o == 1 ? 0 : 1 };
         p.kind = o == 0 ? 0 : o == 1 ? 5 : o - 2;
         slpi_ref_fn f = { n, &p, F, J, NULL };
-        slpi_ref_fixmap fm = { n, &p, fix_G, fix_dG, NULL, op >= 4, NULL, NULL };
+        slpi_ref_fixmap fm = { n, &p, fix_G, fix_dG, NULL, op >= 4, NULL, NULL, 0 };
         /* the set, and the guess: the midpoint's zero */
         arb_set_d(p.c, mid[0]);
         arb_set_d(p.d, mid[1]);
@@ -302,8 +302,8 @@ static void check_centre_prev(void)
     arb_ptr y = _arb_vec_init(1), yp = _arb_vec_init(1), g = _arb_vec_init(1), z = _arb_vec_init(1);
     arb_set_d(z, 1.25);
     for (int k = 0; k < 5; k++) {
-        slpi_ref_fixmap fm = { 1, &p, fix_G, fix_dG, NULL, 0, NULL, NULL },
-                        fp = { 1, &p, fix_G, fix_dG, NULL, 1, NULL, NULL };
+        slpi_ref_fixmap fm = { 1, &p, fix_G, fix_dG, NULL, 0, NULL, NULL, 0 },
+                        fp = { 1, &p, fix_G, fix_dG, NULL, 1, NULL, NULL, 0 };
         arb_set_d(g, 1.25 + 0.01 * k * test_rand_uniform(-1, 1));
         fix_G_calls = 0;
         int ok = slpi_ref_krawczyk_fixed_point(y, &fm, g, 128, why, sizeof why);
@@ -427,7 +427,7 @@ int main(void)
      * (the step grows) and a contraction too slow for the cap (the step keeps shrinking) */
     for (int kind = 2; kind <= 3; kind++) {
         p.kind = kind;
-        slpi_ref_fixmap fm = { 1, &p, fix_G, fix_dG, NULL, 0, NULL, NULL };
+        slpi_ref_fixmap fm = { 1, &p, fix_G, fix_dG, NULL, 0, NULL, NULL, 0 };
         arb_set_d(g, 1.1);
         why[0] = 0;
         TEST_CHECK(!slpi_ref_krawczyk_fixed_point(y, &fm, g, 128, why, sizeof why));

@@ -407,7 +407,7 @@ static void check_fixed_point_solver(void)
         mag_set_d(arb_radref(a + i), 1e-6);
     }
     m.a = a;
-    slpi_ref_fixmap g = { n, &m, affine_G, affine_dG, NULL, 0, NULL, NULL };
+    slpi_ref_fixmap g = { n, &m, affine_G, affine_dG, NULL, 0, NULL, NULL, 0 };
     TEST_CHECKF(slpi_ref_krawczyk_fixed_point(y, &g, a, PREC, why, sizeof why), "affine fixed point not certified: %s",
                 why);
     int bad = 0;
