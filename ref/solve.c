@@ -103,7 +103,7 @@ int slpi_ref_solve_accurate(int bits)
 int slpi_ref_accurate_stop_bits(double u)
 {
     int b;
-    frexp(u, &b); /* u = f 2^b, 1/2 <= f < 1: u <= 2^b, u > 2^(b-1) */
+    frexp(u, &b); /* u = f 2^b, 1/2 <= f < 1: 2^(b-1) <= u < 2^b, so u = 2^-53 gives 53 + 27 */
     return 1 - b + 27;
 }
 
