@@ -90,19 +90,19 @@ static int svi_vector(const slpi_problem *p)
     return slpi_view_scheme(p)->scheme == SLPI_SCHEME_SVI && slpi_registry_svi_form(p) != SLPI_SVI_FORM_LP;
 }
 
-/* The count of p's stops in plain sweeps: TMK's (1..4) and the SVI vector forms' (0..4),
- * whose own solves are not the plain iteration of the fixed point the docs write; 0 else. */
-static int plain_stops(const slpi_problem *p)
-{
-    return svi_vector(p)                                 ? SLPI_FAST_PLAIN_STOPS + 1
-        : slpi_view_scheme(p)->scheme == SLPI_SCHEME_TMK ? SLPI_FAST_PLAIN_STOPS
-                                                         : 0;
-}
-
 /* The sweeps of p's first plain stop: 0 (SVI) or 1. */
 static int plain_first(const slpi_problem *p)
 {
     return svi_vector(p) ? 0 : 1;
+}
+
+/* The count of p's stops in plain sweeps, plain_first(p)..SLPI_FAST_PLAIN_STOPS: TMK's and
+ * the SVI vector forms', whose own solves are not the plain iteration of the fixed point
+ * the docs write; 0 else. */
+static int plain_stops(const slpi_problem *p)
+{
+    int plain = svi_vector(p) || slpi_view_scheme(p)->scheme == SLPI_SCHEME_TMK;
+    return plain ? SLPI_FAST_PLAIN_STOPS + 1 - plain_first(p) : 0;
 }
 
 /* The count of p's solver stops, the last ingredients: at a count from X_n, then (ISOMP's

@@ -61,7 +61,7 @@ static double check_m(const slpi_fast_zeitlin *z, int m, int *bad, int *wl, tabl
     int N = z->N, n = N - m;
     arb_mat_t V;
     arb_mat_init(V, n, n);
-    double worst = 0, *Z = malloc((size_t)n * n * sizeof *Z);
+    double worst = 0, *Z = malloc((size_t)n * (n + 1) * sizeof *Z), *ex = Z + (size_t)n * n; /* ex: a column's t_ref */
     if (!Z || !divide_conquer(z, m, Z) || !slpi_ref_zeitlin_table(V, N, m, 128)) {
         TEST_CHECKF(0, "N=%d m=%d: the certified table or LAPACK's failed", N, m);
         arb_mat_clear(V);
@@ -69,21 +69,21 @@ static double check_m(const slpi_fast_zeitlin *z, int m, int *bad, int *wl, tabl
         return INFINITY;
     }
     for (int l = m; l < N; l++) {
-        const double *t = slpi_fast_zeitlin_harmonic(z, l, m);
-        double err = 0;
-        const double *zc = Z + (size_t)n * (n - 1 - (l - m));
-        double dot = 0;
-        for (int a = 0; a < n; a++) dot += zc[a] * arf_get_d(arb_midref(arb_mat_entry(V, a, l - m)), ARF_RND_NEAR);
+        const double *t = slpi_fast_zeitlin_harmonic(z, l, m), *zc = Z + (size_t)n * (n - 1 - (l - m));
+        double err = 0, dot = 0; /* err in u */
         for (int a = 0; a < n; a++) {
-            double e = arf_get_d(arb_midref(arb_mat_entry(V, a, l - m)), ARF_RND_NEAR), d = fabs(t[a] - e) / U;
-            double dc = (copysign(1.0, dot) * zc[a] - e) / U;
-            err = fmax(err, d * U);
+            ex[a] = arf_get_d(arb_midref(arb_mat_entry(V, a, l - m)), ARF_RND_NEAR);
+            dot += zc[a] * ex[a];
+        }
+        for (int a = 0; a < n; a++) {
+            double d = fabs(t[a] - ex[a]) / U, dc = (copysign(1.0, dot) * zc[a] - ex[a]) / U;
+            err = fmax(err, d);
             rms->err2 += d * d;
             rms->dc2 += dc * dc;
-            rms->once2 += e * e;
+            rms->once2 += ex[a] * ex[a];
             rms->n++;
         }
-        double r = err / (N * U);
+        double r = err / N;
         *bad += r > 64;
         if (r > worst) {
             worst = r;
