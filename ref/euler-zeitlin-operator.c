@@ -66,8 +66,12 @@ const slpi_ref_zeitlin *slpi_ref_ez_harmonics(const slpi_ref_system *s, slong pr
  * tables cannot be built. */
 const slpi_ref_zeitlin_mr *slpi_ref_ez_tables_mr(const slpi_ref_system *s, slong prec)
 {
+    return slpi_ref_mrmat_route(s->p, s->N, prec) ? slpi_ref_ez_tables_dd(s) : NULL;
+}
+
+const slpi_ref_zeitlin_mr *slpi_ref_ez_tables_dd(const slpi_ref_system *s)
+{
     slpi_ref_ez_data *d = s->data;
-    if (!slpi_ref_mrmat_route(s->p, s->N, prec)) return NULL;
     if (d->mr_state == 0) d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, s->N) ? 1 : -1;
     return d->mr_state == 1 ? &d->mr : NULL;
 }
@@ -78,8 +82,7 @@ const slpi_ref_zeitlin_mr *slpi_ref_ez_tables_mr(const slpi_ref_system *s, slong
 const double *slpi_ref_ez_multiplier_norms(const slpi_ref_system *s)
 {
     slpi_ref_ez_data *d = s->data;
-    if (d->mr_state == 0) d->mr_state = slpi_ref_zeitlin_mr_init(&d->mr, s->N) ? 1 : -1;
-    if (d->lrho == NULL && d->mr_state == 1 && d->ilam_m != NULL &&
+    if (d->lrho == NULL && slpi_ref_ez_tables_dd(s) != NULL && d->ilam_m != NULL &&
         (d->lrho = malloc(sizeof(double) * 2 * (size_t)s->N)) != NULL &&
         !slpi_ref_zeitlin_weights_norm_mr(d->lrho, d->ilam_m, d->ilam_r, &d->mr)) {
         free(d->lrho);

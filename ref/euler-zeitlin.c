@@ -165,7 +165,7 @@ static int ez_m_gen_sum_mr(const slpi_ref_system *s, slpi_ref_mr *B, const doubl
 {
     slpi_ref_ez_tables(s, prec);
     slpi_ref_ez_data *e = s->data;
-    const slpi_ref_zeitlin_mr *mr = slpi_ref_ez_tables_mr(s, prec);
+    const slpi_ref_zeitlin_mr *mr = slpi_ref_ez_tables_dd(s);
     slpi_ref_mr g = { 0 };
     double *w = NULL;
     int ok = e->lam == NULL && (s->M == 0 || (mr != NULL && e->noise == SLPI_EZ_NOISE_Q)) &&

@@ -50,6 +50,9 @@ const slpi_ref_zeitlin *slpi_ref_ez_tables(const slpi_ref_system *s, slong prec)
 const slpi_ref_zeitlin *slpi_ref_ez_harmonics(const slpi_ref_system *s, slong prec);
 /* The tables of the BLAS route, or NULL off it (or where they cannot be built). */
 const slpi_ref_zeitlin_mr *slpi_ref_ez_tables_mr(const slpi_ref_system *s, slong prec);
+/* Those tables whatever the route (the doubles' G of the accurate step's start, ref/solve.c),
+ * or NULL where they cannot be built. */
+const slpi_ref_zeitlin_mr *slpi_ref_ez_tables_dd(const slpi_ref_system *s);
 /* The norms of the multiplier's map per diagonal, or NULL. */
 const double *slpi_ref_ez_multiplier_norms(const slpi_ref_system *s);
 /* P = L^{-1}(X - Tr(X)/N I) (step: this is a step's solve, which may take the BLAS route). */

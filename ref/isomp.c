@@ -44,7 +44,7 @@ typedef struct {
     arb_srcptr x; /* X_n packed */
     acb_mat_t Xn;
     mat_mul_fn mul; /* the enclosing product of the step's route */
-    slpi_ref_mr xn; /* on the BLAS route: X_n as doubles (xn_ok), for the sums below */
+    slpi_ref_mr xn; /* on the BLAS route (and for the accurate start): X_n as doubles (xn_ok) */
     int xn_ok;
     slpi_ref_isomp_mr mr; /* there, G and G' in doubles (mr_ok: the system has m_gen_sum_mr) */
     int mr_ok;
@@ -394,7 +394,10 @@ static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system 
     acb_mat_init(c->Xn, s->N, s->N);
     s->m_unpack(s, c->Xn, x, prec);
     memset(&c->xn, 0, sizeof c->xn);
-    c->xn_ok = c->mul == blas_mul && slpi_ref_mrmat_get(&c->xn, c->Xn, slpi_ref_mrmat_is_real(c->Xn) ? 1 : 2);
+    /* the accurate step takes G in doubles only for its iteration's start (ref/solve.c) */
+    int start = c->mul != blas_mul && slpi_ref_solve_is_accurate();
+    c->xn_ok =
+        (c->mul == blas_mul || start) && slpi_ref_mrmat_get(&c->xn, c->Xn, slpi_ref_mrmat_is_real(c->Xn) ? 1 : 2);
     g->n = s->dim;
     g->ctx = c;
     g->G = coord ? isomp_Gc : isomp_Gp;
@@ -407,7 +410,7 @@ static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system 
     /* and where the system's generator sum has doubles too, the whole solve stays in them */
     c->mr_ok = !coord && c->xn_ok && slpi_ref_isomp_mr_init(&c->mr, s, delta, &c->xn, prec);
     g->Gmr = c->mr_ok ? isomp_Gmr : NULL;
-    g->dGmr = c->mr_ok ? isomp_dGmr : NULL;
+    g->dGmr = c->mr_ok && !start ? isomp_dGmr : NULL;
     g->stop_bits = 0;
 }
 
@@ -457,9 +460,9 @@ static slpi_step_status isomp_step(const slpi_ref_system *s, arb_ptr x, const do
     slpi_ref_time(s, 1, delta, prec); /* the midpoint X~ at t_n + h/2 */
     isomp_setup(&c, &g, s, x, delta, prec);
     ok = isomp_midpoint(&c, &g, y, prec, why, why_len);
-    /* the COMM update in doubles where the map was, else on ball matrices */
+    /* the COMM update in doubles where the map was on the BLAS route, else on ball matrices */
     if (ok &&
-        !(c.mr_ok && slpi_view_scheme(s->p)->isomp_update == SLPI_ISO_UPDATE_COMM &&
+        !(c.mr_ok && c.mul == blas_mul && slpi_view_scheme(s->p)->isomp_update == SLPI_ISO_UPDATE_COMM &&
           slpi_ref_isomp_update_mr(&c.mr, x, y))) {
         acb_mat_t Y, G;
         acb_mat_init(Y, N, N);

@@ -81,6 +81,20 @@ static void limit_set(arb_ptr limit, const double *y, int n, double d, double dp
     for (int i = 0; i < n; i++) ball_set(limit + i, y[i], t);
 }
 
+int slpi_ref_krawczyk_start_mr(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr start)
+{
+    int n = g->n, ok = 1;
+    double *buf = malloc(sizeof(double) * 4 * (size_t)n), d, dprev, rg;
+    char why[160];
+    if (buf == NULL) return 0;
+    double *yt = buf, *p = yt + n, *gm = p + n, *gr = gm + n;
+    for (int i = 0; i < n && ok; i++) ok = slpi_ref_mrmat_ball_get(yt + i, NULL, start + i);
+    ok = ok && iterate(g, yt, p, gm, gr, &d, &dprev, &rg, 53, why, sizeof why) == 1;
+    for (int i = 0; i < n && ok; i++) arb_set_d(y + i, yt[i]);
+    free(buf);
+    return ok;
+}
+
 int slpi_ref_krawczyk_fixed_limit_mr(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
                                      char *why, size_t why_len)
 {

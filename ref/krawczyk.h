@@ -78,6 +78,12 @@ int slpi_ref_krawczyk_fixed_limit(arb_ptr y, arb_ptr limit, const slpi_ref_fixma
  * (a part beyond the double range): then the balls' version must run. */
 int slpi_ref_krawczyk_fixed_limit_mr(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,
                                      char *why, size_t why_len);
+/* The start the accurate mode's iteration takes where g->Gmr is given: the limit of the
+ * same iteration on g->Gmr's midpoints from start, to binary64's rounding level, into y
+ * (points): 1, or 0 (y unchanged) where that iteration does not converge or Gmr cannot
+ * enclose. A contraction's iteration from there reaches the limit it reaches from start
+ * (docs/power.md#accurate-start). */
+int slpi_ref_krawczyk_start_mr(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr start);
 /* One solver iteration done (the count of slpi_ref_iterations_take and the watch). */
 void slpi_ref_iteration_done(void);
 /* ref/solve.c: */

@@ -114,17 +114,19 @@ int slpi_ref_solve_is_accurate(void)
 
 /* The accurate mode's root: the limit of y <- G(y) from start on balls (no Gmid, whose
  * images carry no error bound) with its a-posteriori error, into y: 1, or 0 with the
- * reason where the iteration does not converge. */
+ * reason where the iteration does not converge. Where the map has doubles (g->Gmr) the
+ * balls' iteration starts from their limit (docs/power.md#accurate-start). */
 static int limit_only(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr start, slong prec, char *why, size_t why_len)
 {
     slpi_ref_fixmap it = *g;
     it.dG = NULL;
     it.Gmid = NULL;
     it.stop_bits = accurate;
-    arb_ptr t = _arb_vec_init(g->n);
+    arb_ptr t = _arb_vec_init(2 * g->n), near = t + g->n;
+    if (g->Gmr != NULL && slpi_ref_krawczyk_start_mr(near, g, start)) start = near;
     int ok = slpi_ref_krawczyk_fixed_limit(t, y, &it, start, prec, why, why_len) >= 0;
     if (!ok) no_designated_root(why, why_len);
-    _arb_vec_clear(t, g->n);
+    _arb_vec_clear(t, 2 * g->n);
     return ok;
 }
 
