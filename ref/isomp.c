@@ -394,7 +394,7 @@ static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system 
     acb_mat_init(c->Xn, s->N, s->N);
     s->m_unpack(s, c->Xn, x, prec);
     memset(&c->xn, 0, sizeof c->xn);
-    /* the accurate step takes G in doubles only for its iteration's start (ref/solve.c) */
+    /* the accurate step takes G and G' in doubles for its iteration only (ref/solve.c) */
     int start = c->mul != blas_mul && slpi_ref_solve_is_accurate();
     c->xn_ok =
         (c->mul == blas_mul || start) && slpi_ref_mrmat_get(&c->xn, c->Xn, slpi_ref_mrmat_is_real(c->Xn) ? 1 : 2);
@@ -410,7 +410,7 @@ static void isomp_setup(isomp_ctx *c, slpi_ref_fixmap *g, const slpi_ref_system 
     /* and where the system's generator sum has doubles too, the whole solve stays in them */
     c->mr_ok = !coord && c->xn_ok && slpi_ref_isomp_mr_init(&c->mr, s, delta, &c->xn, prec);
     g->Gmr = c->mr_ok ? isomp_Gmr : NULL;
-    g->dGmr = c->mr_ok && !start ? isomp_dGmr : NULL;
+    g->dGmr = c->mr_ok ? isomp_dGmr : NULL;
     g->stop_bits = 0;
 }
 

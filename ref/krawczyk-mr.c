@@ -6,7 +6,8 @@
  * test in ref/mrmat.h's scalar arithmetic (radii rounded up: K in the interior of Z as
  * doubles implies it for the exact K), and only the result becomes balls. The iteration
  * starts from the nearest doubles of the guess's midpoints (any start of a contraction
- * reaches the same fixed point). */
+ * reaches the same fixed point). The same doubles serve binary64's accurate step
+ * (docs/power.md#accurate-start, #accurate-near): its start, and its map near that start. */
 #include "ref/krawczyk.h"
 #include "ref/mrmat.h"
 
@@ -93,6 +94,70 @@ int slpi_ref_krawczyk_start_mr(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr s
     for (int i = 0; i < n && ok; i++) arb_set_d(y + i, yt[i]);
     free(buf);
     return ok;
+}
+
+/* y -> G(y0) + G'(y0 +/- (|y - y0| + r))[y - y0] (slpi_ref_near_init) */
+static void near_G(void *ctx, arb_ptr out, arb_srcptr y, slong prec)
+{
+    slpi_ref_near *c = ctx;
+    const slpi_ref_fixmap *g = c->g;
+    int n = g->n, ok = 1, zero = 1;
+    double *dm = c->w, *dr = dm + n, *br = dr + n, *om = br + n, *orad = om + n;
+    arb_t t;
+    arb_init(t);
+    for (int i = 0; i < n && ok; i++) { /* y - y0 as a ball of doubles, and the box around y0 holding y */
+        arb_set_d(t, c->y0[i]);
+        arb_sub(t, y + i, t, prec);
+        ok = slpi_ref_mrmat_ball_get(dm + i, dr + i, t);
+        br[i] = up(fabs(dm[i]) + dr[i]);
+        zero &= dm[i] == 0 && dr[i] == 0;
+    }
+    if (ok && zero) { /* y = y0 */
+        _arb_vec_set(out, c->g0, n);
+        arb_clear(t);
+        return;
+    }
+    ok = ok && g->dGmr(g->ctx, om, orad, c->y0, br, dm, dr);
+    for (int i = 0; i < n && ok; i++) {
+        ball_set(t, om[i], orad[i]);
+        arb_add(out + i, c->g0 + i, t, prec);
+    }
+    if (!ok) g->G(g->ctx, out, y, prec);
+    arb_clear(t);
+}
+
+int slpi_ref_near_init(slpi_ref_near *c, slpi_ref_fixmap *out, const slpi_ref_fixmap *g, arb_srcptr y0, slong prec)
+{
+    int n = g->n, ok = g->dGmr != NULL;
+    c->g = g;
+    c->y0 = ok ? malloc(sizeof(double) * 6 * (size_t)n) : NULL;
+    c->g0 = NULL;
+    ok = c->y0 != NULL;
+    for (int i = 0; i < n && ok; i++) ok = slpi_ref_mrmat_ball_get(c->y0 + i, NULL, y0 + i);
+    if (!ok) {
+        free(c->y0);
+        c->y0 = NULL;
+        return 0;
+    }
+    c->w = c->y0 + n;
+    c->g0 = _arb_vec_init(n);
+    arb_ptr p = _arb_vec_init(n);
+    for (int i = 0; i < n; i++) arb_set_d(p + i, c->y0[i]);
+    g->G(g->ctx, c->g0, p, prec);
+    _arb_vec_clear(p, n);
+    *out = *g;
+    out->ctx = c;
+    out->G = near_G;
+    out->Gmid = NULL;
+    return 1;
+}
+
+void slpi_ref_near_clear(slpi_ref_near *c)
+{
+    if (c->g0 != NULL) _arb_vec_clear(c->g0, c->g->n);
+    free(c->y0);
+    c->g0 = NULL;
+    c->y0 = NULL;
 }
 
 int slpi_ref_krawczyk_fixed_limit_mr(arb_ptr y, arb_ptr limit, const slpi_ref_fixmap *g, arb_srcptr guess, slong prec,

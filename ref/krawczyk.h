@@ -84,6 +84,17 @@ int slpi_ref_krawczyk_fixed_limit_mr(arb_ptr y, arb_ptr limit, const slpi_ref_fi
  * enclose. A contraction's iteration from there reaches the limit it reaches from start
  * (docs/power.md#accurate-start). */
 int slpi_ref_krawczyk_start_mr(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr start);
+/* The accurate mode's map near y0 (docs/power.md#accurate-near): into out, g with G
+ * replaced by y -> G(y0) + G'(B)[y - y0], G(y0) on balls once, G' by g->dGmr on the box B
+ * around y0 that holds y (g->G where dGmr cannot enclose): images that enclose G(y), the
+ * same fixed point. 1, or 0 (nothing to clear) without g->dGmr or a y0 in doubles. */
+typedef struct {
+    const slpi_ref_fixmap *g;
+    arb_ptr g0;
+    double *y0, *w;
+} slpi_ref_near;
+int slpi_ref_near_init(slpi_ref_near *c, slpi_ref_fixmap *out, const slpi_ref_fixmap *g, arb_srcptr y0, slong prec);
+void slpi_ref_near_clear(slpi_ref_near *c);
 /* One solver iteration done (the count of slpi_ref_iterations_take and the watch). */
 void slpi_ref_iteration_done(void);
 /* ref/solve.c: */

@@ -115,7 +115,8 @@ int slpi_ref_solve_is_accurate(void)
 /* The accurate mode's root: the limit of y <- G(y) from start on balls (no Gmid, whose
  * images carry no error bound) with its a-posteriori error, into y: 1, or 0 with the
  * reason where the iteration does not converge. Where the map has doubles (g->Gmr) the
- * balls' iteration starts from their limit (docs/power.md#accurate-start). */
+ * balls' iteration starts from their limit (docs/power.md#accurate-start), and with
+ * g->dGmr its map is G there plus corrections in doubles (#accurate-near). */
 static int limit_only(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr start, slong prec, char *why, size_t why_len)
 {
     slpi_ref_fixmap it = *g;
@@ -123,9 +124,17 @@ static int limit_only(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr start, slo
     it.Gmid = NULL;
     it.stop_bits = accurate;
     arb_ptr t = _arb_vec_init(2 * g->n), near = t + g->n;
-    if (g->Gmr != NULL && slpi_ref_krawczyk_start_mr(near, g, start)) start = near;
+    slpi_ref_near nc;
+    int lin = 0;
+    if (g->Gmr != NULL && slpi_ref_krawczyk_start_mr(near, g, start)) {
+        start = near;
+        lin = slpi_ref_near_init(&nc, &it, g, near, prec); /* docs/power.md#accurate-near */
+        it.dG = NULL;
+        it.stop_bits = accurate;
+    }
     int ok = slpi_ref_krawczyk_fixed_limit(t, y, &it, start, prec, why, why_len) >= 0;
     if (!ok) no_designated_root(why, why_len);
+    if (lin) slpi_ref_near_clear(&nc);
     _arb_vec_clear(t, 2 * g->n);
     return ok;
 }
