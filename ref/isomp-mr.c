@@ -155,3 +155,31 @@ int slpi_ref_isomp_update_mr(slpi_ref_isomp_mr *w, arb_ptr x, arb_srcptr y)
     free(buf);
     return ok;
 }
+
+int slpi_ref_isomp_psi_near(acb_mat_t Psi, const slpi_ref_system *s, const double *delta, const acb_mat_t Xt,
+                            const acb_mat_t Y0, const acb_mat_t Psi0, slong prec)
+{
+    int N = s->N, ok;
+    acb_mat_t D;
+    acb_mat_init(D, N, N);
+    acb_mat_sub(D, Xt, Y0, prec);
+    slpi_ref_mr d = { 0 }, b = { 0 }, p = { 0 };
+    ok = slpi_ref_mrmat_get(&d, D, 2) && slpi_ref_mrmat_get(&b, Y0, 2) && slpi_ref_mrmat_init(&p, N, N, 2);
+    double dmax = 0, ymax = 0;
+    for (size_t e = 0; ok && e < 2 * (size_t)N * N; e++) {
+        double w = slpi_ref_mrmat_up(fabs(d.mid[e]) + d.rad[e]);
+        b.rad[e] = slpi_ref_mrmat_up(b.rad[e] + w);
+        dmax = fmax(dmax, w);
+        ymax = fmax(ymax, fabs(b.mid[e]));
+    }
+    ok = ok && dmax <= 0x1p-40 * ymax && s->m_gen_sum_mr(s, &p, delta, &b, &d, prec);
+    if (ok) {
+        slpi_ref_mrmat_set(D, &p);
+        acb_mat_add(Psi, Psi0, D, prec);
+    }
+    slpi_ref_mrmat_clear(&d);
+    slpi_ref_mrmat_clear(&b);
+    slpi_ref_mrmat_clear(&p);
+    acb_mat_clear(D);
+    return ok;
+}

@@ -44,4 +44,11 @@ int slpi_ref_isomp_dG_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const d
  * balls) into x (packed balls); 0 (x unchanged) where the route cannot. */
 int slpi_ref_isomp_update_mr(slpi_ref_isomp_mr *w, arb_ptr x, arb_srcptr y);
 
+/* Psi(Xt) into Psi as Psi0 + Psi'(B)[Xt - Y0] in doubles, Psi0 = Psi(Y0) on balls and B the
+ * box around Y0 that holds Xt, Psi' by the system's m_gen_sum_mr along Xt - Y0 (the accurate
+ * step's update, docs/power.md#accurate-near-update): 1, or 0 where Xt - Y0 exceeds 2^-40
+ * of Y0 or the doubles cannot enclose. */
+int slpi_ref_isomp_psi_near(acb_mat_t Psi, const slpi_ref_system *s, const double *delta, const acb_mat_t Xt,
+                            const acb_mat_t Y0, const acb_mat_t Psi0, slong prec);
+
 #endif

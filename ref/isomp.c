@@ -32,6 +32,7 @@
 #include "ref/mrmat.h"
 #include "ref/isomp-mr.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* From this size on the midpoint iteration uses approximate products (Gmid). */
@@ -338,38 +339,6 @@ static int cayley_solve(const isomp_ctx *c, acb_mat_t C, const acb_mat_t A, cons
     return ok > 0;
 }
 
-/* Psi(Xt) into Psi as Psi(Y0) + Psi'(B)[Xt - Y0] in doubles, Y0 where G was last evaluated
- * on balls (c->psi0) and B the box around it that holds Xt (docs/power.md#accurate-near-update):
- * 1, or 0 where Xt - Y0 exceeds 2^-40 of Xt or the doubles cannot enclose */
-static int psi_near(const isomp_ctx *c, acb_mat_t Psi, const acb_mat_t Xt, slong prec)
-{
-    const slpi_ref_system *s = c->s;
-    int N = s->N, ok = c->psi0 != NULL && c->psi0->ok;
-    if (!ok) return 0;
-    acb_mat_t D;
-    acb_mat_init(D, N, N);
-    acb_mat_sub(D, Xt, c->psi0->Y, prec);
-    slpi_ref_mr d = { 0 }, b = { 0 }, p = { 0 };
-    ok = slpi_ref_mrmat_get(&d, D, 2) && slpi_ref_mrmat_get(&b, c->psi0->Y, 2) && slpi_ref_mrmat_init(&p, N, N, 2);
-    double dmax = 0, ymax = 0;
-    for (size_t e = 0; ok && e < 2 * (size_t)N * N; e++) {
-        double w = slpi_ref_mrmat_up(fabs(d.mid[e]) + d.rad[e]);
-        b.rad[e] = slpi_ref_mrmat_up(b.rad[e] + w);
-        dmax = fmax(dmax, w);
-        ymax = fmax(ymax, fabs(b.mid[e]));
-    }
-    ok = ok && dmax <= 0x1p-40 * ymax && s->m_gen_sum_mr(s, &p, c->delta, &b, &d, prec);
-    if (ok) {
-        slpi_ref_mrmat_set(D, &p);
-        acb_mat_add(Psi, c->psi0->Psi, D, prec);
-    }
-    slpi_ref_mrmat_clear(&d);
-    slpi_ref_mrmat_clear(&b);
-    slpi_ref_mrmat_clear(&p);
-    acb_mat_clear(D);
-    return ok;
-}
-
 /* X_{n+1} from the midpoint Xt (matrix); 0 with the reason in why */
 static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, slong prec, char *why, size_t why_len)
 {
@@ -380,7 +349,9 @@ static int isomp_update(const isomp_ctx *c, acb_mat_t Xout, const acb_mat_t Xt, 
     acb_mat_init(A, N, N);
     acb_mat_init(B, N, N);
     acb_mat_init(C, N, N);
-    if (!psi_near(c, Psi, Xt, prec)) slpi_ref_mat_gen_sum(s, Psi, c->delta, Xt, prec);
+    if (c->psi0 == NULL || !c->psi0->ok ||
+        !slpi_ref_isomp_psi_near(Psi, s, c->delta, Xt, c->psi0->Y, c->psi0->Psi, prec))
+        slpi_ref_mat_gen_sum(s, Psi, c->delta, Xt, prec);
     route_sum t = { Psi, Xt, NULL, NULL, NULL, 0, 1, 0 }; /* X_n + [Psi, Xt] */
     if (slpi_view_scheme(s->p)->isomp_update == SLPI_ISO_UPDATE_COMM) {
         if (c->mul != blas_mul || !route_eval(c, Xout, &t)) {
