@@ -145,10 +145,8 @@ int slpi_ref_near_init(slpi_ref_near *c, slpi_ref_fixmap *out, const slpi_ref_fi
     for (int i = 0; i < n; i++) arb_set_d(p + i, c->y0[i]);
     g->G(g->ctx, c->g0, p, prec);
     _arb_vec_clear(p, n);
-    *out = *g;
     out->ctx = c;
     out->G = near_G;
-    out->Gmid = NULL;
     return 1;
 }
 

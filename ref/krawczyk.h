@@ -84,8 +84,8 @@ int slpi_ref_krawczyk_fixed_limit_mr(arb_ptr y, arb_ptr limit, const slpi_ref_fi
  * enclose. A contraction's iteration from there reaches the limit it reaches from start
  * (docs/power.md#accurate-start). */
 int slpi_ref_krawczyk_start_mr(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr start);
-/* The accurate mode's map near y0 (docs/power.md#accurate-near): into out, g with G
- * replaced by y -> G(y0) + G'(B)[y - y0], G(y0) on balls once, G' by g->dGmr on the box B
+/* The accurate mode's map near y0 (docs/power.md#accurate-near): in out (a copy of g, as
+ * the iteration takes it), G replaced by y -> G(y0) + G'(B)[y - y0], G(y0) on balls once, G' by g->dGmr on the box B
  * around y0 that holds y (g->G where dGmr cannot enclose): images that enclose G(y), the
  * same fixed point. 1, or 0 (nothing to clear) without g->dGmr or a y0 in doubles. */
 typedef struct {

@@ -129,8 +129,6 @@ static int limit_only(arb_ptr y, const slpi_ref_fixmap *g, arb_srcptr start, slo
     if (g->Gmr != NULL && slpi_ref_krawczyk_start_mr(near, g, start)) {
         start = near;
         lin = slpi_ref_near_init(&nc, &it, g, near, prec); /* docs/power.md#accurate-near */
-        it.dG = NULL;
-        it.stop_bits = accurate;
     }
     int ok = slpi_ref_krawczyk_fixed_limit(t, y, &it, start, prec, why, why_len) >= 0;
     if (!ok) no_designated_root(why, why_len);
