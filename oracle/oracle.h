@@ -100,7 +100,7 @@ typedef struct {
  * ulps of the format), the projections of r on SLPI_STAT_DIRS directions, |r|^2, |t|^2,
  * then the projections and |r|^2 of r taken from the exact step rounded to the format,
  * and the row's allowance tau for the format's data. */
-#define SLPI_STAT_FIELDS (6 + 2 * SLPI_STAT_DIRS + SLPI_DIAG_FIELDS)
+#define SLPI_STAT_FIELDS (7 + 2 * SLPI_STAT_DIRS + SLPI_DIAG_FIELDS)
 /* Then the diagnosis's (oracle/diagnose.c): the row's step (-1: none), per ingredient
  * |D_i|^2, <r, D_i> and <r_rounded, D_i>, then <D_a, D_b> of each pair a < b at
  * SLPI_DIAG_PAIR(a, b). */
@@ -109,6 +109,8 @@ typedef struct {
 #define SLPI_DIAG_OFFSET (5 + 2 * SLPI_STAT_DIRS)
 /* Then 1 when the row's reference is the step on Arb's products (plan_arb). */
 #define SLPI_STAT_ARB_FIELD (SLPI_DIAG_OFFSET + SLPI_DIAG_FIELDS)
+/* Then the port's declared solver stop on the row, T / (u s) (oracle/stat.c). */
+#define SLPI_STAT_STOP_FIELD (SLPI_STAT_ARB_FIELD + 1)
 
 /* One locally checked row: the port's state at step `to` and the state the certified
  * steps start from (the port's previous row at step `from`, or x0 with from = to for

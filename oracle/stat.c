@@ -30,6 +30,9 @@
 #include "slpi/errors.h"
 #include "slpi/tools.h"
 #include "slpi/problem-shape.h"
+#include "core/view-grid.h"
+#include "core/view-scheme.h"
+#include "core/view-solver.h"
 #include "oracle/oracle.h"
 
 /* The size test's envelope: a correct port's RMS deviation is at most ENVELOPE m times
@@ -91,6 +94,22 @@
  * row as the constants are, by the response to the inputs each moved by +-N_min (random
  * signs; lost in the inputs' own rounding where N_min is far below u s), times sqrt(m):
  * tau's third term (docs/power.md#tf32-rule). */
+/* The port's declared solver stop on a row (docs/power.md#stop-rule): a solve stopped when
+ * an update is at most T = tol * max(1, |unknown|max) (tol * |h| * |unknown|max under
+ * tol_scale=step; docs/schemes.md#solver) leaves a residue the test may resolve, which the
+ * null (the exact scheme) does not hold. Stated, never judged: T / (u s) per step, the
+ * unknown's norm read as the row's starting state's (ISOMP's unknown is the midpoint),
+ * 0 under fixed_iters (the map is its sweeps) and for the explicit schemes. */
+static double declared_stop(const slpi_problem *p, const double *x, int dim)
+{
+    const slpi_solver_view *sol = slpi_view_solver(p);
+    slpi_scheme_id id = slpi_view_scheme(p)->scheme;
+    if (sol->fixed_iters > 0 || id == SLPI_SCHEME_RKMK_LE || id == SLPI_SCHEME_RKMK_HEUN) return 0.0;
+    double xn = 0;
+    for (int i = 0; i < dim; i++) xn = fmax(xn, fabs(x[i]));
+    return sol->tol * (sol->tol_scale == SLPI_TOL_STEP ? fabs(slpi_view_grid(p)->h) * xn : fmax(1.0, xn));
+}
+
 /* Rows needed beyond the directions before T^2 means anything. */
 #define MIN_EXTRA_ROWS 10
 
@@ -284,6 +303,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
         outr[SLPI_STAT_DIRS + 1] = /* tau of the row: the data's, the constants', the flush's */
             (DATA_BIAS * sqrt(move2) + sqrt(m * resp2) / CONST_SHIFT + sqrt(m * flush2) / port->precision.u) /
             (sqrt((double)k) * s);
+        out[SLPI_STAT_STOP_FIELD] = declared_stop(port->p, lr->start, dim) / (port->precision.u * s);
         if (port->diagnose) /* the diagnosis's pass only (oracle/verify.c): out of the test otherwise */
             slpi_oracle_diag_row(f, lr, dw, M, r, rr, unit, dim, out + SLPI_DIAG_OFFSET, &nomem);
         else
@@ -328,6 +348,7 @@ void slpi_oracle_stat_add(slpi_verify_stats *st, const double *row)
     st->rows_small += row[0] == 2;
     st->rows_arb_reference += row[SLPI_STAT_ARB_FIELD] != 0;
     st->tau_sum += rounded[SLPI_STAT_DIRS + 1];
+    st->declared_stop_u = fmax(st->declared_stop_u, row[SLPI_STAT_STOP_FIELD]);
     sums_add(&st->exact, row + 1, st->dirs, row[1 + SLPI_STAT_DIRS], t2, st->envelope);
     sums_add(&st->rounded, rounded, st->dirs, rounded[SLPI_STAT_DIRS], t2, st->envelope);
     st->t2_sum += t2;
@@ -349,6 +370,7 @@ void slpi_oracle_stat_merge(slpi_verify_stats *to, const slpi_verify_stats *from
     to->rows_small += from->rows_small;
     to->rows_arb_reference += from->rows_arb_reference;
     to->tau_sum += from->tau_sum;
+    to->declared_stop_u = fmax(to->declared_stop_u, from->declared_stop_u);
     sums_merge(&to->exact, &from->exact);
     sums_merge(&to->rounded, &from->rounded);
     to->t2_sum += from->t2_sum;

@@ -177,6 +177,13 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
                 "statistics: the systematic p-value is the directions' t tests of a mean beyond %.3g u per step "
                 "(what the format's data allow), largest t %.3g; reference: the %s step\n",
                 st->tolerance_u, st->tol_t, st->reference);
+        if (st->declared_stop_u > 1)
+            fprintf(f,
+                    "statistics: the port's declared solver stop (tol, tol_scale) allows updates of up to %.3g u "
+                    "|x| a step, looser than the format: a systematic effect below about the solve's contraction "
+                    "times that can be the stop's residue, not the arithmetic (warm_start=0 or a smaller tol rules "
+                    "it out; docs/power.md#stop-rule)\n",
+                    st->declared_stop_u);
         if (o->sample > 0)
             fprintf(f,
                     "statistics: the sample's %ld rows detect 1 u |x| per step with power %.3g (alpha = %g; the "
@@ -293,6 +300,7 @@ static json_t *stats_json(const slpi_verify_stats *st)
     json_object_set_new(s, "steps_of_few_ulps", json_integer(st->rows_small));
     json_object_set_new(s, "against_rounded", json_boolean(st->against_rounded));
     json_object_set_new(s, "data_tolerance_u", real_or_null(st->tolerance_u));
+    json_object_set_new(s, "declared_stop_u", real_or_null(st->declared_stop_u));
     json_object_set_new(s, "paths", json_integer(st->paths));
     json_object_set_new(s, "directions", json_integer(st->dirs));
     json_object_set_new(s, "t2", real_or_null(st->t2));

@@ -290,6 +290,8 @@ typedef struct {
                          * the format's data allow (the systematic test's null), in
                          * u |x|; 0 against the exact step */
     double tol_t;            /* then the largest t of a mean's excess over it */
+    double declared_stop_u;  /* the largest over the rows of the port's declared solver stop,
+                              * T / (u s) per step (0: none; oracle/README.md#declared-stop) */
     long rows_arb_reference; /* rows whose certified ball was too wide for the test (the BLAS
                               * route at binary64), taken from the step on Arb's products */
     double cpu_seconds;      /* the process's CPU time over the verification (every file) */

@@ -1,0 +1,78 @@
+#!/bin/sh
+# t-verify-declared-stop.sh — verify states the port's declared solver stop
+# (docs/power.md#stop-rule): per statistics row T / (u s), T = tol * max(1, |x|max) of the
+# row's starting state x (tol * |h| * |x|max under tol_scale=step), s the step's largest
+# entry; the JSON's statistics.declared_stop_u is the largest over the rows, and where it
+# exceeds 1 the report says the stop is looser than the format. Computed two ways: by
+# verify, and here from the file's rows (the port's row for s, which is the exact step's to
+# about 1e-13). slpi's double path, `iso/zeitlin/strong N=32`, 20 steps of a path drawn
+# from the seed, at binary64: the default (tol 1e-15 against max(1, |x|) = 1: about 74 u s
+# at this state) prints the line; tol=0x1p-60 (under 1 u), tol_scale=step and
+# fixed_iters=3 (the map is its sweeps: 0) do not. About 1 CPU second.
+set -u
+slpi=${SLPI_BIN:-./build/slpi}
+slpi=$(cd "$(dirname "$slpi")" && pwd)/$(basename "$slpi")
+. "$(dirname "$0")/prelude.sh"
+seed=${SLPI_TEST_SEED:-$(date +%s)}
+echo "t-verify-declared-stop: seed $seed (replay with SLPI_TEST_SEED=$seed)"
+export OPENBLAS_NUM_THREADS=1
+path=$((seed % 100000))
+# expected FILE TOL STEP_SCALE FIXED: the largest T / (u s) over the file's rows, from its numbers
+expected() {
+  $py - "$@" << 'PY'
+import sys
+f, tol, step, fixed = sys.argv[1], float.fromhex(sys.argv[2]) if "x" in sys.argv[2] else float(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])
+lines = [l.rstrip("\n").split("\t") for l in open(f) if not l.startswith("#")]
+head, rows = lines[0], lines[1:]
+end = head.index("H0")
+h = float(rows[1][1]) - float(rows[0][1])
+xs = [[float(v) for v in r[2:end]] for r in rows]
+best = 0.0
+for a, b in zip(xs, xs[1:]):
+    xn, s = max(abs(v) for v in a), max(abs(v) for v in b)
+    t = tol * (abs(h) * xn if step else max(1.0, xn))
+    best = max(best, 0.0 if fixed else t / (2.0 ** -53 * s))
+print(repr(best))
+PY
+}
+# case NAME TOL STEP_SCALE FIXED LINE KEYS...: write, verify, compare both ways and the line
+case_() {
+  name=$1 tol=$2 step=$3 fixed=$4 line=$5
+  shift 5
+  $slpi run --preset iso/zeitlin/strong N=32 steps=20 output_every=1 path=$path -q -o "$d/$name.tsv" "$@" \
+    > /dev/null 2>&1 || { note "$name: slpi run $*"; return; }
+  $slpi verify --local --threads 1 --precision binary64 --max-steps 0 --json "$d/$name.json" "$d/$name.tsv" \
+    > "$d/$name.txt" 2>&1
+  got=$($py -c "import json, sys; print(repr(json.load(open(sys.argv[1]))['statistics']['declared_stop_u']))" \
+    "$d/$name.json") || { note "$name: no statistics.declared_stop_u in the JSON"; return; }
+  want=$(expected "$d/$name.tsv" "$tol" "$step" "$fixed") || { note "$name: the expected value"; return; }
+  $py -c "import sys; g, w = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if abs(g - w) <= 1e-9 * max(w, 1e-300) or g == w == 0 else 1)" \
+    "$got" "$want" || note "$name: declared_stop_u $got, from the rows $want"
+  if grep -q "declared solver stop" "$d/$name.txt"; then has=1; else has=0; fi
+  [ "$has" = "$line" ] || note "$name: the report's declared-stop line present $has, expected $line (value $got)"
+  echo "t-verify-declared-stop: $name: declared_stop_u $got (from the rows $want), line $has"
+}
+case_ default 1e-15 0 0 1
+case_ converged 0x1p-60 0 0 0 tol=0x1p-60
+case_ step 1e-15 1 0 0 tol_scale=step
+case_ fixed 1e-15 0 3 0 fixed_iters=3
+# pooled: two paths' files, the one with the larger value second (verify merges the files'
+# statistics in their order: the value is the largest over both)
+$slpi run --preset iso/zeitlin/strong N=32 steps=20 output_every=1 path=$((path + 1)) -q -o "$d/other.tsv" \
+  > /dev/null 2>&1 || note "slpi run path $((path + 1))"
+a=$(expected "$d/default.tsv" 1e-15 0 0)
+b=$(expected "$d/other.tsv" 1e-15 0 0)
+if $py -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$a" "$b"; then
+  set -- "$d/default.tsv" "$d/other.tsv"; want=$b
+else
+  set -- "$d/other.tsv" "$d/default.tsv"; want=$a
+fi
+$slpi verify --local --threads 1 --precision binary64 --max-steps 0 --json "$d/pooled.json" "$@" > /dev/null 2>&1
+got=$($py -c "import json, sys; print(repr(json.load(open(sys.argv[1]))['statistics']['declared_stop_u']))" "$d/pooled.json")
+$py -c "import sys; g, w = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if abs(g - w) <= 1e-9 * w else 1)" \
+  "$got" "$want" || note "pooled: declared_stop_u $got, the second file's rows give $want (the larger)"
+echo "t-verify-declared-stop: pooled: declared_stop_u $got (the larger file's $want)"
+$py -c "import sys; sys.exit(0 if float(sys.argv[1]) > 10 else 1)" \
+  "$($py -c "import json, sys; print(json.load(open(sys.argv[1]))['statistics']['declared_stop_u'])" "$d/default.json")" \
+  || note "default: the declared stop is not above 10 u s (slpi's tol 1e-15 against max(1, |x|) on a state near 0.1)"
+exit $fail
