@@ -12,7 +12,7 @@ build=$(cd "$build" && pwd)
 export SLPI_BIN=${SLPI_BIN:-$build/slpi} SLPI_BUILD=$build SLPI_LIB=$build/libslpi.so
 export PYTHONPATH=$PWD/python${PYTHONPATH:+:$PYTHONPATH}
 cal="nice -n 5 $py tests/port/calibrate.py"
-cell=binary64-rb-100x20-slpi
+cell=binary64-rb-100x20-slpi-converged
 c=$($py -c 'import sys; sys.path.insert(0, "tests/port"); import calibrate
 print([x[0] for x in calibrate.cells() if x[1] == "'$cell'"][0])') || { note "calibrate.py has no cell $cell"; exit 1; }
 first() { echo $((200000000 + c * 10000000 + $1 * 100)); }
@@ -26,6 +26,10 @@ got=$(awk -F'\t' 'NR > 1 { print $1, $2, $3, $4, $7 }' "$d/a/$cell.tsv" | tr '\n
 want="0 $(first 0) 100 20 PASS;1 $(first 1) 100 20 PASS;"
 [ "$got" = "$want" ] || note "runs: got '$got', want '$want'"
 grep -q "^$cell	" "$d/a/cost.tsv" || note "no cost probe of $cell"
+# a retired cell (docs/power.md#stop-rule: slpi's default solve) runs no further
+$cal --dir "$d/a" --cell binary64-rb-100x20-slpi --runs 1 > "$d/log" 2>&1 && note "a retired cell ran"
+grep -q "retired" "$d/log" || note "a retired cell's refusal does not say so: $(cat "$d/log")"
+[ -e "$d/a/binary64-rb-100x20-slpi.tsv" ] && note "a retired cell wrote a run"
 # a committed run is never redone
 $cal --dir "$d/a" --cell $cell --target 2 > /dev/null 2>&1
 [ "$(wc -l < "$d/a/$cell.tsv")" -eq 3 ] || note "--target 2 over 2 committed runs ran another"
@@ -89,7 +93,8 @@ for want in "| $cell | 3 | 1 | 0.86 | 2 | 1 | 1 | 0 | miscalibrated | 2 0 0 0 1 
   "| binary32-su128-1000x2-cport | 0 | | | | | | | | | | — | not run: cannot run: no memory |" \
   "| binary32-su128-1x2000-cport | 0 | | | | | | | | | | — | not run, not probed: binary32-su128-1000x2-cport's probe: cannot run: no memory |" \
   "| binary32-su8-100x20-torch | 0 | | | | | | | | | | — | not run, not probed: about 17 CPU-h for 300 runs at 200 s/run (binary32-su8-1000x2-torch's probe: the same P·S rows) |" \
-  "| binary64 | 1 | 3 | 1 | 0.86 | not met | 2 0 0 0 1 0 0 0 0 0 | 0, 3 |" "45 cells n/a: slpi's double path computes in binary64 only"; do
+  "| binary64 | 1 | 3 | 1 | 0.86 | not met | 2 0 0 0 1 0 0 0 0 0 | 0, 3 |" "45 cells n/a: slpi's double path computes in binary64 only" \
+  "| binary64-su32-1x2000-slpi | 0 | | | | | | | | | | — | retired: slpi's default solve stops"; do
   grep -qF -- "$want" "$d/doc.md" || note "the fixture's table lacks '$want'"
 done
 $py tests/port/calibration_docs.py --check --dir "$d/f" --doc "$d/doc.md" || note "--check of the table just written"

@@ -2,7 +2,9 @@
 """calibrate.py - the calibration grid of `slpi verify`'s statistics
 (docs/power.md#calibration-rule): correct ports, formats x systems x shapes x
 implementations, one run a P x S batch judged by one `slpi verify --local`, each finished
-run one line appended to DIR/CELL.tsv, resumable in pieces over sessions.
+run one line appended to DIR/CELL.tsv, resumable in pieces over sessions. slpi's cells
+write with its solve converged within binary64 (`-slpi-converged`, tol = 2^-60); the
+cells of its default solve are retired, kept as records (docs/power.md#stop-rule).
 
 usage: calibrate.py [--dir DIR] [--cell NAME ...] [--runs N] [--target K]
                     [--budget SECONDS] [--probe] [--reprobe] [--list] [--commit DOC]
@@ -47,6 +49,9 @@ SYSTEMS = (("rb", "iso/rigid-body/trajectories", {}), ("su8", "iso/zeitlin/stron
            ("su128", "iso/zeitlin/strong", {"N": 128}))
 SHAPES = ((1, 2000), (100, 20), (1000, 2))
 IMPLS = ("slpi", "torch", "cport")
+# slpi's double path with its solve converged within binary64 (docs/power.md#stop-rule)
+CONVERGED = "slpi-converged"
+CONVERGED_TOL = 2.0 ** -60  # the smallest tol slpi accepts; the stagnation test stops at the rounding
 TORCH = {"binary64": "float64", "binary32": "float32", "tf32": "tf32", "bfloat16": "bfloat16"}
 FIELDS = ("run", "first_path", "paths", "steps", "exit", "proof", "statistics", "p_systematic", "p_size", "rows",
           "gen_cpu_s", "verify_cpu_s", "slpi_version", "impl_version", "utc")
@@ -63,14 +68,27 @@ PROBE_WHOLE = 30.0
 
 
 def cells():
-    """every cell in the rule's order: (index, name, format, system, shape, impl)"""
+    """every cell in the rule's order: (index, name, format, system, shape, impl); then
+    slpi's converged cells, binary64, indices 180 on in the order system, shape
+    (docs/power.md#stop-rule)"""
     out = []
     for f in FORMATS:
         for s in SYSTEMS:
             for sh in SHAPES:
                 for im in IMPLS:
                     out.append((len(out), "%s-%s-%dx%d-%s" % (f, s[0], sh[0], sh[1], im), f, s, sh, im))
+    for s in SYSTEMS:
+        for sh in SHAPES:
+            out.append((len(out), "binary64-%s-%dx%d-%s" % (s[0], sh[0], sh[1], CONVERGED), "binary64", s, sh, CONVERGED))
     return out
+
+
+def retired(impl):
+    """why a cell runs no further (docs/power.md#stop-rule), or None"""
+    if impl == "slpi":
+        return ("retired: slpi's default solve stops at tol 1e-15 against max(1, |Y|), not converged within "
+                "binary64 (docs/power.md#stop-rule); its %s cell runs instead" % CONVERGED)
+    return None
 
 
 def not_applicable(fmt, impl):
@@ -170,9 +188,10 @@ def generate(cell, first, count, folder):
     seconds spent (this process and its children) and the implementation's version"""
     _, _, fmt, system, (_, steps), impl = cell
     t0, c0 = time.process_time(), child_cpu()
-    if impl == "slpi":
+    if impl in ("slpi", CONVERGED):
         import slpi
-        e = slpi.ensemble(system[1], paths=count, first_path=first, save_every=1, steps=steps, **system[2])
+        keys = dict(system[2], tol=CONVERGED_TOL) if impl == CONVERGED else system[2]
+        e = slpi.ensemble(system[1], paths=count, first_path=first, save_every=1, steps=steps, **keys)
         files = many_path_file(e.problem, e.step, e.t, e.paths, e.labels, e.states, os.path.join(folder, "path.tsv"))
         version = "slpi.ensemble " + slpi.__version__
     elif impl == "torch":
@@ -362,14 +381,16 @@ def main(argv):
     for n in o["cell"]:
         if n not in by_name:
             sys.exit("calibrate: --cell %s: no such cell (--list names them)" % n)
-        why = not_applicable(by_name[n][2], by_name[n][5])
+        why = not_applicable(by_name[n][2], by_name[n][5]) or (None if o["list"] else retired(by_name[n][5]))
         if why:
             sys.exit("calibrate: --cell %s: %s" % (n, why))
-    chosen = [by_name[n] for n in o["cell"]] or [c for c in cells() if not not_applicable(c[2], c[5])]
+    chosen = [by_name[n] for n in o["cell"]] or [c for c in cells()
+                                                 if not not_applicable(c[2], c[5]) and not retired(c[5])]
     if o["list"]:
         for c in cells():
             why = not_applicable(c[2], c[5])
-            print("%s\t%s" % (c[1], why or "%d runs" % len(read_table(os.path.join(out, c[1] + ".tsv"), FIELDS))))
+            runs = "%d runs" % len(read_table(os.path.join(out, c[1] + ".tsv"), FIELDS))
+            print("%s\t%s" % (c[1], why or (runs + "; " + retired(c[5]) if retired(c[5]) else runs)))
         return 0
     spent = 0.0
     cost = costs(out)

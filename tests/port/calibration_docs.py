@@ -7,8 +7,10 @@ its runs, FAILs, the one-sided 95 % Clopper-Pearson upper bound, the systematic 
 p-values' tail and pile at 1, the calibration check, the systematic p's distribution by
 tenths and the runs whose systematic and size p are exactly 1, its CPU seconds a run and
 its state
-(or, not run, its measured cost); the cells that cannot apply, with their reason; the
-formats pooled; the CPU-hours the grid still needs.
+(or, not run, its measured cost; a retired cell, docs/power.md#stop-rule, its runs and
+why it runs no further); the cells that cannot apply, with their reason; the
+formats pooled (every cell's runs, the retired ones' too); the CPU-hours the grid still
+needs (the retired cells none).
 
 usage: calibration_docs.py [--check] [--dir DIR] [--doc FILE]
 Writes the block into FILE (default docs/power.md; DIR default docs/calibration), or with
@@ -66,9 +68,8 @@ def summary(rows):
 
 def siblings(name):
     """the cells of the same format, system and implementation in the other shapes"""
-    f, system, _, impl = name.split("-")
-    return ["%s-%s-%dx%d-%s" % (f, system, p, q, impl) for p, q in calibrate.SHAPES
-            if "%dx%d" % (p, q) != name.split("-")[2]]
+    f, system, shape, impl = name.split("-", 3)
+    return ["%s-%s-%dx%d-%s" % (f, system, p, q, impl) for p, q in calibrate.SHAPES if "%dx%d" % (p, q) != shape]
 
 
 def hours(seconds):
@@ -91,6 +92,10 @@ def lines(d):
             continue
         rows = calibrate.read_table(os.path.join(d, name + ".tsv"), calibrate.FIELDS)
         pr = cost.get(name)
+        gone = calibrate.retired(impl)
+        if gone and not rows:
+            out.append("| %s | 0 | | | | | | | | | | — | %s |" % (name, gone))
+            continue
         if not rows:
             sib = [cost[x] for x in siblings(name) if cost.get(x, {}).get("run_cpu_s")]
             if pr is None and sib:
@@ -123,11 +128,15 @@ def lines(d):
             state = "**not met**: %d FAIL" % k
         elif n >= GOAL_CELL:
             state = "met"
+        elif gone:
+            state = "%d runs" % n
         else:
             left += (GOAL_CELL - n) * s
             state = "unfinished: %d more runs, %s" % (GOAL_CELL - n, hours((GOAL_CELL - n) * s))
         if proof:
             state += "; %d proof FAIL" % proof
+        if gone:
+            state += "; " + gone
         out.append("| %s | %d | %d | %s | %s | %d | %s | %s | %s | %.3g | %s |" % (
             name, n, k, fmt_bound(up), " | ".join(str(t) for t in tail), hi, word, *distribution(rows), s, state))
     out.append("")
