@@ -97,7 +97,10 @@ def lines(d):
             out.append("| %s | 0 | | | | | | | | | | — | %s |" % (name, gone))
             continue
         if not rows:
-            sib = [cost[x] for x in siblings(name) if cost.get(x, {}).get("run_cpu_s")]
+            # the same P·S rows: a sibling shape's probe, else (a converged cell) its
+            # retired twin's, whose solve is the default's
+            twin = name[:-len("-converged")] if impl == calibrate.CONVERGED else None
+            sib = [cost[x] for x in siblings(name) + ([twin] if twin else []) if cost.get(x, {}).get("run_cpu_s")]
             if pr is None and sib:
                 s = float(sib[0]["run_cpu_s"])
                 left += GOAL_CELL * s
