@@ -2,8 +2,8 @@
 # t-verify-declared-stop.sh — verify states the port's declared solver stop
 # (docs/power.md#stop-rule): per statistics row T / (u s), T = tol * max(1, |x|max) of the
 # row's starting state x (tol * |h| * |x|max under tol_scale=step), s the step's largest
-# entry; the JSON's statistics.declared_stop_u is the largest over the rows, and where it
-# exceeds 1 the report says the stop is looser than the format. Computed two ways: by
+# entry; the JSON's statistics.declared_stop_u is the largest over the rows (over pooled
+# files too), and where it exceeds 1 the report says the stop is looser than the format. Computed two ways: by
 # verify, and here from the file's rows (the port's row for s, which is the exact step's to
 # about 1e-13). slpi's double path, `iso/zeitlin/strong N=32`, 20 steps of a path drawn
 # from the seed, at binary64: the default (tol 1e-15 against max(1, |x|) = 1: about 74 u s
@@ -21,7 +21,8 @@ path=$((seed % 100000))
 expected() {
   $py - "$@" << 'PY'
 import sys
-f, tol, step, fixed = sys.argv[1], float.fromhex(sys.argv[2]) if "x" in sys.argv[2] else float(sys.argv[2]), sys.argv[3] == "1", int(sys.argv[4])
+f, step, fixed = sys.argv[1], sys.argv[3] == "1", int(sys.argv[4])
+tol = float.fromhex(sys.argv[2]) if "x" in sys.argv[2] else float(sys.argv[2])
 lines = [l.rstrip("\n").split("\t") for l in open(f) if not l.startswith("#")]
 head, rows = lines[0], lines[1:]
 end = head.index("H0")
@@ -35,6 +36,15 @@ for a, b in zip(xs, xs[1:]):
 print(repr(best))
 PY
 }
+# the declared stop in a verify JSON
+stop_of() {
+  $py -c "import json, sys; print(repr(json.load(open(sys.argv[1]))['statistics']['declared_stop_u']))" "$1"
+}
+# close GOT WANT: equal to 1e-9 relative (both 0 included)
+close() {
+  $py -c "import sys; g, w = float(sys.argv[1]), float(sys.argv[2]); sys.exit(abs(g - w) > 1e-9 * w and g != w)" \
+    "$1" "$2"
+}
 # case NAME TOL STEP_SCALE FIXED LINE KEYS...: write, verify, compare both ways and the line
 case_() {
   name=$1 tol=$2 step=$3 fixed=$4 line=$5
@@ -43,11 +53,9 @@ case_() {
     > /dev/null 2>&1 || { note "$name: slpi run $*"; return; }
   $slpi verify --local --threads 1 --precision binary64 --max-steps 0 --json "$d/$name.json" "$d/$name.tsv" \
     > "$d/$name.txt" 2>&1
-  got=$($py -c "import json, sys; print(repr(json.load(open(sys.argv[1]))['statistics']['declared_stop_u']))" \
-    "$d/$name.json") || { note "$name: no statistics.declared_stop_u in the JSON"; return; }
+  got=$(stop_of "$d/$name.json") || { note "$name: no statistics.declared_stop_u in the JSON"; return; }
   want=$(expected "$d/$name.tsv" "$tol" "$step" "$fixed") || { note "$name: the expected value"; return; }
-  $py -c "import sys; g, w = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if abs(g - w) <= 1e-9 * max(w, 1e-300) or g == w == 0 else 1)" \
-    "$got" "$want" || note "$name: declared_stop_u $got, from the rows $want"
+  close "$got" "$want" || note "$name: declared_stop_u $got, from the rows $want"
   if grep -q "declared solver stop" "$d/$name.txt"; then has=1; else has=0; fi
   [ "$has" = "$line" ] || note "$name: the report's declared-stop line present $has, expected $line (value $got)"
   echo "t-verify-declared-stop: $name: declared_stop_u $got (from the rows $want), line $has"
@@ -68,11 +76,9 @@ else
   set -- "$d/other.tsv" "$d/default.tsv"; want=$a
 fi
 $slpi verify --local --threads 1 --precision binary64 --max-steps 0 --json "$d/pooled.json" "$@" > /dev/null 2>&1
-got=$($py -c "import json, sys; print(repr(json.load(open(sys.argv[1]))['statistics']['declared_stop_u']))" "$d/pooled.json")
-$py -c "import sys; g, w = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if abs(g - w) <= 1e-9 * w else 1)" \
-  "$got" "$want" || note "pooled: declared_stop_u $got, the second file's rows give $want (the larger)"
+got=$(stop_of "$d/pooled.json")
+close "$got" "$want" || note "pooled: declared_stop_u $got, the second file's rows give $want (the larger)"
 echo "t-verify-declared-stop: pooled: declared_stop_u $got (the larger file's $want)"
-$py -c "import sys; sys.exit(0 if float(sys.argv[1]) > 10 else 1)" \
-  "$($py -c "import json, sys; print(json.load(open(sys.argv[1]))['statistics']['declared_stop_u'])" "$d/default.json")" \
+$py -c "import sys; sys.exit(0 if float(sys.argv[1]) > 10 else 1)" "$(stop_of "$d/default.json")" \
   || note "default: the declared stop is not above 10 u s (slpi's tol 1e-15 against max(1, |x|) on a state near 0.1)"
 exit $fail

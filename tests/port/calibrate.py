@@ -79,7 +79,8 @@ def cells():
                     out.append((len(out), "%s-%s-%dx%d-%s" % (f, s[0], sh[0], sh[1], im), f, s, sh, im))
     for s in SYSTEMS:
         for sh in SHAPES:
-            out.append((len(out), "binary64-%s-%dx%d-%s" % (s[0], sh[0], sh[1], CONVERGED), "binary64", s, sh, CONVERGED))
+            name = "binary64-%s-%dx%d-%s" % (s[0], sh[0], sh[1], CONVERGED)
+            out.append((len(out), name, "binary64", s, sh, CONVERGED))
     return out
 
 
