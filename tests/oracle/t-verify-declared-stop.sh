@@ -64,18 +64,19 @@ case_ default 1e-15 0 0 1
 case_ converged 0x1p-60 0 0 0 tol=0x1p-60
 case_ step 1e-15 1 0 0 tol_scale=step
 case_ fixed 1e-15 0 3 0 fixed_iters=3
-# pooled: two paths' files, the one with the larger value second (verify merges the files'
-# statistics in their order: the value is the largest over both)
-$slpi run --preset iso/zeitlin/strong N=32 steps=20 output_every=1 path=$((path + 1)) -q -o "$d/other.tsv" \
-  > /dev/null 2>&1 || note "slpi run path $((path + 1))"
-a=$(expected "$d/default.tsv" 1e-15 0 0)
-b=$(expected "$d/other.tsv" 1e-15 0 0)
-if $py -c "import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)" "$a" "$b"; then
-  set -- "$d/default.tsv" "$d/other.tsv"; want=$b
-else
-  set -- "$d/other.tsv" "$d/default.tsv"; want=$a
-fi
-$slpi verify --local --threads 1 --precision binary64 --max-steps 0 --json "$d/pooled.json" "$@" > /dev/null 2>&1
+# pooled: the default file, then a path started from half its initial state (x0_file=:
+# s halves, so its stop reads twice as many u s); verify merges the files' statistics in
+# their order, and the value is the larger, the second file's
+$py -c "
+import sys
+rows = [l.rstrip('\\n').split('\\t') for l in open(sys.argv[1]) if not l.startswith('#')]
+print('\\n'.join(repr(0.5 * float(v)) for v in rows[1][2:rows[0].index('H0')]))" "$d/default.tsv" > "$d/x0h.txt" \
+  || note "the half initial state"
+$slpi run --preset iso/zeitlin/strong N=32 steps=20 output_every=1 path=$((path + 1)) x0_file="$d/x0h.txt" -q \
+  -o "$d/half.tsv" > /dev/null 2>&1 || note "slpi run from the half initial state"
+want=$(expected "$d/half.tsv" 1e-15 0 0)
+$slpi verify --local --threads 1 --precision binary64 --max-steps 0 --json "$d/pooled.json" "$d/default.tsv" \
+  "$d/half.tsv" > /dev/null 2>&1
 got=$(stop_of "$d/pooled.json")
 close "$got" "$want" || note "pooled: declared_stop_u $got, the second file's rows give $want (the larger)"
 echo "t-verify-declared-stop: pooled: declared_stop_u $got (the larger file's $want)"
