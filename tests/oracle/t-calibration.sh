@@ -30,6 +30,13 @@ grep -q "^$cell	" "$d/a/cost.tsv" || note "no cost probe of $cell"
 $cal --dir "$d/a" --cell binary64-rb-100x20-slpi --runs 1 > "$d/log" 2>&1 && note "a retired cell ran"
 grep -q "retired" "$d/log" || note "a retired cell's refusal does not say so: $(cat "$d/log")"
 [ -e "$d/a/binary64-rb-100x20-slpi.tsv" ] && note "a retired cell wrote a run"
+# the converged writer accepts a capped step (docs/power.md#stop-rule, the cap's amendment):
+# the rigid body's path 2 000 000 024 ends its step 1358 in a two-cycle one unit apart
+mkdir "$d/cap"
+$py -c 'import sys; sys.path.insert(0, "tests/port"); import calibrate as c
+cell = [x for x in c.cells() if x[1] == "binary64-rb-1x2000-slpi-converged"][0]
+c.generate(cell, 2000000024, 1, sys.argv[1])' "$d/cap" > "$d/log" 2>&1 ||
+  note "the converged writer failed on a capped step: $(tail -1 "$d/log")"
 # a committed run is never redone
 $cal --dir "$d/a" --cell $cell --target 2 > /dev/null 2>&1
 [ "$(wc -l < "$d/a/$cell.tsv")" -eq 3 ] || note "--target 2 over 2 committed runs ran another"

@@ -3,8 +3,8 @@
 (docs/power.md#calibration-rule): correct ports, formats x systems x shapes x
 implementations, one run a P x S batch judged by one `slpi verify --local`, each finished
 run one line appended to DIR/CELL.tsv, resumable in pieces over sessions. slpi's cells
-write with its solve converged within binary64 (`-slpi-converged`, tol = 2^-60); the
-cells of its default solve are retired, kept as records (docs/power.md#stop-rule).
+write with its solve converged within binary64 (`-slpi-converged`, tol = 2^-60, a capped
+step accepted); the cells of its default solve are retired, kept as records (docs/power.md#stop-rule).
 
 usage: calibrate.py [--dir DIR] [--cell NAME ...] [--runs N] [--target K]
                     [--budget SECONDS] [--probe] [--reprobe] [--list] [--commit DOC]
@@ -51,7 +51,9 @@ SHAPES = ((1, 2000), (100, 20), (1000, 2))
 IMPLS = ("slpi", "torch", "cport")
 # slpi's double path with its solve converged within binary64 (docs/power.md#stop-rule)
 CONVERGED = "slpi-converged"
-CONVERGED_TOL = 2.0 ** -60  # the smallest tol slpi accepts; the stagnation test stops at the rounding
+# the smallest tol slpi accepts, and the cap accepted: a two-cycle one unit apart in an entry
+# of [1/2, 1) neither converges nor stagnates (the cap's amendment)
+CONVERGED_KEYS = {"tol": 2.0 ** -60, "on_cap": "accept"}
 TORCH = {"binary64": "float64", "binary32": "float32", "tf32": "tf32", "bfloat16": "bfloat16"}
 FIELDS = ("run", "first_path", "paths", "steps", "exit", "proof", "statistics", "p_systematic", "p_size", "rows",
           "gen_cpu_s", "verify_cpu_s", "slpi_version", "impl_version", "utc")
@@ -191,7 +193,7 @@ def generate(cell, first, count, folder):
     t0, c0 = time.process_time(), child_cpu()
     if impl in ("slpi", CONVERGED):
         import slpi
-        keys = dict(system[2], tol=CONVERGED_TOL) if impl == CONVERGED else system[2]
+        keys = dict(system[2], **CONVERGED_KEYS) if impl == CONVERGED else system[2]
         e = slpi.ensemble(system[1], paths=count, first_path=first, save_every=1, steps=steps, **keys)
         files = many_path_file(e.problem, e.step, e.t, e.paths, e.labels, e.states, os.path.join(folder, "path.tsv"))
         version = "slpi.ensemble " + slpi.__version__

@@ -28,6 +28,7 @@ from power_docs import replace  # noqa: E402   (the marker blocks of docs/power.
 GOAL_CELL, GOAL_FORMAT = 300, 2995
 TAIL = ((0.1, "≤ 0.1"), (0.01, "≤ 0.01"), (0.001, "≤ 10⁻³"))
 TENTHS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+RETIRED_ROW = " (retired cells)"  # the suffix of a format's pooled row of its retired cells
 
 
 def fmt_bound(x):
@@ -99,7 +100,7 @@ def lines(d):
         if not rows:
             # the same P·S rows: a sibling shape's probe, else (a converged cell) its
             # retired twin's, whose solve is the default's
-            twin = name[:-len("-converged")] if impl == calibrate.CONVERGED else None
+            twin = name[:-len(impl)] + "slpi" if impl == calibrate.CONVERGED else None
             sib = [cost[x] for x in siblings(name) + ([twin] if twin else []) if cost.get(x, {}).get("run_cpu_s")]
             if pr is None and sib:
                 s = float(sib[0]["run_cpu_s"])
@@ -121,7 +122,7 @@ def lines(d):
                 name, "%.3g" % float(pr["run_cpu_s"]) if pr and pr["run_cpu_s"] else "—", state))
             continue
         n, k, up, tail, hi, word, proof = summary(rows)
-        p = pooled.setdefault(f + (" (retired cells)" if gone else ""), [0, 0, 0, []])
+        p = pooled.setdefault(f + (RETIRED_ROW if gone else ""), [0, 0, 0, []])
         p[0] += 1
         p[1] += n
         p[2] += k
@@ -147,7 +148,7 @@ def lines(d):
         out.append("%d cells %s (%s … %s)." % (len(names), why, names[0], names[-1]))
     out += ["", "| format | cells run | runs | FAIL | 95 %% upper | pooled goal (≥ %d runs, no FAIL) "
             "| p by tenths (0–0.1 … 0.9–1) | p = 1 (systematic, size) |" % GOAL_FORMAT, "|---" * 8 + "|"]
-    for f in [f for g in calibrate.FORMATS for f in (g, g + " (retired cells)") if f == g or f in pooled]:
+    for f in [f for g in calibrate.FORMATS for f in (g, g + RETIRED_ROW) if f == g or f in pooled]:
         cells, n, k, rows = pooled.get(f, [0, 0, 0, []])
         up = clopper_pearson(k, n, 0.95)[1] if n else 1.0
         word = "not met" if k else ("met" if n >= GOAL_FORMAT else "unfinished")
