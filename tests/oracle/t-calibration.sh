@@ -4,7 +4,8 @@
 # runs into a temporary folder, each run one line with the rule's paths; killed after its
 # first run and run again, the cell's file holds each run once; tests/port/calibration_docs.py
 # writes a fixture's table (counts, the bound, the p-values' tail and tenths, a probe's cost, a FAIL)
-# and notices a changed run; docs/power.md carries the table of docs/calibration/.
+# and notices a changed run; docs/power.md carries the table of docs/calibration/; the
+# converged writer takes a capped step; the C port's batch writes each path's own bytes.
 set -u
 . "$(dirname "$0")/prelude.sh"
 build=${SLPI_BUILD:-build}
@@ -37,6 +38,18 @@ $py -c 'import sys; sys.path.insert(0, "tests/port"); import calibrate as c
 cell = [x for x in c.cells() if x[1] == "binary64-rb-1x2000-slpi-converged"][0]
 c.generate(cell, 2000000024, 1, sys.argv[1])' "$d/cap" > "$d/log" 2>&1 ||
   note "the converged writer failed on a capped step: $(tail -1 "$d/log")"
+# the C port writes a cell's paths in one process (tests/port/port.h --batch): the bytes
+# of one process a path, for every path after the first too
+mkdir "$d/port"
+$py -c 'import subprocess, sys; sys.path.insert(0, "tests/port"); import calibrate as c
+cell = [x for x in c.cells() if x[1] == "binary64-su8-100x20-cport"][0]
+files, d = c.generate(cell, 7, 3, sys.argv[1])[0], sys.argv[1]
+exe = c.build_port(cell[3], "binary64")
+for k, f in zip(range(7, 10), files):
+    one = subprocess.run([exe, "%s/noise-%d.tsv" % (d, k), "20"], stdout=subprocess.PIPE, check=True).stdout
+    if one != open(f, "rb").read():
+        sys.exit("path %d: the batch wrote other bytes than its own process" % k)' "$d/port" > "$d/log" 2>&1 ||
+  note "the C port's batch: $(tail -1 "$d/log")"
 # a committed run is never redone
 $cal --dir "$d/a" --cell $cell --target 2 > /dev/null 2>&1
 [ "$(wc -l < "$d/a/$cell.tsv")" -eq 3 ] || note "--target 2 over 2 committed runs ran another"

@@ -168,7 +168,7 @@ def many_path_file(problem, steps, t, paths, labels, states, name):
 
 
 def build_port(system, fmt):
-    """the C port of a system in a format, built once under SLPI_BUILD"""
+    """the C port of a system in a format, built under SLPI_BUILD when older than its sources"""
     src = "rb-isomp.c" if system[0] == "rb" else "zeitlin-isomp.c"
     real = "double" if fmt == "binary64" else "float"
     # the preset's ic_lmax: 11 unless the cell sets it (su(8): 7)
@@ -176,7 +176,8 @@ def build_port(system, fmt):
     d = os.path.join(BUILD, "calibrate")
     os.makedirs(d, exist_ok=True)
     exe = os.path.join(d, "%s-%s" % (system[0], real))
-    if not os.path.exists(exe):
+    sources = [os.path.join(HERE, x) for x in (src, "port.h")]
+    if not os.path.exists(exe) or os.path.getmtime(exe) < max(os.path.getmtime(x) for x in sources):
         cc = os.environ.get("CC", "cc")
         tmp = exe + ".%d" % os.getpid()
         cmd = [cc, "-std=c11", "-O2", "-ffp-contract=off", "-DREAL=" + real] + extra + ["-o", tmp,
@@ -207,14 +208,20 @@ def generate(cell, first, count, folder):
     else:
         exe = build_port(system, fmt)
         keys = ["%s=%s" % kv for kv in system[2].items()]
-        files = []
+        if any(c.isspace() for c in folder):
+            raise ValueError("the port's batch list cannot name %r (white space)" % folder)
+        files, pairs = [], []
         for k in range(first, first + count):
             noise, traj = os.path.join(folder, "noise-%d.tsv" % k), os.path.join(folder, "p%d.tsv" % k)
             subprocess.run([SLPI, "noise", "--preset", system[1], "-q", "steps=%d" % steps, "path=%d" % k, "-o", noise]
                            + keys, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            with open(traj, "w") as f:
-                subprocess.run([exe, noise, str(steps)], check=True, stdout=f)
+            pairs.append("%s %s\n" % (noise, traj))
             files.append(traj)
+        # one process for the cell's paths: the port's set-up (su(N)'s basis) once, the
+        # same bytes as a process a path (tests/port/port.h --batch)
+        with open(os.path.join(folder, "batch.txt"), "w") as f:
+            f.writelines(pairs)
+        subprocess.run([exe, "--batch", os.path.join(folder, "batch.txt"), str(steps)], check=True)
         version = os.path.basename(exe)
     return files, time.process_time() - t0 + child_cpu() - c0, version
 

@@ -7,6 +7,9 @@
  *
  * usage: PORT NOISE_FILE STEPS [DEFECT MAG]          an 'slpi-trajectory 1' file on stdout
  *        PORT NOISE_FILE STEPS DEFECT MAG effect     (double build) the defect's effect
+ *        PORT --batch LIST STEPS [DEFECT MAG]        each line "NOISE_FILE TRAJ_FILE" of LIST
+ *                                                    in one process (the set-up once), the
+ *                                                    same bytes as one run a file
  * NOISE_FILE is `slpi noise --preset ... steps=STEPS` output (its seed and path go into the
  * trajectory's header, so `slpi verify` regenerates the same increments). DEFECT is one
  * of the planted defects below, MAG its magnitude; "none" is the correct port.
@@ -144,32 +147,15 @@ static int read_row(FILE *f, double *dw, int m, char *line, size_t n)
     return 1;
 }
 
-static int port_main(const port *p, int argc, char **argv)
+/* One trajectory: the noise file `noise` integrated `steps` steps under defect d, the
+ * trajectory (or the effect) written to out. 0, 1 on a write error, 2 on bad input. */
+static int port_run(const port *p, const char *prog, const char *noise, long steps, defect d, int effect, FILE *out)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s NOISE_FILE STEPS [DEFECT MAG [effect]]\n", argv[0]);
-        return 2;
-    }
-    defect d = { D_NONE, 0 };
-    if (argc > 3) {
-        while (d.kind < D_COUNT && strcmp(argv[3], defect_names[d.kind]) != 0) d.kind++;
-        if (d.kind == D_COUNT || argc < 5) {
-            fprintf(stderr, "%s: unknown defect '%s' or no magnitude\n", argv[0], argv[3]);
-            return 2;
-        }
-        d.mag = strtod(argv[4], NULL);
-    }
-    int effect = argc > 5 && strcmp(argv[5], "effect") == 0;
-    if (effect && sizeof(real) != sizeof(double)) {
-        fprintf(stderr, "%s: effect needs the double build\n", argv[0]);
-        return 2;
-    }
-    FILE *f = fopen(argv[1], "r");
+    FILE *f = fopen(noise, "r");
     if (!f) {
-        perror(argv[1]);
+        perror(noise);
         return 2;
     }
-    long steps = strtol(argv[2], NULL, 10);
     char line[1 << 16], seed[64] = "", path[64] = "";
     int m = 0;
     while (fgets(line, sizeof line, f) && line[0] == '#') {
@@ -179,16 +165,19 @@ static int port_main(const port *p, int argc, char **argv)
         if (strncmp(line, "# columns", 9) == 0) break;
     }
     if (m != p->noises || !seed[0] || !path[0] || (d.kind == D_SWAP && m < 2)) {
-        fprintf(stderr, "%s: %s: not a noise file of %d components with seed and path\n", argv[0], argv[1], p->noises);
+        fprintf(stderr, "%s: %s: not a noise file of %d components with seed and path\n", prog, noise, p->noises);
+        fclose(f);
         return 2;
     }
     double *xd = malloc(sizeof(double) * 3 * (size_t)p->dim), *dw = malloc(sizeof(double) * 2 * (size_t)p->noises);
     real *x = malloc(sizeof(real) * 2 * (size_t)p->dim);
     size_t rowbytes = NOISE_ROW_BYTES(p->noises);
     char *row = malloc(rowbytes);
+    int rc = 0;
     if (!xd || !dw || !x || !row) {
-        fprintf(stderr, "%s: out of memory\n", argv[0]);
-        return 2;
+        fprintf(stderr, "%s: out of memory\n", prog);
+        rc = 2;
+        goto done;
     }
     real *y = x + p->dim;
     p->x0(xd);
@@ -197,48 +186,50 @@ static int port_main(const port *p, int argc, char **argv)
         char *end;
         xd[i] = strtod(x0s, &end);
         if (end == x0s || (*end != ',' && *end != 0) || (*end == 0 && i < p->dim - 1)) {
-            fprintf(stderr, "%s: PORT_X0 needs %d comma-separated numbers\n", argv[0], p->dim);
-            return 2;
+            fprintf(stderr, "%s: PORT_X0 needs %d comma-separated numbers\n", prog, p->dim);
+            rc = 2;
+            goto done;
         }
         x0s = *end ? end + 1 : end;
     }
     for (int i = 0; i < p->dim; i++) x[i] = (real)xd[i];
     if (!effect) {
-        printf("# slpi-trajectory 1\n%s# steps=%ld\n# seed=%s\n# path=%s\n"
-               "# port %s in %s, defect %s %g\n",
-               p->problem, steps, seed, path, p->name, sizeof(real) == sizeof(float) ? "float" : "double",
-               defect_names[d.kind], d.mag);
+        fprintf(out, "# slpi-trajectory 1\n%s# steps=%ld\n# seed=%s\n# path=%s\n# port %s in %s, defect %s %g\n",
+                p->problem, steps, seed, path, p->name, sizeof(real) == sizeof(float) ? "float" : "double",
+                defect_names[d.kind], d.mag);
         if (getenv("PORT_X0")) {
-            printf("# x0=");
-            for (int i = 0; i < p->dim; i++) printf("%s%a", i ? "," : "", xd[i]);
-            printf("\n");
+            fprintf(out, "# x0=");
+            for (int i = 0; i < p->dim; i++) fprintf(out, "%s%a", i ? "," : "", xd[i]);
+            fprintf(out, "\n");
         }
-        printf("step\tt");
-        p->columns(stdout);
-        printf("\n");
+        fprintf(out, "step\tt");
+        p->columns(out);
+        fprintf(out, "\n");
     }
     defect none = { D_NONE, 0 };
     long wa = 0, wb = steps;
     const char *win = getenv("PORT_WINDOW");
     if (win && sscanf(win, "%ld:%ld", &wa, &wb) != 2) {
-        fprintf(stderr, "%s: PORT_WINDOW=%s is not A:B\n", argv[0], win);
-        return 2;
+        fprintf(stderr, "%s: PORT_WINDOW=%s is not A:B\n", prog, win);
+        rc = 2;
+        goto done;
     }
     double sum = 0, worst = 0;
     long it_min = -1, it_max = 0;
     for (long n = 0;; n++) {
         if (!effect) {
-            printf("%ld\t%.17g", n, (double)n * p->h);
-            for (int i = 0; i < p->dim; i++) printf("\t%a", (double)x[i]);
-            printf("\n");
+            fprintf(out, "%ld\t%.17g", n, (double)n * p->h);
+            for (int i = 0; i < p->dim; i++) fprintf(out, "\t%a", (double)x[i]);
+            fprintf(out, "\n");
         }
         if (n == steps) break;
         int got = read_row(f, dw, p->noises, row, rowbytes);
         if (got <= 0) {
-            fprintf(stderr, "%s: %s: %s\n", argv[0], argv[1],
+            fprintf(stderr, "%s: %s: %s\n", prog, noise,
                     got ? "a row of increments not whole (longer than the port reads, or short)"
                         : "too few increments");
-            return 2;
+            rc = 2;
+            goto done;
         }
         if (effect) memcpy(y, x, sizeof(real) * (size_t)p->dim);
         port_n = n;
@@ -267,12 +258,72 @@ static int port_main(const port *p, int argc, char **argv)
             worst = e > worst ? e : worst;
         }
     }
-    if (effect) printf("effect_mean\t%.6g\teffect_max\t%.6g\n", sum / (double)steps, worst);
+    if (effect) fprintf(out, "effect_mean\t%.6g\teffect_max\t%.6g\n", sum / (double)steps, worst);
     if (getenv("PORT_ITERS")) fprintf(stderr, "iterations %ld %ld\n", it_min < 0 ? 0 : it_min, it_max);
+done:
     free(xd);
     free(dw);
     free(x);
     free(row);
-    return fclose(f) || ferror(stdout) ? 1 : 0;
+    return fclose(f) || rc ? (rc ? rc : 1) : 0;
+}
+
+/* --batch LIST: each line "NOISE_FILE TRAJ_FILE" run as port_run into TRAJ_FILE (written
+ * whole or removed: a file this call created); stops at the first failure */
+static int port_batch(const port *p, const char *prog, const char *list, long steps, defect d)
+{
+    FILE *l = fopen(list, "r");
+    if (!l) {
+        perror(list);
+        return 2;
+    }
+    char noise[4096], traj[4096];
+    int rc = 0, k;
+    while (!rc && (k = fscanf(l, "%4095s %4095s", noise, traj)) != EOF) {
+        if (k != 2) {
+            fprintf(stderr, "%s: %s: a line is not \"NOISE_FILE TRAJ_FILE\"\n", prog, list);
+            rc = 2;
+            break;
+        }
+        FILE *out = fopen(traj, "wx");
+        if (!out) {
+            perror(traj);
+            rc = 2;
+            break;
+        }
+        rc = port_run(p, prog, noise, steps, d, 0, out);
+        if (ferror(out) && !rc) rc = 1;
+        if (fclose(out) && !rc) rc = 1;
+        if (rc) remove(traj);
+    }
+    fclose(l);
+    return rc;
+}
+
+static int port_main(const port *p, int argc, char **argv)
+{
+    int batch = argc > 1 && strcmp(argv[1], "--batch") == 0, a = 1 + batch;
+    if (argc < a + 2) {
+        fprintf(stderr, "usage: %s [--batch LIST] NOISE_FILE STEPS [DEFECT MAG [effect]]\n", argv[0]);
+        return 2;
+    }
+    defect d = { D_NONE, 0 };
+    if (argc > a + 2) {
+        while (d.kind < D_COUNT && strcmp(argv[a + 2], defect_names[d.kind]) != 0) d.kind++;
+        if (d.kind == D_COUNT || argc < a + 4) {
+            fprintf(stderr, "%s: unknown defect '%s' or no magnitude\n", argv[0], argv[a + 2]);
+            return 2;
+        }
+        d.mag = strtod(argv[a + 3], NULL);
+    }
+    int effect = argc > a + 4 && strcmp(argv[a + 4], "effect") == 0;
+    if (effect && (batch || sizeof(real) != sizeof(double))) {
+        fprintf(stderr, "%s: effect needs the double build, one file\n", argv[0]);
+        return 2;
+    }
+    long steps = strtol(argv[a + 1], NULL, 10);
+    if (batch) return port_batch(p, argv[0], argv[a], steps, d);
+    int rc = port_run(p, argv[0], argv[a], steps, d, effect, stdout);
+    return rc ? rc : ferror(stdout) ? 1 : 0;
 }
 #endif

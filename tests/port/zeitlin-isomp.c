@@ -261,7 +261,9 @@ static void step(real *v, const double *dw, const defect *d)
  * normalized to |X0|_F = 1 (docs/systems.md#euler-zeitlin) */
 static void x0(double *v)
 {
-    static double c[NB], xr[N][N], xi[N][N];
+    static double c[NB], xr[N][N], xi[N][N]; /* static: su(128)'s would crowd the stack */
+    memset(xr, 0, sizeof xr);
+    memset(xi, 0, sizeof xi);
     double norm = 0;
     for (int k = 0; k < NB; k++) {
         int l = degree[k];
