@@ -77,6 +77,18 @@ got=$(git -C "$d/g" log -1 --format=%s)
 [ -z "$(git -C "$d/g" status --porcelain)" ] || note "--commit left $(git -C "$d/g" status --porcelain | tr '\n' ' ')"
 grep -q "^| $cell | 1 | 0 |" "$d/g/doc.md" || note "--commit did not write the table of 1 run"
 
+# --power (docs/power.md#detectable-rule): one run a cell on its own paths, one line of
+# power.tsv with the detectable effect, never twice
+pc=binary64-rb-1000x2-slpi-converged
+pi=$($py -c 'import sys; sys.path.insert(0, "tests/port"); import calibrate
+print([x[0] for x in calibrate.cells() if x[1] == "'$pc'"][0])')
+mkdir "$d/p" && cp "$d/a/cost.tsv" "$d/p/"
+$cal --dir "$d/p" --cell $pc --power > "$d/log" 2>&1 || note "--power: $(tail -3 "$d/log")"
+$cal --dir "$d/p" --cell $pc --power > /dev/null 2>&1
+got=$(awk -F'\t' 'NR > 1 { print $1, $2, $3, $4, $5, ($6 > 0 && $6 < 1) }' "$d/p/power.tsv" | tr '\n' ';')
+[ "$got" = "$pc $((4050000000 + pi * 10000)) 1000 2 PASS 1;" ] || note "power.tsv: '$got'"
+[ -e "$d/p/$pc.tsv" ] && note "--power wrote a calibration run"
+
 # the probe's extrapolation: the slope scaled, the intercept once (v2 when not positive)
 $py -c 'import sys; sys.path.insert(0, "tests/port"); import calibrate as c
 e = c.extrapolate(2, 0.15, 4, 0.2, 1000), c.extrapolate(20, 3.0, 40, 2.9, 2000)
@@ -108,6 +120,12 @@ h=$(head -1 "$d/a/$cell.tsv")
   printf 'binary32-su8-1000x2-torch\t2\t1\t2000\t40\t2\t200\tt\t\n'
   printf 'binary32-su128-1000x2-cport\t\t\t\t\t\t\tt\tcannot run: no memory\n'
 } > "$d/f/cost.tsv"
+{
+  head -1 "$d/p/power.tsv"
+  printf 'binary32-rb-1000x2-torch\t1\t1000\t2\tPASS\t0.0625\t0.03\t2000\t0.1\t0.2\tv\tt\n'
+  printf 'binary32-su8-1000x2-torch\t1\t1000\t2\tPASS\t0.125\t0.05\t2000\t0.1\t0.2\tv\tt\n'
+  printf 'binary32-su8-100x20-torch\t1\t100\t20\tPASS\t0.5\t0.05\t2000\t0.1\t0.2\tv\tt\n'
+} > "$d/f/power.tsv"
 printf 'x\n<!-- calibration-table -->\n<!-- /calibration-table -->\ny\n' > "$d/doc.md"
 $py tests/port/calibration_docs.py --dir "$d/f" --doc "$d/doc.md" 2> "$d/err" || note "calibration_docs.py: $(cat "$d/err")"
 for want in "| $cell | 3 | 1 | 0.86 | 2 | 1 | 1 | 0 | miscalibrated | 2 0 0 0 1 0 0 0 0 0 | 0, 3 | 0.4 | **not met**: 1 FAIL |" \
@@ -117,12 +135,17 @@ for want in "| $cell | 3 | 1 | 0.86 | 2 | 1 | 1 | 0 | miscalibrated | 2 0 0 0 1 
   "| binary32-su8-100x20-torch | 0 | | | | | | | | | | — | not run, not probed: about 17 CPU-h for 300 runs at 200 s/run (binary32-su8-1000x2-torch's probe: the same P·S rows) |" \
   "| binary64 | 1 | 3 | 1 | 0.86 | not met | 2 0 0 0 1 0 0 0 0 0 | 0, 3 |" "45 cells n/a: slpi's double path computes in binary64 only" \
   "| binary64-su32-1x2000-slpi | 0 | | | | | | | | | | — | retired: slpi's default solve stops" \
-  "| binary64 (retired cells) | 1 | 1 | 0 | 0.95 | — (a record, not the goal's) |"; do
+  "| binary64 (retired cells) | 1 | 1 | 0 | 0.95 | — (a record, not the goal's) |" \
+  "goal ≤ 0.1 u a step on 1000 × 2): 2 of 35 cells measured." \
+  "| binary32-rb-1000x2-torch | 2000 | PASS | 0.03 | 0.0625 | met |" \
+  "| binary32-su8-1000x2-torch | 2000 | PASS | 0.05 | 0.125 | **not met** |" \
+  "| binary32-su8-100x20-torch | 2000 | PASS | 0.05 | 0.5 | — |" \
+  "| binary32-su32-1000x2-torch | | | | | not measured |"; do
   grep -qF -- "$want" "$d/doc.md" || note "the fixture's table lacks '$want'"
 done
 $py tests/port/calibration_docs.py --check --dir "$d/f" --doc "$d/doc.md" || note "--check of the table just written"
 sed 's/\tFAIL\t0.0001/\tPASS\t0.0001/' "$d/f/$cell.tsv" > "$d/x" && mv "$d/x" "$d/f/$cell.tsv"
 $py tests/port/calibration_docs.py --check --dir "$d/f" --doc "$d/doc.md" 2> /dev/null
 [ $? -eq 1 ] || note "a FAIL turned PASS went unnoticed by --check"
-[ $fail -eq 0 ] && echo "t-calibration: 2 runs with the rule's paths, a killed run resumed once, a round committed, the probe's slope, a probe redone by --reprobe, the fixture's table, docs/power.md's table"
+[ $fail -eq 0 ] && echo "t-calibration: 2 runs with the rule's paths, a killed run resumed once, a round committed, the probe's slope, a probe redone by --reprobe, a detectable effect measured once, the fixture's tables, docs/power.md's table"
 exit $fail

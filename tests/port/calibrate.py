@@ -7,7 +7,7 @@ write with its solve converged within binary64 (`-slpi-converged`, tol = 2^-60, 
 step accepted); the cells of its default solve are retired, kept as records (docs/power.md#stop-rule).
 
 usage: calibrate.py [--dir DIR] [--cell NAME ...] [--runs N] [--target K]
-                    [--budget SECONDS] [--probe] [--reprobe] [--list] [--commit DOC]
+                    [--budget SECONDS] [--probe] [--reprobe] [--power] [--list] [--commit DOC]
   --dir DIR        the committed data (default docs/calibration)
   --cell NAME      only this cell (repeatable; default: every applicable cell, cheapest
                    first by its cost probe, in rounds of 50 runs)
@@ -18,6 +18,9 @@ usage: calibrate.py [--dir DIR] [--cell NAME ...] [--runs N] [--target K]
   --probe          only measure the cost of the cells that have no probe yet
   --reprobe        probe again the chosen cells that have no committed run (their run
                    was amended since their probe); a new line, and a cell's last counts
+  --power          instead: one run of each chosen cell not yet measured (default: every
+                   1000 x 2 cell) on its power paths, its detectable effect one line of
+                   DIR/power.tsv (docs/power.md#detectable-rule)
   --list           print every cell, applicable or why not, and its committed runs
   --commit DOC     as each cell's round (or the probes) finishes, write DOC's table
                    (calibration_docs.py --dir DIR --doc DOC) and commit the cell's file,
@@ -59,6 +62,10 @@ FIELDS = ("run", "first_path", "paths", "steps", "exit", "proof", "statistics", 
           "gen_cpu_s", "verify_cpu_s", "slpi_version", "impl_version", "utc")
 COST_FIELDS = ("cell", "paths_verified", "gen_cpu_s", "rows", "rows_sampled", "verify_cpu_s", "run_cpu_s", "utc",
                "note")
+POWER_FIELDS = ("cell", "first_path", "paths", "steps", "statistics", "detectable_u", "tau_u", "rows", "gen_cpu_s",
+                "verify_cpu_s", "slpi_version", "utc")
+POWER_SHAPE = (1000, 2)  # the shape the detectable-effect goal judges
+POWER_GOAL = 0.1  # u per step (docs/power.md#detectable-rule)
 PROBE_SAMPLE = 20
 # the tree's commit (a run's version beside slpi's), "" outside a git checkout
 try:
@@ -110,6 +117,11 @@ def first_path(c, r, paths):
 
 def probe_path(c):
     return 4 * 10 ** 9 + c * 10 ** 5
+
+
+def power_path(c):
+    """the first path of the cell's detectable-effect run (docs/power.md#detectable-rule)"""
+    return 4050 * 10 ** 6 + c * 10 ** 4
 
 
 def child_cpu():
@@ -332,6 +344,24 @@ def one_run(cell, r, out):
     return gen + vcpu
 
 
+def power_run(cell, out):
+    """the cell's detectable-effect run, its line appended to DIR/power.tsv"""
+    c, name, fmt, _, (paths, steps), _ = cell
+    with tempfile.TemporaryDirectory(prefix="calibrate-") as folder:
+        files, gen, _ = generate(cell, power_path(c), paths, folder)
+        _, j, vcpu = verify(fmt, files, folder)
+    st = j.get("statistics") or {}
+    g = lambda k: "" if st.get(k) is None else repr(st[k])  # noqa: E731
+    v = {"cell": name, "first_path": power_path(c), "paths": paths, "steps": steps,
+         "statistics": st.get("verdict", "absent"), "detectable_u": g("detectable_effect_u"),
+         "tau_u": g("data_tolerance_u"), "rows": st.get("steps", 0), "gen_cpu_s": "%.3f" % gen,
+         "verify_cpu_s": "%.3f" % vcpu, "slpi_version": (j.get("slpi_version", "") + " " + TREE).strip(), "utc": utc()}
+    append(os.path.join(out, "power.tsv"), POWER_FIELDS, v)
+    print("%s: detectable %s u a step (statistics %s) %.1f CPU s" % (name, v["detectable_u"] or "-", v["statistics"],
+                                                                     gen + vcpu), flush=True)
+    return gen + vcpu
+
+
 def commit(out, doc, paths, subject, body):
     """the table of DOC from OUT, and a commit of PATHS and DOC, under the lock"""
     git = lambda *a, **k: subprocess.run(["git", "-C", out] + list(a), check=True,  # noqa: E731
@@ -359,11 +389,11 @@ def costs(out):
 
 def parse(argv):
     o = {"dir": os.path.join(ROOT, "docs", "calibration"), "cell": [], "runs": None, "target": 300,
-         "budget": float("inf"), "probe": False, "reprobe": False, "list": False, "commit": None}
+         "budget": float("inf"), "probe": False, "reprobe": False, "power": False, "list": False, "commit": None}
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--probe", "--reprobe", "--list"):
+        if a in ("--probe", "--reprobe", "--power", "--list"):
             o[a[2:]] = True
         elif a in ("--dir", "--cell", "--runs", "--target", "--budget", "--commit") and i + 1 < len(argv):
             i += 1
@@ -404,6 +434,21 @@ def main(argv):
         return 0
     spent = 0.0
     cost = costs(out)
+    if o["power"]:
+        done = {r["cell"] for r in read_table(os.path.join(out, "power.tsv"), POWER_FIELDS)}
+        todo = [c for c in chosen if c[1] not in done and (o["cell"] or c[4] == POWER_SHAPE)]
+        for c in sorted(todo, key=lambda c: (cost.get(c[1]) or float("inf"), c[0])):
+            if spent + (cost.get(c[1]) or 0) > o["budget"]:
+                continue
+            try:
+                spent += power_run(c, out)
+            except (subprocess.CalledProcessError, RuntimeError) as e:
+                sys.exit("calibrate: %s's power run: %s" % (c[1], e))
+            if o["commit"]:
+                commit(out, o["commit"], [os.path.join(out, "power.tsv")], "docs/calibration: %s's detectable effect"
+                       % c[1], "calibrate.py --power --commit: the cell's line of power.tsv.")
+        print("calibrate: %.0f CPU s spent" % spent)
+        return 0
     for c in chosen:
         again = o["reprobe"] and not read_table(os.path.join(out, c[1] + ".tsv"), FIELDS)
         if (again or c[1] not in cost) and spent < o["budget"]:

@@ -10,7 +10,8 @@ its state
 (or, not run, its measured cost; a retired cell, docs/power.md#stop-rule, its runs and
 why it runs no further); the cells that cannot apply, with their reason; the
 formats pooled (the goal's: the cells that run; the retired cells' runs pooled apart, a
-record); the CPU-hours the grid still needs (the retired cells none).
+record); the CPU-hours the grid still needs (the retired cells none); the detectable
+effect of DIR/power.tsv against its goal (docs/power.md#detectable-rule).
 
 usage: calibration_docs.py [--check] [--dir DIR] [--doc FILE]
 Writes the block into FILE (default docs/power.md; DIR default docs/calibration), or with
@@ -157,6 +158,30 @@ def lines(d):
                                                               *(distribution(rows) if rows else ("", ""))))
     out += ["", "Still needed for every applicable cell's %d runs: %s%s." % (
         GOAL_CELL, hours(left), " (and %d cells not probed yet)" % unprobed if unprobed else "")]
+    return out + power_lines(d)
+
+
+def power_lines(d):
+    """the detectable effect of DIR/power.tsv (docs/power.md#detectable-rule): every
+    1000 x 2 cell that runs, measured or its cost, then any other cell measured"""
+    got = {r["cell"]: r for r in calibrate.read_table(os.path.join(d, "power.tsv"), calibrate.POWER_FIELDS)}
+    cost = calibrate.costs(d)
+    runs = [c for c in calibrate.cells() if not calibrate.not_applicable(c[2], c[5]) and not calibrate.retired(c[5])]
+    judged = [c for c in runs if c[4] == calibrate.POWER_SHAPE]
+    out = ["", "The detectable effect ([its rule](#detectable-rule); goal ≤ %g u a step on %d × %d): %d of %d cells "
+           "measured." % ((calibrate.POWER_GOAL,) + calibrate.POWER_SHAPE + (sum(c[1] in got for c in judged),
+                                                                            len(judged))),
+           "", "| cell | rows | statistics | τ (u) | detectable (u) | goal |", "|---" * 6 + "|"]
+    for c in judged + [c for c in runs if c[4] != calibrate.POWER_SHAPE and c[1] in got]:
+        r = got.get(c[1])
+        if r is None:
+            s = cost.get(c[1])
+            out.append("| %s | | | | | not measured%s |" % (c[1], ": about %.3g CPU s" % s if s else ""))
+            continue
+        det = float(r["detectable_u"]) if r["detectable_u"] else float("inf")
+        word = ("met" if det <= calibrate.POWER_GOAL else "**not met**") if c[4] == calibrate.POWER_SHAPE else "—"
+        out.append("| %s | %s | %s | %s | %s | %s |" % (c[1], r["rows"], r["statistics"], "%.2g" % float(r["tau_u"])
+                                                          if r["tau_u"] else "", "%.3g" % det, word))
     return out
 
 
