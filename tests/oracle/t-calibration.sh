@@ -93,6 +93,10 @@ got=$(awk -F'\t' 'NR > 1 { print $1, $2, $3, $4, $5, ($6 > 0 && $6 < 1) }' "$d/p
 $py -c 'import sys; sys.path.insert(0, "tests/port"); import calibrate as c
 e = c.extrapolate(2, 0.15, 4, 0.2, 1000), c.extrapolate(20, 3.0, 40, 2.9, 2000)
 sys.exit(abs(e[0] - (0.15 + 0.025 * 998)) > 1e-9 or e[1] != 2.9)' || note "calibrate.extrapolate is not the slope's line"
+# the C port's generation from 2 and 4 paths: the set-up once, the slope scaled
+$py -c 'import sys; sys.path.insert(0, "tests/port"); import calibrate as c
+g = c.generation(7.0, 8.0, 1000), c.generation(8.0, 8.0, 1000)
+sys.exit(abs(g[0] - (7.0 + 0.5 * 998)) > 1e-9 or g[1] != 2000)' || note "calibrate.generation is not the set-up plus the slope"
 
 # a probed cell is probed again only with --reprobe, and only while it has no run
 mkdir "$d/c" && cp "$d/a/cost.tsv" "$d/c/"

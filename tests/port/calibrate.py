@@ -275,14 +275,22 @@ def extrapolate(n1, v1, n2, v2, n):
     return v1 + b * (n - n1) if b > 0 else v2
 
 
+def generation(g2, g4, paths):
+    """the C port's generation of `paths` paths from its CPU seconds at 2 and 4 (one process
+    a run, --batch: the set-up counted once, the slope scaled); 4's scaled where the slope
+    is not positive"""
+    b = (g4 - g2) / 2
+    return g2 + b * (paths - 2) if b > 0 else g4 * paths / 4
+
+
 def probe(cell, out):
     """the cost probe, on paths outside the runs' range (docs/power.md#reference-rule, the
     note of 2026-11-29 09:10 UTC): verify at two sizes, extrapolated to the run's units:
     at P >= 4, 2 and 4 paths of min(S, PROBE_SAMPLE) rows each (unit: a path, the run's
     P * S / that many), else the P paths with --sample PROBE_SAMPLE and twice that (unit:
-    a sampled row, the run's P * S); plus the generation of the P paths (cport: of those
-    made, scaled); when that estimate is under PROBE_WHOLE CPU seconds, a whole run's files
-    instead; its verdict is not read"""
+    a sampled row, the run's P * S); plus the generation of the P paths (cport: from 2 and
+    4 paths, `generation`); when that estimate is under PROBE_WHOLE CPU seconds, a whole
+    run's files instead; its verdict is not read"""
     c, name, fmt, _, (paths, steps), impl = cell
     rows = paths * steps
     with tempfile.TemporaryDirectory(prefix="calibrate-") as folder:
@@ -291,8 +299,7 @@ def probe(cell, out):
                 each = min(steps, PROBE_SAMPLE)
                 sample = each if each < steps else None
                 f4, gen, _ = generate(cell, probe_path(c), 4, tempfile.mkdtemp(dir=folder))
-                # cport writes a file a path; the others one file of all the paths
-                f2 = f4[:2] if impl == "cport" else generate(cell, probe_path(c), 2, tempfile.mkdtemp(dir=folder))[0]
+                f2, gen2, _ = generate(cell, probe_path(c), 2, tempfile.mkdtemp(dir=folder))
                 sizes = (2, 4, rows / each, "paths")
                 count, sampled = 4, 4 * each
                 v1, v2 = (verify(fmt, f, folder, sample=sample)[2] for f in (f2, f4))
@@ -305,8 +312,8 @@ def probe(cell, out):
             note = "slope: %.3f s at %d %s, %.3f s at %d" % (v1, sizes[0], sizes[3], v2, sizes[1])
             if impl != "cport" and count < paths:
                 _, gen, _ = generate(cell, probe_path(c), paths, tempfile.mkdtemp(dir=folder))
-            else:
-                gen *= paths / count
+            elif count < paths:
+                gen = generation(gen2, gen, paths)
             if gen + vcpu < PROBE_WHOLE:
                 whole = tempfile.mkdtemp(dir=folder)
                 files, gen, _ = generate(cell, probe_path(c), paths, whole)

@@ -101,7 +101,7 @@ def lines(d):
         if not rows:
             # the same P·S rows: a sibling shape's probe, else (a converged cell) its
             # retired twin's, whose solve is the default's
-            twin = name[:-len(impl)] + "slpi" if impl == calibrate.CONVERGED else None
+            twin = retired_twin(name, impl)
             sib = [cost[x] for x in siblings(name) + ([twin] if twin else []) if cost.get(x, {}).get("run_cpu_s")]
             if pr is None and sib:
                 s = float(sib[0]["run_cpu_s"])
@@ -161,6 +161,11 @@ def lines(d):
     return out + power_lines(d)
 
 
+def retired_twin(name, impl):
+    """a converged cell's retired twin (the default solve's cell of the same rows), or None"""
+    return name[:-len(impl)] + "slpi" if impl == calibrate.CONVERGED else None
+
+
 def power_lines(d):
     """the detectable effect of DIR/power.tsv (docs/power.md#detectable-rule): every
     1000 x 2 cell that runs, measured or its cost, then any other cell measured"""
@@ -175,7 +180,7 @@ def power_lines(d):
     for c in judged + [c for c in runs if c[4] != calibrate.POWER_SHAPE and c[1] in got]:
         r = got.get(c[1])
         if r is None:
-            s = cost.get(c[1])
+            s = cost.get(c[1]) or cost.get(retired_twin(c[1], c[5]))
             out.append("| %s | | | | | not measured%s |" % (c[1], ": about %.3g CPU s" % s if s else ""))
             continue
         det = float(r["detectable_u"]) if r["detectable_u"] else float("inf")
