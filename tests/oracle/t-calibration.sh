@@ -50,6 +50,16 @@ for k, f in zip(range(7, 10), files):
     if one != open(f, "rb").read():
         sys.exit("path %d: the batch wrote other bytes than its own process" % k)' "$d/port" > "$d/log" 2>&1 ||
   note "the C port's batch: $(tail -1 "$d/log")"
+# the C port's basis in long double, rounded once, from su(32) on (docs/power.md#cport-basis)
+$py -c 'import sys; sys.path.insert(0, "tests/port"); import calibrate as c
+ld = {s[0]: "-DPORT_BASIS_LD" in c.port_flags(s) for s in c.SYSTEMS}
+sys.exit(ld != {"rb": False, "su8": False, "su32": True, "su64": True, "su128": True})' ||
+  note "the C port's long-double basis is not the cells' of docs/power.md#cport-basis"
+cc_ld=$(${CC:-cc} -std=c11 -O2 -ffp-contract=off -DPORT_BASIS_LD -o "$d/port/ld" tests/port/zeitlin-isomp.c -lm 2>&1) ||
+  note "the long-double basis does not build: $cc_ld"
+"$d/port/ld" "$d/port/noise-7.tsv" 20 > "$d/port/ld.tsv" 2> /dev/null || note "the long-double basis' port failed"
+cmp -s "$d/port/ld.tsv" "$d/port/p7.tsv" && note "the long-double basis wrote the double basis' bytes"
+
 # a committed run is never redone
 $cal --dir "$d/a" --cell $cell --target 2 > /dev/null 2>&1
 [ "$(wc -l < "$d/a/$cell.tsv")" -eq 3 ] || note "--target 2 over 2 committed runs ran another"

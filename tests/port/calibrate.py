@@ -57,6 +57,10 @@ CONVERGED = "slpi-converged"
 # the smallest tol slpi accepts, and the cap accepted: a two-cycle one unit apart in an entry
 # of [1/2, 1) neither converges nor stagnates (the cap's amendment)
 CONVERGED_KEYS = {"tol": 2.0 ** -60, "on_cap": "accept"}
+# the systems whose C port builds its basis in long double, rounded once to its format
+# (docs/power.md#cport-basis): none of their cport cells had a run when a binary64 basis
+# from Jacobi rotations in double was found resolvable at su(32)
+CPORT_BASIS_LD = ("su32", "su64", "su128")
 TORCH = {"binary64": "float64", "binary32": "float32", "tf32": "tf32", "bfloat16": "bfloat16"}
 FIELDS = ("run", "first_path", "paths", "steps", "exit", "proof", "statistics", "p_systematic", "p_size", "rows",
           "gen_cpu_s", "verify_cpu_s", "slpi_version", "impl_version", "utc")
@@ -179,15 +183,23 @@ def many_path_file(problem, steps, t, paths, labels, states, name):
     return [name]
 
 
+def port_flags(system):
+    """the C port's defines for a system: su(N)'s N and ic_lmax (the preset's 11 unless the
+    cell sets it; su(8): 7), and the long-double basis where CPORT_BASIS_LD says"""
+    if system[0] == "rb":
+        return []
+    extra = ["-DN=%d" % system[2]["N"], "-DIC_LMAX=%d" % system[2].get("ic_lmax", 11)]
+    return extra + (["-DPORT_BASIS_LD"] if system[0] in CPORT_BASIS_LD else [])
+
+
 def build_port(system, fmt):
     """the C port of a system in a format, built under SLPI_BUILD when older than its sources"""
     src = "rb-isomp.c" if system[0] == "rb" else "zeitlin-isomp.c"
     real = "double" if fmt == "binary64" else "float"
-    # the preset's ic_lmax: 11 unless the cell sets it (su(8): 7)
-    extra = [] if system[0] == "rb" else ["-DN=%d" % system[2]["N"], "-DIC_LMAX=%d" % system[2].get("ic_lmax", 11)]
+    extra = port_flags(system)
     d = os.path.join(BUILD, "calibrate")
     os.makedirs(d, exist_ok=True)
-    exe = os.path.join(d, "%s-%s" % (system[0], real))
+    exe = os.path.join(d, "%s-%s%s" % (system[0], real, "-ld" if "-DPORT_BASIS_LD" in extra else ""))
     sources = [os.path.join(HERE, x) for x in (src, "port.h")]
     if not os.path.exists(exe) or os.path.getmtime(exe) < max(os.path.getmtime(x) for x in sources):
         cc = os.environ.get("CC", "cc")

@@ -26,41 +26,49 @@ typedef REAL _Complex cplx;
 
 /* Y_alpha lives on one pair of diagonals, m = mdiag[alpha] (m = 0: Y_l0 = i T_l0; else
  * (b+m, b) and (b, b+m) for b < N - m): its entries there, v_b (Y_l0) or v_b / sqrt 2
- * (Y^c, Y^s), in double (dval) and rounded once to `real` (rval); kind 0: Y_l0, 1: Y^c
+ * (Y^c, Y^s), in `wide` (dval) and rounded once to `real` (rval); kind 0: Y_l0, 1: Y^c
  * (entries v, -v), 2: Y^s (entries i v, i v). O(N^3) storage, so that su(64) and su(128)
  * build (a dense table of N^4 entries did not link at N = 128). */
-static double dval[NB][N], lam[NB]; /* -l(l+1) */
+/* the basis' arithmetic: double, or with -DPORT_BASIS_LD long double, so that `real`'s
+ * basis is the exact one rounded once (the calibration's su(N >= 32) cells,
+ * docs/power.md#cport-basis) */
+#ifdef PORT_BASIS_LD
+typedef long double wide;
+#else
+typedef double wide;
+#endif
+static wide dval[NB][N], lam[NB]; /* -l(l+1) */
 static real rval[NB][N];
 static int degree[NB], mdiag[NB], kind[NB];
 
 /* eigenvectors of the symmetric n x n matrix a (Jacobi rotations), columns of v, by
  * decreasing eigenvalue (= increasing l) */
-static void jacobi(double a[N][N], double v[N][N], int n)
+static void jacobi(wide a[N][N], wide v[N][N], int n)
 {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++) v[i][j] = i == j;
     for (int sweep = 0; sweep < 100; sweep++) {
-        double off = 0;
+        wide off = 0;
         for (int p = 0; p < n; p++)
             for (int q = p + 1; q < n; q++) off += a[p][q] * a[p][q];
         if (off < 1e-60) break;
         for (int p = 0; p < n; p++)
             for (int q = p + 1; q < n; q++) {
                 if (a[p][q] == 0) continue;
-                double th = (a[q][q] - a[p][p]) / (2 * a[p][q]);
-                double t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1)), c = 1 / sqrt(t * t + 1), s = t * c;
+                wide th = (a[q][q] - a[p][p]) / (2 * a[p][q]);
+                wide t = (th >= 0 ? 1 : -1) / (fabs(th) + sqrt(th * th + 1)), c = 1 / sqrt(t * t + 1), s = t * c;
                 for (int k = 0; k < n; k++) {
-                    double akp = a[k][p], akq = a[k][q];
+                    wide akp = a[k][p], akq = a[k][q];
                     a[k][p] = c * akp - s * akq;
                     a[k][q] = s * akp + c * akq;
                 }
                 for (int k = 0; k < n; k++) {
-                    double apk = a[p][k], aqk = a[q][k];
+                    wide apk = a[p][k], aqk = a[q][k];
                     a[p][k] = c * apk - s * aqk;
                     a[q][k] = s * apk + c * aqk;
                 }
                 for (int k = 0; k < n; k++) {
-                    double vkp = v[k][p], vkq = v[k][q];
+                    wide vkp = v[k][p], vkq = v[k][q];
                     v[k][p] = c * vkp - s * vkq;
                     v[k][q] = s * vkp + c * vkq;
                 }
@@ -69,7 +77,7 @@ static void jacobi(double a[N][N], double v[N][N], int n)
     for (int i = 0; i < n; i++) /* selection sort by decreasing eigenvalue */
         for (int j = i + 1; j < n; j++)
             if (a[j][j] > a[i][i]) {
-                double t = a[i][i];
+                wide t = a[i][i];
                 a[i][i] = a[j][j];
                 a[j][j] = t;
                 for (int k = 0; k < n; k++) {
@@ -80,7 +88,7 @@ static void jacobi(double a[N][N], double v[N][N], int n)
             }
 }
 
-static void put(int alpha, int l, int m, int k, const double *v, int n, double scale)
+static void put(int alpha, int l, int m, int k, const wide *v, int n, wide scale)
 {
     for (int b = 0; b < n; b++) {
         dval[alpha][b] = scale * v[b];
@@ -89,19 +97,19 @@ static void put(int alpha, int l, int m, int k, const double *v, int n, double s
     degree[alpha] = l;
     mdiag[alpha] = m;
     kind[alpha] = k;
-    lam[alpha] = -(double)l * (l + 1);
+    lam[alpha] = -(wide)l * (l + 1);
 }
 
 /* Y_l0 = i T_l0, Y^c_lm = (A - A^T)/sqrt 2, Y^s_lm = i (A + A^T)/sqrt 2, A = T_lm with
  * (T_lm)_{b+m, b} = v_b, v the eigenvector of L_m for l, its last component positive */
 static void build_basis(void)
 {
-    const double s = (N - 1) / 2.0;
-    double beta[N];
+    const wide s = (N - 1) / 2.0;
+    wide beta[N];
     for (int a = 0; a < N; a++) beta[a] = a < N - 1 ? sqrt(s * (s + 1) - (a - s) * (a - s + 1)) : 0;
     for (int m = 0; m < N; m++) {
         int n = N - m;
-        static double L[N][N], v[N][N];
+        static wide L[N][N], v[N][N];
         memset(L, 0, sizeof L);
         for (int a = 0; a < n; a++) {
             L[a][a] = -2 * (s * (s + 1) - (a - s) * (a + m - s));
@@ -110,14 +118,14 @@ static void build_basis(void)
         jacobi(L, v, n);
         for (int l = m; l < N; l++) {
             int col = l - m;
-            double sg = v[n - 1][col] > 0 ? 1 : -1, t[N];
+            wide sg = v[n - 1][col] > 0 ? 1 : -1, t[N];
             if (l == 0) continue;
             for (int b = 0; b < n; b++) t[b] = sg * v[b][col];
             if (m == 0)
                 put(l * l - 1, l, 0, 0, t, n, 1);
             else {
-                put(l * l - 1 + 2 * m - 1, l, m, 1, t, n, 1 / sqrt(2));
-                put(l * l - 1 + 2 * m, l, m, 2, t, n, 1 / sqrt(2));
+                put(l * l - 1 + 2 * m - 1, l, m, 1, t, n, 1 / sqrt((wide)2));
+                put(l * l - 1 + 2 * m, l, m, 2, t, n, 1 / sqrt((wide)2));
             }
         }
     }
@@ -274,7 +282,7 @@ static void x0(double *v)
         int m = mdiag[k];
         double w = c[k] / sqrt(norm);
         for (int b = 0; b < N - m; b++) {
-            double t = w * dval[k][b];
+            double t = w * (double)dval[k][b];
             if (kind[k] == 0)
                 xi[b][b] += t;
             else if (kind[k] == 1) {
