@@ -232,20 +232,18 @@ def generate(cell, first, count, folder):
     else:
         exe = build_port(system, fmt)
         keys = ["%s=%s" % kv for kv in system[2].items()]
-        if any(c.isspace() for c in folder):
-            raise ValueError("the port's batch list cannot name %r (white space)" % folder)
-        files, pairs = [], []
-        for k in range(first, first + count):
-            noise, traj = os.path.join(folder, "noise-%d.tsv" % k), os.path.join(folder, "p%d.tsv" % k)
-            subprocess.run([SLPI, "noise", "--preset", system[1], "-q", "steps=%d" % steps, "path=%d" % k, "-o", noise]
-                           + keys, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            pairs.append("%s %s\n" % (noise, traj))
-            files.append(traj)
+        pairs = [("noise-%d.tsv" % k, "p%d.tsv" % k) for k in range(first, first + count)]
+        for k, (noise, _) in zip(range(first, first + count), pairs):
+            subprocess.run([SLPI, "noise", "--preset", system[1], "-q", "steps=%d" % steps, "path=%d" % k, "-o",
+                            os.path.join(folder, noise)] + keys, check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
         # one process for the cell's paths: the port's set-up (su(N)'s basis) once, the
-        # same bytes as a process a path (tests/port/port.h --batch)
+        # same bytes as a process a path (tests/port/port.h --batch); names relative to
+        # the folder, which the list's white-space separation then never splits
         with open(os.path.join(folder, "batch.txt"), "w") as f:
-            f.writelines(pairs)
-        subprocess.run([exe, "--batch", os.path.join(folder, "batch.txt"), str(steps)], check=True)
+            f.writelines("%s %s\n" % p for p in pairs)
+        subprocess.run([exe, "--batch", "batch.txt", str(steps)], check=True, cwd=folder)
+        files = [os.path.join(folder, traj) for _, traj in pairs]
         version = os.path.basename(exe)
     return files, time.process_time() - t0 + child_cpu() - c0, version
 
@@ -343,42 +341,40 @@ def probe(cell, out):
     return run_cpu
 
 
-def one_run(cell, r, out):
-    """run r of the cell, its line appended when it has finished"""
+def judge(cell, first):
+    """the cell's P paths from `first` written and verified: verify's exit and JSON, and the
+    fields a data line shares (first path, shape, statistics verdict and rows, CPU seconds,
+    versions, time); `field(k)` is a statistics key as written ("" when absent)"""
     c, name, fmt, _, (paths, steps), _ = cell
-    first = first_path(c, r, paths)
     with tempfile.TemporaryDirectory(prefix="calibrate-") as folder:
         files, gen, version = generate(cell, first, paths, folder)
         rc, j, vcpu = verify(fmt, files, folder)
     st = j.get("statistics") or {}
-    g = lambda k: "" if st.get(k) is None else repr(st[k])  # noqa: E731
-    v = {"run": r, "first_path": first, "paths": paths, "steps": steps, "exit": rc,
-         "proof": (j.get("proof") or {}).get("verdict", j.get("verdict")), "statistics": st.get("verdict", "absent"),
-         "p_systematic": g("p_systematic"), "p_size": g("p_size"), "rows": st.get("steps", 0),
-         "gen_cpu_s": "%.3f" % gen, "verify_cpu_s": "%.3f" % vcpu,
-         "slpi_version": (j.get("slpi_version", "") + " " + TREE).strip(),
-         "impl_version": version, "utc": utc()}
+    v = {"first_path": first, "paths": paths, "steps": steps, "statistics": st.get("verdict", "absent"),
+         "rows": st.get("steps", 0), "gen_cpu_s": "%.3f" % gen, "verify_cpu_s": "%.3f" % vcpu,
+         "slpi_version": (j.get("slpi_version", "") + " " + TREE).strip(), "impl_version": version, "utc": utc()}
+    return rc, j, v, gen + vcpu, lambda k: "" if st.get(k) is None else repr(st[k])
+
+
+def one_run(cell, r, out):
+    """run r of the cell, its line appended when it has finished"""
+    c, name, _, _, (paths, _), _ = cell
+    rc, j, v, cpu, field = judge(cell, first_path(c, r, paths))
+    v.update({"run": r, "exit": rc, "proof": (j.get("proof") or {}).get("verdict", j.get("verdict")),
+              "p_systematic": field("p_systematic"), "p_size": field("p_size")})
     append(os.path.join(out, name + ".tsv"), FIELDS, v)
-    print("%s run %d: %s (statistics %s) %.1f CPU s" % (name, r, v["proof"], v["statistics"], gen + vcpu), flush=True)
-    return gen + vcpu
+    print("%s run %d: %s (statistics %s) %.1f CPU s" % (name, r, v["proof"], v["statistics"], cpu), flush=True)
+    return cpu
 
 
 def power_run(cell, out):
     """the cell's detectable-effect run, its line appended to DIR/power.tsv"""
-    c, name, fmt, _, (paths, steps), _ = cell
-    with tempfile.TemporaryDirectory(prefix="calibrate-") as folder:
-        files, gen, _ = generate(cell, power_path(c), paths, folder)
-        _, j, vcpu = verify(fmt, files, folder)
-    st = j.get("statistics") or {}
-    g = lambda k: "" if st.get(k) is None else repr(st[k])  # noqa: E731
-    v = {"cell": name, "first_path": power_path(c), "paths": paths, "steps": steps,
-         "statistics": st.get("verdict", "absent"), "detectable_u": g("detectable_effect_u"),
-         "tau_u": g("data_tolerance_u"), "rows": st.get("steps", 0), "gen_cpu_s": "%.3f" % gen,
-         "verify_cpu_s": "%.3f" % vcpu, "slpi_version": (j.get("slpi_version", "") + " " + TREE).strip(), "utc": utc()}
+    _, _, v, cpu, field = judge(cell, power_path(cell[0]))
+    v.update({"cell": cell[1], "detectable_u": field("detectable_effect_u"), "tau_u": field("data_tolerance_u")})
     append(os.path.join(out, "power.tsv"), POWER_FIELDS, v)
-    print("%s: detectable %s u a step (statistics %s) %.1f CPU s" % (name, v["detectable_u"] or "-", v["statistics"],
-                                                                     gen + vcpu), flush=True)
-    return gen + vcpu
+    print("%s: detectable %s u a step (statistics %s) %.1f CPU s" % (cell[1], v["detectable_u"] or "-",
+                                                                     v["statistics"], cpu), flush=True)
+    return cpu
 
 
 def commit(out, doc, paths, subject, body):

@@ -265,7 +265,8 @@ done:
     free(dw);
     free(x);
     free(row);
-    return fclose(f) || rc ? (rc ? rc : 1) : 0;
+    if (fclose(f) && !rc) rc = 1;
+    return rc;
 }
 
 /* --batch LIST: each line "NOISE_FILE TRAJ_FILE" run as port_run into TRAJ_FILE (written
@@ -277,10 +278,10 @@ static int port_batch(const port *p, const char *prog, const char *list, long st
         perror(list);
         return 2;
     }
-    char noise[4096], traj[4096];
-    int rc = 0, k;
-    while (!rc && (k = fscanf(l, "%4095s %4095s", noise, traj)) != EOF) {
-        if (k != 2) {
+    char line[8300], noise[4096], traj[4096], more;
+    int rc = 0;
+    while (!rc && fgets(line, sizeof line, l)) {
+        if (sscanf(line, "%4095s %4095s %c", noise, traj, &more) != 2) {
             fprintf(stderr, "%s: %s: a line is not \"NOISE_FILE TRAJ_FILE\"\n", prog, list);
             rc = 2;
             break;
@@ -304,7 +305,8 @@ static int port_main(const port *p, int argc, char **argv)
 {
     int batch = argc > 1 && strcmp(argv[1], "--batch") == 0, a = 1 + batch;
     if (argc < a + 2) {
-        fprintf(stderr, "usage: %s [--batch LIST] NOISE_FILE STEPS [DEFECT MAG [effect]]\n", argv[0]);
+        fprintf(stderr, "usage: %s NOISE_FILE STEPS [DEFECT MAG [effect]]  |  --batch LIST STEPS [DEFECT MAG]\n",
+                argv[0]);
         return 2;
     }
     defect d = { D_NONE, 0 };
