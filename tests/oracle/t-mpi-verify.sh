@@ -44,7 +44,7 @@ compare() {
   OMP_NUM_THREADS=2 "$bin" verify --local --table --threads 2 "$@" "$f" > "$d/$c-t2.txt" 2> "$d/$c-t2.err"
   rc=$?; [ $rc -eq "$want" ] || bad "$c: plain, 2 threads: exit $rc, want $want"
   for n in 1 2 3; do
-    OMP_NUM_THREADS=1 $mpirun -n $n "$mpibin" verify --local --table --threads 1 "$@" "$f" > "$d/$c-n$n.txt" 2> "$d/$c-n$n.err"
+    OMP_NUM_THREADS=1 $mpirun -n $n "$mpibin" verify --local --table --threads 1 -o "$d/$c-n$n.txt" "$@" "$f" 2> "$d/$c-n$n.err"
     rc=$?; [ $rc -eq "$want" ] || bad "$c: mpirun -n $n: exit $rc, want $want: $(tail -c 300 "$d/$c-n$n.err")"
   done
   for v in t2 n1 n2 n3; do

@@ -60,7 +60,7 @@ done
 mpirun="mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp"
 if command -v mpirun >/dev/null 2>&1 && [ -x "$mpibin" ]; then
   OMP_NUM_THREADS=1 OMPI_MCA_btl_vader_single_copy_mechanism=none $mpirun -n 2 "$mpibin" converge $study \
-    --resume "$tmp/kill1.ck" > "$tmp/mpi.txt" 2> "$tmp/mpi.err" || { bad "resume under mpirun -n 2 failed"; cat "$tmp/mpi.err"; }
+    --resume "$tmp/kill1.ck" -o "$tmp/mpi.txt" 2> "$tmp/mpi.err" || { bad "resume under mpirun -n 2 failed"; cat "$tmp/mpi.err"; }
   cmp -s "$tmp/full.txt" "$tmp/mpi.txt" || bad "the study resumed under mpirun -n 2 differs"
   OMPI_MCA_btl_vader_single_copy_mechanism=none $mpirun -n 2 "$mpibin" converge $study \
     --checkpoint "$tmp/mpi.ck" > /dev/null 2> "$tmp/mpi2.err"
