@@ -25,7 +25,9 @@
  * contiguous runs of the SLPI_DIAG_BINS bins of steps, the one where the first
  * ingredient's sum of z has the largest t against the noise of z between rows (window()),
  * when its t^2 exceeds the whole range's by more than 2 ln(runs) (a penalty for the runs
- * tried) and it spans at most a quarter of the steps; else "all steps".
+ * tried) and it spans at most a quarter of the steps; else "all steps". With a window
+ * named, the ingredients are ranked again by their shares on the window's rows, and the
+ * first there is the line's first (window_rank(), docs/power.md#window-first).
  *
  * Separability (rule fixed 2026-11-28 11:05 UTC, f765ae7c, before any outcome was seen): the
  * rows separate the first ingredient f from another ranked one j when, in the joint
@@ -271,14 +273,8 @@ static void window(slpi_verify_diagnosis *d, int form, int i)
         }
     }
     if (best - all > 2 * log((double)runs) && bb - ba + 1 <= LOCAL_BINS) {
-        double z = 0, dd = 0;
-        for (int b = ba; b <= bb; b++) {
-            z += d->bin_z[form][b][i];
-            dd += d->bin_dd[b][i];
-        }
         d->from = d->step0 + ba * d->width;
         d->to = d->step0 + (bb + 1) * d->width - 1;
-        d->window_rel = dd > 0 ? z / dd : 0;
     }
 }
 
@@ -349,6 +345,33 @@ static double window_joint_t(const slpi_verify_diagnosis *d, int form, int a, in
     if (B == 0) return INFINITY; /* b has no direction there */
     if (!(det > PARALLEL * A * B)) return 0;
     return sigma2 > 0 ? (B * Sa - C * Sb) / sqrt(sigma2 * B * det) : INFINITY;
+}
+
+/* With a window named, the ranked ingredients ordered again by the share each explains on
+ * the window's rows, (sum z)^2 / sum |D|^2 over its bins (a tie keeps the whole range's
+ * order), and the window's relative error that of the first there: the rows outside a
+ * local defect's window add to each sum |D|^2 and nothing else (docs/power.md#window-first). */
+static void window_rank(slpi_verify_diagnosis *d, int form)
+{
+    long lo, hi;
+    window_bins(d, &lo, &hi);
+    double z[SLPI_DIAG_INGREDIENTS] = { 0 }, dd[SLPI_DIAG_INGREDIENTS] = { 0 }, share[SLPI_DIAG_INGREDIENTS];
+    for (int k = 0; k < d->ranked; k++) {
+        int i = d->order[k];
+        for (long y = lo; y <= hi; y++) {
+            z[i] += d->bin_z[form][y][i];
+            dd[i] += d->bin_dd[y][i];
+        }
+        share[i] = dd[i] > 0 ? z[i] * z[i] / dd[i] : 0;
+    }
+    for (int k = 1; k < d->ranked; k++) /* stable: a tie keeps the whole range's order */
+        for (int j = k; j > 0 && share[d->order[j]] > share[d->order[j - 1]]; j--) {
+            int t = d->order[j];
+            d->order[j] = d->order[j - 1];
+            d->order[j - 1] = t;
+        }
+    int first = d->order[0];
+    d->window_rel = dd[first] > 0 ? z[first] / dd[first] : 0;
 }
 
 /* Which ranked ingredients the rows separate from the first (the file's header comment),
@@ -426,5 +449,6 @@ void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, d
     d->p = fmin(1.0, d->ranked * (isfinite(t) ? slpi_oracle_f_tail(t * t, 1, n - 1) : 0.0));
     d->named = fail && d->p <= alpha;
     if (d->named) window(d, form, first);
+    if (d->from >= 0) window_rank(d, form);
     if (d->ranked > 1) separability(d, form, alpha);
 }

@@ -7,7 +7,8 @@
  * bump whose evidence beats the whole range's by less than the penalty 2 ln(528), which
  * is no window; separability, the first's t in its joint fit with another ingredient
  * computed again from the rows, at an angle the rows do not resolve and at one they do,
- * over all rows and over a named window's rows alone (window_separability); one row made by slpi_oracle_diag_row on the fast path (fast_row); and the
+ * over all rows and over a named window's rows alone (window_separability); the first
+ * ranked again on a window's rows (window_first); one row made by slpi_oracle_diag_row on the fast path (fast_row); and the
  * first ingredient's p-value, its two-sided t tail times the ingredients ranked (all but
  * the solver's stop, 31) (Bonferroni), the tail integrated here from Student's density
  * (bonferroni). The rigid body's ISOMP gives the ingredients (32 of them: the step's 29,
@@ -265,6 +266,46 @@ static void window_separability(const slpi_problem *p, double phi)
                 t, f);
 }
 
+/* The first on a window's rows (docs/power.md#window-first): noise 1 (1), the planted one,
+ * with D_1 = a (1, 0) on steps 630..755 and 3 a (0, 1) elsewhere, and drift (0) with
+ * D_0 = a (cos 20 deg, sin 20 deg) there and a (0, 0.01) elsewhere; r = 3 D_1 on those
+ * steps plus noise of 0.5 in antithetic pairs of rows. Over all rows drift explains more
+ * (D_1's length outside the window, where nothing is planted, dilutes noise 1's share);
+ * on the window's rows noise 1 does: it is first, and "off by ... there" is its
+ * sum z / sum |D|^2 over those rows, computed here. */
+static void window_first(const slpi_problem *p)
+{
+    slpi_verify_diagnosis d;
+    slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+    double r2 = 0, buf[SLPI_DIAG_FIELDS], dd[NI] = { 0 }, z[NI] = { 0 }, a = 0, e[2] = { 0 }, Sw = 0, Dw = 0;
+    const double c = cos(acos(-1.0) / 9), sn = sin(acos(-1.0) / 9);
+    for (long s = 0; s < ROWS; s++) {
+        for (int j = 0; s % 2 == 0 && j < 2; j++) e[j] = 0.5 * (test_rand_uniform(-1, 1) + test_rand_uniform(-1, 1));
+        a = s % 2 ? a : test_rand_uniform(0.5, 2.0);
+        const int in = s >= 630 && s < 756;
+        const double r[2] = { (in ? 3 * a : 0) + (s % 2 ? -e[0] : e[0]), s % 2 ? -e[1] : e[1] };
+        const double d0[2] = { in ? a * c : 0, in ? a * sn : 0.01 * a }, d1[2] = { in ? a : 0, in ? 0 : 3 * a };
+        z[0] = d0[0] * r[0] + d0[1] * r[1];
+        z[1] = d1[0] * r[0] + d1[1] * r[1];
+        dd[0] = d0[0] * d0[0] + d0[1] * d0[1];
+        dd[1] = d1[0] * d1[0] + d1[1] * d1[1];
+        if (in) {
+            Sw += z[1];
+            Dw += dd[1];
+        }
+        r2 += r[0] * r[0] + r[1] * r[1];
+        row(buf, s, dd, z);
+        buf[SLPI_DIAG_PAIR(0, 1)] = d0[0] * d1[0] + d0[1] * d1[1];
+        slpi_oracle_diag_add(&d, buf);
+    }
+    slpi_oracle_diag_finish(&d, 0, r2, 1e-3, 1);
+    TEST_CHECKF(d.named && d.share[0] > d.share[1] && d.from == 630 && d.to == 755 && d.order[0] == 1 &&
+                    close_rel(d.window_rel, Sw / Dw, 1e-9),
+                "window first: named %d, shares %g (drift) %g (noise 1), window %ld..%ld, first %s, off by %g "
+                "there (want %g)",
+                d.named, d.share[0], d.share[1], d.from, d.to, d.name[d.order[0]], d.window_rel, Sw / Dw);
+}
+
 /* P(|T| > t) for Student's T with nu degrees of freedom: Simpson's rule on its density over
  * [t, t + 40], 40000 intervals (for nu ~ 2000 the density falls by e^-700 over that span;
  * the rule's error is below 1e-10 of the tail for t <= 10). */
@@ -397,6 +438,7 @@ int main(void)
     separability(p, 30);
     window_separability(p, 0.1);
     window_separability(p, 30);
+    window_first(p);
     fast_row(p);
     bonferroni(p);
     slpi_problem_free(p);
