@@ -25,9 +25,7 @@
  * contiguous runs of the SLPI_DIAG_BINS bins of steps, the one where the first
  * ingredient's sum of z has the largest t against the noise of z between rows (window()),
  * when its t^2 exceeds the whole range's by more than 2 ln(runs) (a penalty for the runs
- * tried) and it spans at most a quarter of the steps; else "all steps". With a window
- * named, the ingredients are ranked again by their shares on the window's rows, and the
- * first there is the line's first (window_rank(), docs/power.md#window-first).
+ * tried) and it spans at most a quarter of the steps; else "all steps".
  *
  * Separability (rule fixed 2026-11-28 11:05 UTC, f765ae7c, before any outcome was seen): the
  * rows separate the first ingredient f from another ranked one j when, in the joint
@@ -35,19 +33,22 @@
  * pooled sums <D_a, D_b>), f's coefficient differs from 0 beyond chance: its t against
  * the joint fit's sandwich standard error (independent rows, as above), p the two-sided
  * t tail with n - 2 degrees of freedom times the ranked - 1 others (Bonferroni), at most
- * alpha. Otherwise j is indistinguishable from f on these rows, whatever their shares.
+ * alpha; and (since 2026-12-01, docs/power.md#window-sandwich) j's coefficient does not:
+ * where both do, neither alone explains the rows ("both"). Otherwise j is
+ * indistinguishable from f on these rows, whatever their shares.
  * Why this t: when the deviation is b D_f plus noise of sigma per unit of direction, the
  * joint t of f is b |D_f| sin(theta) / sigma = t_f sin(theta), theta the angle between
  * the pooled directions (cos = sum <D_f, D_j> / sqrt(sum |D_f|^2 sum |D_j|^2)): the rows
- * resolve the angles down to arcsin(c / t_f), c the critical t. The line says which are
- * indistinguishable, their angle to f and the angle these rows resolve (theta c / |t|,
- * in sines), and what would separate them: t grows as sqrt(rows), so (c / t)^2 times the
- * rows at these states, or rows from states where the directions part (paths from other
- * x0, longer paths); an angle of 0 (the same direction on every row) only those.
- * When a window is named (changed 2026-11-29, docs/power.md#separability-window), the
- * rows outside it carry no defect: the joint fit is pooled over the window's bins alone,
- * f's t taking one noise per unit of direction from f's own fit there, c for the
- * window's rows. */
+ * resolve the angles down to arcsin(c / t_f), c the critical t, and j's joint t is a
+ * draw of Student's t. The line says which are indistinguishable, their angle to f and
+ * the angle these rows resolve (theta c / |t|, in sines), and what would separate them:
+ * t grows as sqrt(rows), so (c / t)^2 times the rows at these states, or rows from states
+ * where the directions part (paths from other x0, longer paths); an angle of 0 (the same
+ * direction on every row) only those; a pair of both, neither.
+ * When a window is named, the rows outside it carry no defect: a pass over the window's
+ * rows alone (oracle/verify.c) gives their sums, and slpi_oracle_diag_window ranks the
+ * ingredients by their shares there and decides separability from that pass's joint fit
+ * (docs/power.md#separability-window, #window-first, #window-sandwich). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,8 +173,6 @@ void slpi_oracle_diag_add(slpi_verify_diagnosis *d, const double *row)
         double dd = row[1 + 3 * i];
         d->dd[i] += dd;
         d->d4[i] += dd * dd;
-        d->bin_dd[b][i] += dd;
-        d->bin_d4[b][i] += dd * dd;
         for (int form = 0; form < 2; form++) {
             double z = row[2 + form + 3 * i];
             d->z[form][i] += z;
@@ -181,13 +180,11 @@ void slpi_oracle_diag_add(slpi_verify_diagnosis *d, const double *row)
             d->zd[form][i] += z * dd;
             d->bin_z[form][b][i] += z;
             d->bin_zz[form][b][i] += z * z;
-            d->bin_zd[form][b][i] += z * dd;
         }
         for (int j = 0; j < d->n; j++) {
             if (j == i) continue;
             double g = row[i < j ? SLPI_DIAG_PAIR(i, j) : SLPI_DIAG_PAIR(j, i)], ddj = row[1 + 3 * j];
             d->gram[i][j] += g;
-            if (i < j) d->bin_gram[b][i][j] += g;
             d->gram2[i][j] += g * g;
             d->dgram[i][j] += dd * g;
             d->ddpair[i][j] += dd * ddj;
@@ -213,15 +210,11 @@ void slpi_oracle_diag_merge(slpi_verify_diagnosis *to, const slpi_verify_diagnos
             to->zz[form][i] += from->zz[form][i];
             to->zd[form][i] += from->zd[form][i];
             for (int b = 0; b < SLPI_DIAG_BINS; b++) {
-                to->bin_dd[b][i] += form ? 0 : from->bin_dd[b][i];
-                to->bin_d4[b][i] += form ? 0 : from->bin_d4[b][i];
-                to->bin_zd[form][b][i] += from->bin_zd[form][b][i];
                 to->bin_z[form][b][i] += from->bin_z[form][b][i];
                 to->bin_zz[form][b][i] += from->bin_zz[form][b][i];
             }
         }
         for (int j = 0; j < to->n; j++) {
-            for (int b = 0; b < SLPI_DIAG_BINS; b++) to->bin_gram[b][i][j] += from->bin_gram[b][i][j];
             to->gram[i][j] += from->gram[i][j];
             to->gram2[i][j] += from->gram2[i][j];
             to->dgram[i][j] += from->dgram[i][j];
@@ -241,10 +234,11 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The window of ingredient i's evidence (the file's header comment): the noise of z per
- * row, s^2, is the median over the bins of z's variance within a bin (a local defect
- * raises it in the few bins it covers only); a run of bins a..b has t = sum z / sqrt(n s^2). */
-static void window(slpi_verify_diagnosis *d, int form, int i)
+/* The run of d's bins *ba..*bb where ingredient i's sum of z, of sign sgn, has the largest
+ * t^2 = (sum z)^2 / (n s^2): s^2, the noise of z per row, is the median over the bins of
+ * z's variance within a bin (a local defect raises it in the few bins it covers only),
+ * into *s2. Returns that t^2, or -1 when no noise is measured. */
+static double best_run(const slpi_verify_diagnosis *d, int form, int i, double sgn, int *ba, int *bb, double *s2)
 {
     double var[SLPI_DIAG_BINS];
     int nv = 0;
@@ -252,26 +246,39 @@ static void window(slpi_verify_diagnosis *d, int form, int i)
         double n = (double)d->bin_rows[b], z = d->bin_z[form][b][i];
         if (n >= 2) var[nv++] = fmax((d->bin_zz[form][b][i] - z * z / n) / (n - 1), 0);
     }
-    if (nv == 0) return;
+    if (nv == 0) return -1;
     qsort(var, (size_t)nv, sizeof *var, by_value);
-    double s2 = nv % 2 ? var[nv / 2] : (var[nv / 2 - 1] + var[nv / 2]) / 2;
-    if (!(s2 > 0)) return;
-    double sgn = d->z[form][i] >= 0 ? 1.0 : -1.0, all = d->z[form][i] * d->z[form][i] / ((double)d->rows * s2);
+    *s2 = nv % 2 ? var[nv / 2] : (var[nv / 2 - 1] + var[nv / 2]) / 2;
+    if (!(*s2 > 0)) return -1;
     double best = -1;
-    int ba = 0, bb = SLPI_DIAG_BINS - 1, runs = SLPI_DIAG_BINS * (SLPI_DIAG_BINS + 1) / 2;
+    *ba = 0;
+    *bb = SLPI_DIAG_BINS - 1;
     for (int a = 0; a < SLPI_DIAG_BINS; a++) {
         double z = 0, n = 0;
         for (int b = a; b < SLPI_DIAG_BINS; b++) {
             z += d->bin_z[form][b][i];
             n += (double)d->bin_rows[b];
-            double t2 = n > 0 && sgn * z > 0 ? z * z / (n * s2) : 0;
+            double t2 = n > 0 && sgn * z > 0 ? z * z / (n * *s2) : 0;
             if (t2 > best) {
                 best = t2;
-                ba = a;
-                bb = b;
+                *ba = a;
+                *bb = b;
             }
         }
     }
+    return best;
+}
+
+/* The window of ingredient i's evidence (the file's header comment): the best run of bins,
+ * named when its t^2 beats the whole range's by the penalty and it spans at most a quarter
+ * of the steps. */
+static void window(slpi_verify_diagnosis *d, int form, int i)
+{
+    double s2, sgn = d->z[form][i] >= 0 ? 1.0 : -1.0;
+    int ba, bb, runs = SLPI_DIAG_BINS * (SLPI_DIAG_BINS + 1) / 2;
+    double best = best_run(d, form, i, sgn, &ba, &bb, &s2);
+    if (best < 0) return;
+    double all = d->z[form][i] * d->z[form][i] / ((double)d->rows * s2);
     if (best - all > 2 * log((double)runs) && bb - ba + 1 <= LOCAL_BINS) {
         d->from = d->step0 + ba * d->width;
         d->to = d->step0 + (bb + 1) * d->width - 1;
@@ -289,21 +296,20 @@ static double angle_deg(double A, double B, double C)
     return B > 0 ? acos(fmin(1.0, fabs(C) / sqrt(A * B))) * 180 / acos(-1.0) : 90;
 }
 
-/* The window's bins, lo..hi (d->from..d->to, bin edges). */
-static void window_bins(const slpi_verify_diagnosis *d, long *lo, long *hi)
-{
-    *lo = (d->from - d->step0) / d->width;
-    *hi = (d->to - d->step0 + 1) / d->width - 1;
-}
-
-/* The joint fit of the first ingredient a with b (the file's header comment): a's
- * coefficient's t against the fit's sandwich error, 0 when their pooled directions are
- * parallel; the angle between the directions, in degrees, into *angle. */
-static double joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, double *angle)
+/* The joint fit of the first ingredient a with b over the rows summed in d (the file's
+ * header comment): each coefficient's t against the fit's sandwich error, into *ta and
+ * *tb, 0 when their pooled directions are parallel; the angle between the directions, in
+ * degrees, into *angle. */
+static void joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, double *ta, double *tb, double *angle)
 {
     double n = (double)d->rows, A = d->dd[a], B = d->dd[b], C = d->gram[a][b], det = A * B - C * C;
     *angle = angle_deg(A, B, C);
-    if (!(det > PARALLEL * A * B)) return 0;
+    *ta = *tb = 0;
+    if (B == 0) { /* b has no direction on these rows */
+        *ta = INFINITY;
+        return;
+    }
+    if (!(det > PARALLEL * A * B)) return;
     double Sa = d->z[form][a], Sb = d->z[form][b];
     double ba = (B * Sa - C * Sb) / det, bb = (A * Sb - C * Sa) / det;
     /* the rows' scores e = (z_a, z_b) - G_row (ba, bb): their sums of squares and product */
@@ -314,79 +320,27 @@ static double joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, do
     double eab = d->zpair[form][a][b] - ba * d->zgram[form][a][b] - bb * d->zdpair[form][a][b] -
         ba * d->zdpair[form][b][a] - bb * d->zgram[form][b][a] + ba * ba * d->dgram[a][b] +
         ba * bb * (d->ddpair[a][b] + d->gram2[a][b]) + bb * bb * d->dgram[b][a];
-    /* (G^-1 E G^-1)_aa n / (n - 1), G^-1's row a = (B, -C) / det */
-    double var = (B * B * eaa - 2 * B * C * eab + C * C * ebb) / (det * det) * n / (n - 1);
-    return var > 0 ? ba / sqrt(var) : ba != 0 ? INFINITY : 0;
+    /* G^-1 E G^-1 n / (n - 1), G^-1's rows (B, -C) / det and (-C, A) / det */
+    double va = (B * B * eaa - 2 * B * C * eab + C * C * ebb) / (det * det) * n / (n - 1);
+    double vb = (A * A * ebb - 2 * A * C * eab + C * C * eaa) / (det * det) * n / (n - 1);
+    *ta = va > 0 ? ba / sqrt(va) : ba != 0 ? INFINITY : 0;
+    *tb = vb > 0 ? bb / sqrt(vb) : bb != 0 ? INFINITY : 0;
 }
 
-/* The joint fit of the first a with b on the rows of the window's bins (the file's header
- * comment): a's coefficient's t with one noise per unit of direction, that of a's own fit
- * there, sigma^2 = sum (z_a - beta |D_a|^2)^2 / sum |D_a|^2 n / (n - 1) (so that a's own t
- * is its sandwich t), n the window's rows; 0 when the directions pooled there are
- * parallel. The angle into *angle. */
-static double window_joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, double n, double *angle)
+/* The two-sided tail of t with n - 2 degrees of freedom, times the pairs (Bonferroni). */
+static double pair_p(double t, double n, double pairs)
 {
-    long ba, bb;
-    window_bins(d, &ba, &bb);
-    double A = 0, B = 0, C = 0, Sa = 0, Sb = 0, zz = 0, zd = 0, d4 = 0;
-    for (long y = ba; y <= bb; y++) {
-        A += d->bin_dd[y][a];
-        B += d->bin_dd[y][b];
-        C += a < b ? d->bin_gram[y][a][b] : d->bin_gram[y][b][a];
-        Sa += d->bin_z[form][y][a];
-        Sb += d->bin_z[form][y][b];
-        zz += d->bin_zz[form][y][a];
-        zd += d->bin_zd[form][y][a];
-        d4 += d->bin_d4[y][a];
-    }
-    double beta = Sa / A, det = A * B - C * C;
-    double sigma2 = fmax(zz - 2 * beta * zd + beta * beta * d4, 0) / A * n / (n - 1);
-    *angle = angle_deg(A, B, C);
-    if (B == 0) return INFINITY; /* b has no direction there */
-    if (!(det > PARALLEL * A * B)) return 0;
-    return sigma2 > 0 ? (B * Sa - C * Sb) / sqrt(sigma2 * B * det) : INFINITY;
+    return isfinite(t) ? fmin(1.0, pairs * slpi_oracle_f_tail(t * t, 1, n - 2)) : 0.0;
 }
 
-/* With a window named, the ranked ingredients ordered again by the share each explains on
- * the window's rows, (sum z)^2 / sum |D|^2 over its bins (a tie keeps the whole range's
- * order), and the window's relative error that of the first there: the rows outside a
- * local defect's window add to each sum |D|^2 and nothing else (docs/power.md#window-first). */
-static void window_rank(slpi_verify_diagnosis *d, int form)
+/* Which ranked ingredients of d the rows summed in src separate from the first (the file's
+ * header comment): j is separated when the first's joint t is beyond the critical t and
+ * j's is not; the critical t, and the factor of rows that would separate those whose
+ * first's t falls short. src is d itself, or the pass over a named window's rows. */
+static void separability(slpi_verify_diagnosis *d, const slpi_verify_diagnosis *src, int form, double alpha)
 {
-    long lo, hi;
-    window_bins(d, &lo, &hi);
-    double z[SLPI_DIAG_INGREDIENTS] = { 0 }, dd[SLPI_DIAG_INGREDIENTS] = { 0 }, share[SLPI_DIAG_INGREDIENTS];
-    for (int k = 0; k < d->ranked; k++) {
-        int i = d->order[k];
-        for (long y = lo; y <= hi; y++) {
-            z[i] += d->bin_z[form][y][i];
-            dd[i] += d->bin_dd[y][i];
-        }
-        share[i] = dd[i] > 0 ? z[i] * z[i] / dd[i] : 0;
-    }
-    for (int k = 1; k < d->ranked; k++) /* stable: a tie keeps the whole range's order */
-        for (int j = k; j > 0 && share[d->order[j]] > share[d->order[j - 1]]; j--) {
-            int t = d->order[j];
-            d->order[j] = d->order[j - 1];
-            d->order[j - 1] = t;
-        }
-    int first = d->order[0];
-    d->window_rel = dd[first] > 0 ? z[first] / dd[first] : 0;
-}
-
-/* Which ranked ingredients the rows separate from the first (the file's header comment),
- * the critical t and the factor of rows that would separate the rest: the rows of the
- * window when one is named, else all rows. */
-static void separability(slpi_verify_diagnosis *d, int form, double alpha)
-{
-    double n = (double)d->rows, pairs = d->ranked - 1, lo = 0, hi = 1e3;
-    int first = d->order[0], local = d->from >= 0;
-    if (local) {
-        long lo, hi;
-        window_bins(d, &lo, &hi);
-        n = 0;
-        for (long y = lo; y <= hi; y++) n += (double)d->bin_rows[y];
-    }
+    double n = (double)src->rows, pairs = d->ranked - 1, lo = 0, hi = 1e3;
+    int first = d->order[0], short_of_c = 0;
     for (int it = 0; it < 100; it++) { /* the critical t: pairs P(|t_{n-2}| > c) = alpha */
         double c = (lo + hi) / 2;
         if (pairs * slpi_oracle_f_tail(c * c, 1, n - 2) > alpha)
@@ -397,20 +351,58 @@ static void separability(slpi_verify_diagnosis *d, int form, double alpha)
     d->sep_crit = hi;
     d->alike = 0;
     d->more_rows = 1;
-    d->separated[first] = 0;
-    d->angle[first] = d->sep_t[first] = d->sep_p[first] = 0;
+    d->separated[first] = d->both[first] = 0;
+    d->angle[first] = d->sep_t[first] = d->sep_p[first] = d->other_t[first] = 0;
     for (int k = 1; k < d->ranked; k++) {
         int j = d->order[k];
-        double t =
-            local ? window_joint_t(d, form, first, j, n, &d->angle[j]) : joint_t(d, form, first, j, &d->angle[j]);
+        double t, tj;
+        joint_t(src, form, first, j, &t, &tj, &d->angle[j]);
         d->sep_t[j] = t;
-        d->sep_p[j] = isfinite(t) ? fmin(1.0, pairs * slpi_oracle_f_tail(t * t, 1, n - 2)) : 0.0;
-        d->separated[j] = d->sep_p[j] <= alpha;
+        d->other_t[j] = tj;
+        d->sep_p[j] = pair_p(t, n, pairs);
+        d->both[j] = d->sep_p[j] <= alpha && pair_p(tj, n, pairs) <= alpha;
+        d->separated[j] = d->sep_p[j] <= alpha && !d->both[j];
         if (d->separated[j]) continue;
         d->alike++;
+        if (d->both[j]) continue; /* more rows of these states do not part a mixture */
+        short_of_c++;
         double need = t != 0 ? d->sep_crit * d->sep_crit / (t * t) : INFINITY;
         d->more_rows = fmax(d->more_rows, need);
     }
+    if (d->alike > 0 && short_of_c == 0) d->more_rows = NAN; /* every one a mixture: no factor of rows */
+}
+
+void slpi_oracle_diag_window(slpi_verify_diagnosis *d, const slpi_verify_diagnosis *w, int rounded, double alpha)
+{
+    int form = rounded ? 1 : 0;
+    if (d->from < 0 || d->ranked == 0 || w->rows < 3) return;
+    double share[SLPI_DIAG_INGREDIENTS];
+    for (int k = 0; k < d->ranked; k++) {
+        int i = d->order[k];
+        share[i] = w->dd[i] > 0 ? w->z[form][i] * w->z[form][i] / w->dd[i] : 0;
+    }
+    for (int k = 1; k < d->ranked; k++) /* stable: a tie keeps the whole range's order */
+        for (int j = k; j > 0 && share[d->order[j]] > share[d->order[j - 1]]; j--) {
+            int t = d->order[j];
+            d->order[j] = d->order[j - 1];
+            d->order[j - 1] = t;
+        }
+    int first = d->order[0];
+    d->window_rel = w->dd[first] > 0 ? w->z[form][first] / w->dd[first] : 0;
+    if (d->ranked > 1) separability(d, w, form, alpha);
+}
+
+int slpi_oracle_diag_refine(const slpi_verify_diagnosis *d, const slpi_verify_diagnosis *w, int rounded, long *from,
+                            long *to)
+{
+    int form = rounded ? 1 : 0, first = d->order[0], ba, bb;
+    double s2;
+    if (d->from < 0 || d->ranked == 0 || w->rows < 3) return 0;
+    if (best_run(w, form, first, w->z[form][first] >= 0 ? 1.0 : -1.0, &ba, &bb, &s2) < 0) return 0;
+    long lo = w->step0 + ba * w->width, hi = w->step0 + (bb + 1) * w->width - 1;
+    *from = lo > d->from ? lo : d->from;
+    *to = hi < d->to ? hi : d->to;
+    return *from > d->from || *to < d->to;
 }
 
 void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, double alpha, int fail)
@@ -449,6 +441,6 @@ void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, d
     d->p = fmin(1.0, d->ranked * (isfinite(t) ? slpi_oracle_f_tail(t * t, 1, n - 1) : 0.0));
     d->named = fail && d->p <= alpha;
     if (d->named) window(d, form, first);
-    if (d->from >= 0) window_rank(d, form);
-    if (d->ranked > 1) separability(d, form, alpha);
+    if (d->from < 0 && d->ranked > 1) separability(d, d, form, alpha);
+    /* with a window, slpi_oracle_diag_window decides from the pass over its rows */
 }

@@ -184,6 +184,15 @@ void slpi_oracle_diag_merge(slpi_verify_diagnosis *to, const slpi_verify_diagnos
 /* The result over the rows' form (rounded: 1), named when the statistics FAIL (fail) and
  * the best ingredient's p <= alpha; r2 the sum |r|^2 of that form. */
 void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, double alpha, int fail);
+/* Where d names a window: its ingredients ranked again by the share each explains on the
+ * window's rows, the window's relative error and separability from w, the sums of a pass
+ * over those rows alone (the joint fit's sandwich error there; docs/power.md#window-sandwich). */
+void slpi_oracle_diag_window(slpi_verify_diagnosis *d, const slpi_verify_diagnosis *w, int rounded, double alpha);
+/* Where d names a window and w is the pass over its rows (binned over them): the run of
+ * w's bins where d's first has the largest t, with the sign of its sum there, into
+ * *from..*to (docs/power.md#window-refine); 1 when it is narrower than d's window. */
+int slpi_oracle_diag_refine(const slpi_verify_diagnosis *d, const slpi_verify_diagnosis *w, int rounded, long *from,
+                            long *to);
 
 /* The error unit of a local row k steps after its predecessor: k m u, m = ceil(sqrt(dim)). */
 double slpi_oracle_local_unit(long steps, int dim, double u);

@@ -101,11 +101,13 @@ void slpi_verify_write_summary(FILE *f, const slpi_verify_input *in, const slpi_
 
 /* The ingredients the rows (the window's, when one is named) do not separate from the
  * first (oracle/diagnose.c), their angles to it, the angles the rows resolve, and what
- * would separate them. */
+ * would separate them; those with both joint t's beyond the critical t apart: neither
+ * alone explains the rows. */
 static void write_alike(FILE *f, const slpi_verify_diagnosis *d)
 {
     if (d->alike == 0) return;
     const double deg = acos(-1.0) / 180;
+    int nboth = 0;
     fprintf(f, "; %s", d->name[d->order[0]]);
     for (int k = 1, m = 0; k < d->ranked; k++)
         if (!d->separated[d->order[k]]) fprintf(f, "%s%s", ++m == d->alike ? " or " : ", ", d->name[d->order[k]]);
@@ -115,20 +117,31 @@ static void write_alike(FILE *f, const slpi_verify_diagnosis *d)
         fprintf(f, ": indistinguishable on these rows (angle");
     for (int k = 1, m = 0; k < d->ranked; k++)
         if (!d->separated[d->order[k]]) fprintf(f, "%s%.2g", m++ ? ", " : " ", d->angle[d->order[k]]);
-    fprintf(f, " deg, these rows resolve");
+    fprintf(f, " deg");
     for (int k = 1, m = 0; k < d->ranked; k++) {
         int j = d->order[k];
-        if (d->separated[j]) continue;
+        if (d->separated[j] || d->both[j]) {
+            nboth += d->both[j];
+            continue;
+        }
         double t = fabs(d->sep_t[j]), s = t > 0 ? sin(d->angle[j] * deg) * d->sep_crit / t : 1;
-        fprintf(f, "%s%.2g", m++ ? ", " : " ", asin(fmin(1.0, s)) / deg);
+        fprintf(f, "%s%.2g", m++ ? ", " : ", these rows resolve ", asin(fmin(1.0, s)) / deg);
     }
-    if (isfinite(d->more_rows))
+    if (nboth > 0) {
+        fprintf(f, "; for");
+        for (int k = 1, m = 0; k < d->ranked; k++)
+            if (d->both[d->order[k]]) fprintf(f, "%s%s", m++ ? ", " : " ", d->name[d->order[k]]);
+        fprintf(f, " both joint coefficients differ from 0: neither alone explains these rows");
+    }
+    if (isnan(d->more_rows))
+        fprintf(f, ")");
+    else if (isfinite(d->more_rows))
         fprintf(f,
-                " deg); about %.2gx the rows, or rows from other states (paths from other x0, longer paths), "
+                "); about %.2gx the rows, or rows from other states (paths from other x0, longer paths), "
                 "separate them",
                 d->more_rows);
     else
-        fprintf(f, " deg); only rows from other states (paths from other x0, longer paths) separate them");
+        fprintf(f, "); only rows from other states (paths from other x0, longer paths) separate them");
 }
 
 /* The diagnosis beside a statistical FAIL (oracle/diagnose.c): the first three ingredients
@@ -266,11 +279,11 @@ static json_t *diagnosis_json(const slpi_verify_diagnosis *d)
     for (int k = 0; k < d->ranked; k++) {
         int i = d->order[k];
         json_array_append_new(list,
-                              json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b}", "ingredient", d->name[i],
+                              json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b}", "ingredient", d->name[i],
                                         "relative_error", real_or_null(d->rel[i]), "lo", real_or_null(d->lo[i]), "hi",
                                         real_or_null(d->hi[i]), "t", real_or_null(d->t[i]), "share",
                                         real_or_null(d->share[i]), "angle_deg", real_or_null(d->angle[i]), "separated",
-                                        d->separated[i]));
+                                        d->separated[i], "both", d->both[i]));
     }
     json_t *alike = json_array();
     for (int k = 0; d->alike > 0 && k < d->ranked; k++)

@@ -278,8 +278,10 @@ static int verify_one(const char *path, const char *name, const slpi_verify_opts
     int rc = slpi_verify_scan(in, o, err);
     int dim = in->dim;
     slpi_oracle_stat_init(&res->stats, rc == SLPI_OK ? slpi_problem_noise_count(in->p) : 0, dim, o->alpha);
-    slpi_oracle_diag_init(&res->stats.diag, rc == SLPI_OK ? in->p : NULL, dim, in->first_step, in->last_step,
-                          o->precision.u);
+    /* the diagnosis's bins span the steps of the rows kept (--rows: docs/power.md#window-refine) */
+    long bin_lo = o->row_first > in->first_step ? o->row_first : in->first_step;
+    long bin_hi = o->row_last >= 0 && o->row_last < in->last_step ? o->row_last : in->last_step;
+    slpi_oracle_diag_init(&res->stats.diag, rc == SLPI_OK ? in->p : NULL, dim, bin_lo, bin_hi, o->precision.u);
     double *x0 = calloc((size_t)dim + 1, sizeof(double));
     if (rc == SLPI_OK && !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
     if (rc == SLPI_OK && o->local && in->ncand == 0) rc = no_local_row(in, o, err);
@@ -482,11 +484,26 @@ static int file_threads(int n, const slpi_verify_opts *o, slpi_error *err, int *
     return *rc == SLPI_OK && nt > 1 && n >= FILES_PER_THREAD * nt ? nt : 1;
 }
 
+/* The diagnosis's pass over the rows of steps from..to alone (within o's own range) into r. */
+static int rows_pass(int n, const char *const *paths, const char *const *names, const slpi_verify_opts *o, long from,
+                     long to, slpi_verify_result *r, slpi_error *err)
+{
+    slpi_verify_opts d = *o;
+    d.row_first = o->row_first > from ? o->row_first : from;
+    d.row_last = o->row_last >= 0 && o->row_last < to ? o->row_last : to;
+    memset(r, 0, sizeof *r);
+    return run_files(n, paths, names, &d, NULL, 1, r, err);
+}
+
 /* The diagnosis's pass: where the statistics FAIL, the local comparison again over the
  * same rows (the same options, the proof's global comparison and table left out, no
  * report), now with the ingredients' directions (oracle/diagnose.c), whose cost (a
  * double step per ingredient a row) a passing run does not pay. Its rows and so its
- * statistics are the first pass's; its diagnosis replaces the first's, which had no rows. */
+ * statistics are the first pass's; its diagnosis replaces the first's, which had no rows.
+ * Where it names a window, a third pass over the window's rows (at most a quarter of the
+ * steps) gives the ranking and separability there (docs/power.md#window-sandwich), and a
+ * fourth over the first's best run of the third's bins, where that trims the window's
+ * edges, gives them again (docs/power.md#window-refine). */
 static int diagnose_pass(int n, const char *const *paths, const char *const *names, const slpi_verify_opts *o,
                          slpi_verify_result *res, slpi_error *err)
 {
@@ -496,7 +513,21 @@ static int diagnose_pass(int n, const char *const *paths, const char *const *nam
     slpi_verify_result *r = calloc(1, sizeof *r);
     int rc = r ? run_files(n, paths, names, &d, NULL, 1, r, err)
                : slpi_error_set(err, SLPI_EINPUT, "verify: out of memory for the diagnosis");
-    if (rc == SLPI_OK) res->stats.diag = r->stats.diag;
+    slpi_verify_diagnosis *g = &res->stats.diag;
+    const int rounded = res->stats.against_rounded;
+    long from, to;
+    if (rc == SLPI_OK) *g = r->stats.diag;
+    if (rc == SLPI_OK && g->from >= 0) { /* a window: a third pass over its rows alone */
+        rc = rows_pass(n, paths, names, &d, g->from, g->to, r, err);
+        if (rc == SLPI_OK) slpi_oracle_diag_window(g, &r->stats.diag, rounded, res->stats.alpha);
+        /* its edges refined: a fourth pass over the first's best run of its bins */
+        if (rc == SLPI_OK && slpi_oracle_diag_refine(g, &r->stats.diag, rounded, &from, &to) &&
+            (rc = rows_pass(n, paths, names, &d, from, to, r, err)) == SLPI_OK) {
+            g->from = from;
+            g->to = to;
+            slpi_oracle_diag_window(g, &r->stats.diag, rounded, res->stats.alpha);
+        }
+    }
     free(r);
     return rc;
 }

@@ -225,13 +225,10 @@ typedef struct {
     double dd[SLPI_DIAG_INGREDIENTS];        /* sum |D_i|^2, and of <r, D_i> and its square, r */
     double z[2][SLPI_DIAG_INGREDIENTS], zz[2][SLPI_DIAG_INGREDIENTS]; /* from the exact step [0], rounded [1] */
     double zd[2][SLPI_DIAG_INGREDIENTS], d4[SLPI_DIAG_INGREDIENTS];   /* of <r, D_i> |D_i|^2 and |D_i|^4 */
+    /* per bin, for the window's choice: sum <r, D_i> and its square, and the rows (the
+     * window's own sums come from a pass over its rows: slpi_oracle_diag_window) */
     double bin_z[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_zz[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
-    double bin_dd[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     long bin_rows[SLPI_DIAG_BINS];
-    /* for separability on a window's rows: per bin, sum <D_a, D_b> (a < b), of <r, D_i> |D_i|^2
-     * and of |D_i|^4 */
-    double bin_gram[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS][SLPI_DIAG_INGREDIENTS];
-    double bin_zd[2][SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS], bin_d4[SLPI_DIAG_BINS][SLPI_DIAG_INGREDIENTS];
     /* the pairs a != b, for their joint fit (separability): sum <D_a, D_b>, its square,
      * |D_a|^2 <D_a, D_b>, |D_a|^2 |D_b|^2; and per form <r, D_a> <r, D_b>, <r, D_a> <D_a, D_b>
      * and <r, D_a> |D_b|^2 */
@@ -243,20 +240,25 @@ typedef struct {
     /* the result: named when the statistics FAIL and the best ingredient's p <= alpha */
     int named;
     int ranked;                        /* the ingredients with a direction (some D_i != 0) */
-    int order[SLPI_DIAG_INGREDIENTS];  /* those, by the share of sum |r|^2 each explains, largest first */
+    int order[SLPI_DIAG_INGREDIENTS];  /* those, by the share of sum |r|^2 each explains, largest first
+                                        * (the share on the window's rows when one is named) */
     double rel[SLPI_DIAG_INGREDIENTS]; /* estimated relative error of the ingredient per step */
     double lo[SLPI_DIAG_INGREDIENTS], hi[SLPI_DIAG_INGREDIENTS]; /* its 95 % interval */
     double t[SLPI_DIAG_INGREDIENTS];                             /* t of its excess over the format's data (2 u) */
     double share[SLPI_DIAG_INGREDIENTS];                         /* the share of sum |r|^2 it explains alone */
     /* separability from the first (the joint fit of the two, on the window's rows when a
      * window is named): the angle between their pooled directions in degrees, the first's
-     * joint t and its p (Bonferroni), 1 when the rows separate them (the first itself: 0) */
+     * joint t and its p (Bonferroni), the other's joint t, 1 when both t's are beyond the
+     * critical t (neither alone explains the rows), 1 when the rows separate them: the
+     * first's t beyond it and the other's not (the first itself: 0) */
     double angle[SLPI_DIAG_INGREDIENTS], sep_t[SLPI_DIAG_INGREDIENTS], sep_p[SLPI_DIAG_INGREDIENTS];
-    int separated[SLPI_DIAG_INGREDIENTS];
+    double other_t[SLPI_DIAG_INGREDIENTS];
+    int both[SLPI_DIAG_INGREDIENTS], separated[SLPI_DIAG_INGREDIENTS];
     int alike;         /* the ranked ones the rows do not separate from the first (0: none) */
     double sep_crit;   /* the critical t of separation */
     double more_rows;  /* the factor of rows at these states that would separate them all
-                         * (infinite: an angle of 0, only rows from other states) */
+                        * (infinite: an angle of 0, only rows from other states; NaN: every
+                        * one not separated has both t's beyond, no factor) */
     double p;          /* the first's p-value, Bonferroni over the ingredients */
     long from, to;     /* the window of steps of its evidence; -1 -1: all */
     double window_rel; /* the first's relative error within the window */

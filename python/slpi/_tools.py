@@ -220,10 +220,12 @@ class Verification:
         all steps; else "from", "to" and the first's "relative_error" there) and
         "ingredients", strongest first, each with "ingredient", "relative_error" and its
         95 % interval "lo", "hi", "t", "share", "angle_deg" (its direction's angle to the
-        first's) and "separated" (whether the rows tell it from the first);
+        first's), "separated" (whether the rows tell it from the first) and "both"
+        (neither alone explains the rows: both joint coefficients differ from 0);
         "indistinguishable" (the first and those the rows do not tell from it, or empty)
-        and "more_rows" (the factor of rows that would). None when the statistics did
-        not run.
+        and "more_rows" (the factor of rows that would; None where none would). With a
+        window, the ingredients are ordered by their shares on its rows. None when the
+        statistics did not run.
     """
     verdict: str
     proof: str

@@ -8,7 +8,8 @@
  * is no window; separability, the first's t in its joint fit with another ingredient
  * computed again from the rows, at an angle the rows do not resolve and at one they do,
  * over all rows and over a named window's rows alone (window_separability); the first
- * ranked again on a window's rows (window_first); one row made by slpi_oracle_diag_row on the fast path (fast_row); and the
+ * ranked again on a window's rows (window_first); a window's edges refined on the
+ * pass over its rows (window_refine); one row made by slpi_oracle_diag_row on the fast path (fast_row); and the
  * first ingredient's p-value, its two-sided t tail times the ingredients ranked (all but
  * the solver's stop, 31) (Bonferroni), the tail integrated here from Student's density
  * (bonferroni). The rigid body's ISOMP gives the ingredients (32 of them: the step's 29,
@@ -82,11 +83,14 @@ static double best_t2(const double *z, int *a, int *b)
 
 /* Rows of a local defect: z = 0.2 + sigma (alternating signs) for ingredient 0 and sigma
  * for the others, |D|^2 = 1, plus c on steps 630..755 (bins 10 and 11 of width 63); d
- * gets them, z ingredient 0's; the best t^2 of the rule computed here (best_t2). */
-static double window_rows(slpi_verify_diagnosis *d, const slpi_problem *p, double c, double *z, int *a, int *b)
+ * gets them, w those of steps 630..755 (the window's pass), z ingredient 0's; the best t^2
+ * of the rule computed here (best_t2). */
+static double window_rows(slpi_verify_diagnosis *d, slpi_verify_diagnosis *w, const slpi_problem *p, double c,
+                          double *z, int *a, int *b)
 {
     double buf[SLPI_DIAG_FIELDS];
     slpi_oracle_diag_init(d, p, 3, 0, ROWS - 1, 0x1p-24);
+    slpi_oracle_diag_init(w, p, 3, 0, ROWS - 1, 0x1p-24);
     for (long s = 0; s < ROWS; s++) {
         double dd[NI], zi[NI];
         for (int i = 0; i < NI; i++) {
@@ -96,6 +100,7 @@ static double window_rows(slpi_verify_diagnosis *d, const slpi_problem *p, doubl
         z[s] = zi[0];
         row(buf, s, dd, zi);
         slpi_oracle_diag_add(d, buf);
+        if (s >= 630 && s < 756) slpi_oracle_diag_add(w, buf);
     }
     return best_t2(z, a, b);
 }
@@ -147,14 +152,15 @@ static void fast_row(const slpi_problem *p)
     slpi_fast_free(f);
 }
 
-/* The rows of the separability cases, added to d: two ingredients with a direction, drift
- * (0) and noise 1 (1), D_0 = a (1, 0) and D_1 = a (cos phi_s, sin phi_s) in a plane (a drawn
- * per row), phi_s = phi on steps lo..hi-1 and 90 deg elsewhere, r = amp D_0 on those steps
- * (0 elsewhere) plus noise of `noise` in antithetic pairs of rows (the noise of row 2m + 1
- * is row 2m's negated); the others no direction. rz holds each row's z_0, z_1 and rd its
- * |D_0|^2, |D_1|^2, <D_0, D_1>; returned: sum |r|^2. */
-static double plant_pair(slpi_verify_diagnosis *d, double (*rz)[2], double (*rd)[3], long lo, long hi, double phi,
-                         double amp, double noise)
+/* The rows of the separability cases, added to d (and those of steps lo..hi-1 to w, the
+ * window's pass, when w is not NULL): two ingredients with a direction, drift (0) and
+ * noise 1 (1), D_0 = a (1, 0) and D_1 = a (cos phi_s, sin phi_s) in a plane (a drawn per
+ * row), phi_s = phi on steps lo..hi-1 and 90 deg elsewhere, r = amp D_0 + mix D_1 on those
+ * steps (0 elsewhere) plus noise of `noise` in antithetic pairs of rows (the noise of row
+ * 2m + 1 is row 2m's negated); the others no direction. rz holds each row's z_0, z_1 and rd
+ * its |D_0|^2, |D_1|^2, <D_0, D_1>; returned: sum |r|^2. */
+static double plant_pair(slpi_verify_diagnosis *d, slpi_verify_diagnosis *w, double (*rz)[2], double (*rd)[3], long lo,
+                         long hi, double phi, double amp, double mix, double noise)
 {
     double r2 = 0, buf[SLPI_DIAG_FIELDS], dd[NI] = { 0 }, z[NI] = { 0 }, deg = acos(-1.0) / 180, a = 0, e[2] = { 0 };
     for (long s = 0; s < ROWS; s++) {
@@ -162,7 +168,8 @@ static double plant_pair(slpi_verify_diagnosis *d, double (*rz)[2], double (*rd)
         a = s % 2 ? a : test_rand_uniform(0.5, 2.0);
         const int in = s >= lo && s < hi;
         const double c = cos((in ? phi : 90) * deg), sn = sin((in ? phi : 90) * deg);
-        const double r[2] = { (in ? amp * a : 0) + (s % 2 ? -e[0] : e[0]), s % 2 ? -e[1] : e[1] };
+        const double r[2] = { (in ? (amp + mix * c) * a : 0) + (s % 2 ? -e[0] : e[0]),
+                              (in ? mix * sn * a : 0) + (s % 2 ? -e[1] : e[1]) };
         z[0] = rz[s][0] = a * r[0];
         z[1] = rz[s][1] = a * (c * r[0] + sn * r[1]);
         dd[0] = dd[1] = rd[s][0] = rd[s][1] = a * a;
@@ -171,27 +178,19 @@ static double plant_pair(slpi_verify_diagnosis *d, double (*rz)[2], double (*rd)
         row(buf, s, dd, z);
         buf[SLPI_DIAG_PAIR(0, 1)] = rd[s][2];
         slpi_oracle_diag_add(d, buf);
+        if (w && in) slpi_oracle_diag_add(w, buf);
     }
     return r2;
 }
 
-/* Separability (oracle/diagnose.c's header comment): rows of two ingredients with a
- * direction, drift (0) and noise 1 (1), D_0 = a (1, 0) and D_1 = a (cos phi, sin phi) in a
- * plane (a drawn per row), r = D_0 + noise of 0.5 (a single t near 120), in antithetic
- * pairs of rows (the noise sums to 0: the joint t is its expectation t_0 sin(phi), not a
- * draw that crosses the critical t at the rate alpha); the others no direction.
- * The first's joint t computed here from the rows' scores (e = (z_a, z_b) - G_row b, the
- * sandwich G^-1 sum e e^T G^-1 n / (n - 1)); at 0.1 deg (a joint t near 0.2) the rows do
- * not separate the two, whichever is first; at 30 deg (near 60) they do, drift first. */
-static void separability(const slpi_problem *p, double phi)
+/* The joint fit r ~ b_f D_f + b_j D_j over the rows lo..hi-1 of plant_pair (fa f's index,
+ * 0 or 1), computed here from the rows' scores (e = (z_f, z_j) - G_row b, the sandwich
+ * G^-1 sum e e^T G^-1 n / (n - 1)): f's t, and j's into *tj. */
+static double sandwich_t(double (*rz)[2], double (*rd)[3], long lo, long hi, int fa, double *tj)
 {
-    slpi_verify_diagnosis d;
-    slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
-    static double rz[ROWS][2], rd[ROWS][3];
-    slpi_oracle_diag_finish(&d, 0, plant_pair(&d, rz, rd, 0, ROWS, phi, 1, 0.5), 1e-3, 1);
-    int fa = d.order[0], fb = 1 - fa;
-    double G[2][2] = { { 0 } }, S[2] = { 0 }, M[2][2] = { { 0 } }, n = ROWS;
-    for (long s = 0; s < ROWS; s++) {
+    int fb = 1 - fa;
+    double G[2][2] = { { 0 } }, S[2] = { 0 }, M[2][2] = { { 0 } }, n = (double)(hi - lo);
+    for (long s = lo; s < hi; s++) {
         G[0][0] += rd[s][fa];
         G[1][1] += rd[s][fb];
         G[0][1] += rd[s][2];
@@ -202,63 +201,83 @@ static void separability(const slpi_problem *p, double phi)
     double det = G[0][0] * G[1][1] - G[0][1] * G[0][1];
     double Gi[2][2] = { { G[1][1] / det, -G[0][1] / det }, { -G[0][1] / det, G[0][0] / det } };
     double b[2] = { Gi[0][0] * S[0] + Gi[0][1] * S[1], Gi[1][0] * S[0] + Gi[1][1] * S[1] };
-    for (long s = 0; s < ROWS; s++) {
+    for (long s = lo; s < hi; s++) {
         double e[2] = { rz[s][fa] - rd[s][fa] * b[0] - rd[s][2] * b[1],
                         rz[s][fb] - rd[s][2] * b[0] - rd[s][fb] * b[1] };
         for (int i = 0; i < 2; i++)
             for (int j = 0; j < 2; j++) M[i][j] += e[i] * e[j];
     }
-    double v = 0;
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++) v += Gi[0][i] * M[i][j] * Gi[j][0];
-    double t = b[0] / sqrt(v * n / (n - 1));
-    TEST_CHECKF(d.named && d.ranked == 2 && (fa == 0 || phi < 1) && close_rel(d.sep_t[fb], t, 1e-6) &&
-                    fabs(d.angle[fb] - phi) <= 1e-6 * phi,
-                "phi %g deg: named %d, %d ranked, first %s, joint t %g (want %g), angle %g", phi, d.named, d.ranked,
-                d.name[fa], d.sep_t[fb], t, d.angle[fb]);
-    TEST_CHECKF(close_rel(slpi_oracle_f_tail(d.sep_crit * d.sep_crit, 1, n - 2), 1e-3, 1e-6),
-                "phi %g deg: the critical t %g has P(|t_{n-2}| > c) = %g, want 1e-3 (one pair)", phi, d.sep_crit,
-                slpi_oracle_f_tail(d.sep_crit * d.sep_crit, 1, n - 2));
-    if (phi < 1)
-        TEST_CHECKF(d.alike == 1 && !d.separated[fb] && fabs(t) < 1 &&
-                        close_rel(d.more_rows, d.sep_crit * d.sep_crit / (t * t), 1e-5),
-                    "phi %g deg: alike %d, separated %d, joint t %g, more rows x%g", phi, d.alike, d.separated[fb], t,
-                    d.more_rows);
-    else
-        TEST_CHECKF(d.alike == 0 && d.separated[fb] && t > 20 && d.more_rows == 1,
-                    "phi %g deg: alike %d, separated %d, joint t %g", phi, d.alike, d.separated[fb], t);
+    double v[2] = { 0, 0 };
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 2; j++) v[k] += Gi[k][i] * M[i][j] * Gi[j][k];
+    *tj = b[1] / sqrt(v[1] * n / (n - 1));
+    return b[0] / sqrt(v[0] * n / (n - 1));
 }
 
-/* Separability on a window's rows (docs/power.md#separability-window): drift (0) and noise 1
- * (1) with D_0 = a (1, 0) and D_1 = a (cos phi_s, sin phi_s), phi_s = phi on steps 630..755
- * (bins 10 and 11) and 90 deg elsewhere (pooled over all rows some 86 deg apart: the whole
- * rows separate them), r = 3 D_0 on those steps plus noise of 0.5 in antithetic pairs
- * of rows. The window named is 630..755 and the first's joint t is the one computed here
- * on its rows: (B S_f - C S_j) / sqrt(sigma^2 B det), sigma^2 from f's own fit there,
- * sum (z_f - beta |D_f|^2)^2 / sum |D_f|^2 n / (n - 1); at 0.1 deg its rows do not
- * separate the two, at 30 deg they do. */
-static void window_separability(const slpi_problem *p, double phi)
+/* Separability (oracle/diagnose.c's header comment): rows of two ingredients with a
+ * direction, drift (0) and noise 1 (1), D_0 = a (1, 0) and D_1 = a (cos phi, sin phi) in a
+ * plane (a drawn per row), r = D_0 + noise of 0.5 (a single t near 120), in antithetic
+ * pairs of rows (the noise sums to 0: the joint t is its expectation t_0 sin(phi), not a
+ * draw that crosses the critical t at the rate alpha); the others no direction. Both
+ * joint t's as sandwich_t computes them; at 0.1 deg (a joint t near 0.2) the rows do not
+ * separate the two, whichever is first; at 30 deg (near 60) they do, drift first, noise
+ * 1's joint t near 0. With mix: r = D_0 + D_1 at 30 deg, both joint t's beyond the
+ * critical t: not separated, "both", and no factor of rows (NaN). */
+static void separability(const slpi_problem *p, double phi, double mix)
 {
     slpi_verify_diagnosis d;
     slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
     static double rz[ROWS][2], rd[ROWS][3];
-    slpi_oracle_diag_finish(&d, 0, plant_pair(&d, rz, rd, 630, 756, phi, 3, 0.5), 1e-3, 1);
+    slpi_oracle_diag_finish(&d, 0, plant_pair(&d, NULL, rz, rd, 0, ROWS, phi, 1, mix, 0.5), 1e-3, 1);
+    int fa = d.order[0], fb = 1 - fa;
+    double n = ROWS, tj, t = sandwich_t(rz, rd, 0, ROWS, fa, &tj);
+    TEST_CHECKF(d.named && d.ranked == 2 && (fa == 0 || phi < 1 || mix > 0) && close_rel(d.sep_t[fb], t, 1e-6) &&
+                    fabs(d.other_t[fb] - tj) <= 1e-6 * fmax(1, fabs(tj)) && fabs(d.angle[fb] - phi) <= 1e-6 * phi,
+                "phi %g deg, mix %g: named %d, %d ranked, first %s, joint t %g and %g (want %g and %g), angle %g", phi,
+                mix, d.named, d.ranked, d.name[fa], d.sep_t[fb], d.other_t[fb], t, tj, d.angle[fb]);
+    TEST_CHECKF(close_rel(slpi_oracle_f_tail(d.sep_crit * d.sep_crit, 1, n - 2), 1e-3, 1e-6),
+                "phi %g deg: the critical t %g has P(|t_{n-2}| > c) = %g, want 1e-3 (one pair)", phi, d.sep_crit,
+                slpi_oracle_f_tail(d.sep_crit * d.sep_crit, 1, n - 2));
+    if (mix > 0)
+        TEST_CHECKF(d.alike == 1 && !d.separated[fb] && d.both[fb] && fabs(t) > 20 && fabs(tj) > 20 &&
+                        isnan(d.more_rows),
+                    "mix %g at %g deg: alike %d, separated %d, both %d, joint t %g and %g, more rows %g", mix, phi,
+                    d.alike, d.separated[fb], d.both[fb], t, tj, d.more_rows);
+    else if (phi < 1)
+        TEST_CHECKF(d.alike == 1 && !d.separated[fb] && !d.both[fb] && fabs(t) < 1 &&
+                        close_rel(d.more_rows, d.sep_crit * d.sep_crit / (t * t), 1e-5),
+                    "phi %g deg: alike %d, separated %d, joint t %g, more rows x%g", phi, d.alike, d.separated[fb], t,
+                    d.more_rows);
+    else
+        TEST_CHECKF(d.alike == 0 && d.separated[fb] && !d.both[fb] && t > 20 && fabs(tj) < 1 && d.more_rows == 1,
+                    "phi %g deg: alike %d, separated %d, joint t %g and %g", phi, d.alike, d.separated[fb], t, tj);
+}
+
+/* Separability on a window's rows (docs/power.md#window-sandwich): drift (0) and noise 1
+ * (1) with D_0 = a (1, 0) and D_1 = a (cos phi_s, sin phi_s), phi_s = phi on steps
+ * 630..755 (bins 10 and 11) and 90 deg elsewhere (pooled over all rows some 86 deg apart:
+ * the whole rows separate them), r = 3 D_0 on those steps plus noise of 0.5 in antithetic
+ * pairs of rows. The window named is 630..755; the pass over its rows (w) gives the joint
+ * t's, those sandwich_t computes on the window's rows, the critical t for its 126 rows; at
+ * 0.1 deg its rows do not separate the two, at 30 deg they do. Before the window's pass
+ * nothing is called alike. */
+static void window_separability(const slpi_problem *p, double phi)
+{
+    slpi_verify_diagnosis d, w;
+    slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+    slpi_oracle_diag_init(&w, p, 3, 0, ROWS - 1, 0x1p-24);
+    static double rz[ROWS][2], rd[ROWS][3];
+    slpi_oracle_diag_finish(&d, 0, plant_pair(&d, &w, rz, rd, 630, 756, phi, 3, 0, 0.5), 1e-3, 1);
+    TEST_CHECKF(d.named && d.from == 630 && d.to == 755 && d.alike == 0, "phi %g: named %d, window %ld..%ld, alike %d",
+                phi, d.named, d.from, d.to, d.alike);
+    slpi_oracle_diag_window(&d, &w, 0, 1e-3);
     int f = d.order[0], j = 1 - f;
-    double A = 0, B = 0, C = 0, Sf = 0, Sj = 0, n = 126;
-    for (long s = 630; s < 756; s++) {
-        A += rd[s][f];
-        B += rd[s][j];
-        C += rd[s][2];
-        Sf += rz[s][f];
-        Sj += rz[s][j];
-    }
-    double beta = Sf / A, res = 0, det = A * B - C * C;
-    for (long s = 630; s < 756; s++) res += (rz[s][f] - beta * rd[s][f]) * (rz[s][f] - beta * rd[s][f]);
-    double t = (B * Sf - C * Sj) / sqrt(res / A * n / (n - 1) * B * det);
-    TEST_CHECKF(d.named && d.ranked == 2 && d.from == 630 && d.to == 755 && close_rel(d.sep_t[j], t, 1e-6) &&
-                    fabs(d.angle[j] - phi) <= 1e-6 * phi,
-                "phi %g deg in the window: named %d, window %ld..%ld, first %s, joint t %g (want %g), angle %g", phi,
-                d.named, d.from, d.to, d.name[f], d.sep_t[j], t, d.angle[j]);
+    double n = 126, tj, t = sandwich_t(rz, rd, 630, 756, f, &tj);
+    TEST_CHECKF(d.ranked == 2 && close_rel(d.sep_t[j], t, 1e-6) &&
+                    fabs(d.other_t[j] - tj) <= 1e-6 * fmax(1, fabs(tj)) && fabs(d.angle[j] - phi) <= 1e-6 * phi,
+                "phi %g deg in the window: first %s, joint t %g and %g (want %g and %g), angle %g", phi, d.name[f],
+                d.sep_t[j], d.other_t[j], t, tj, d.angle[j]);
     TEST_CHECKF(close_rel(slpi_oracle_f_tail(d.sep_crit * d.sep_crit, 1, n - 2), 1e-3, 1e-6),
                 "phi %g deg: the critical t %g is the window's (126 rows)", phi, d.sep_crit);
     TEST_CHECKF(phi < 1 ? d.alike == 1 && !d.separated[j] && fabs(t) < 1 : d.alike == 0 && d.separated[j] && t > 20,
@@ -271,12 +290,13 @@ static void window_separability(const slpi_problem *p, double phi)
  * D_0 = a (cos 20 deg, sin 20 deg) there and a (0, 0.01) elsewhere; r = 3 D_1 on those
  * steps plus noise of 0.5 in antithetic pairs of rows. Over all rows drift explains more
  * (D_1's length outside the window, where nothing is planted, dilutes noise 1's share);
- * on the window's rows noise 1 does: it is first, and "off by ... there" is its
- * sum z / sum |D|^2 over those rows, computed here. */
+ * on the window's rows (the pass w) noise 1 does: it is first, and "off by ... there" is
+ * its sum z / sum |D|^2 over those rows, computed here. */
 static void window_first(const slpi_problem *p)
 {
-    slpi_verify_diagnosis d;
+    slpi_verify_diagnosis d, w;
     slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+    slpi_oracle_diag_init(&w, p, 3, 0, ROWS - 1, 0x1p-24);
     double r2 = 0, buf[SLPI_DIAG_FIELDS], dd[NI] = { 0 }, z[NI] = { 0 }, a = 0, e[2] = { 0 }, Sw = 0, Dw = 0;
     const double c = cos(acos(-1.0) / 9), sn = sin(acos(-1.0) / 9);
     for (long s = 0; s < ROWS; s++) {
@@ -297,13 +317,70 @@ static void window_first(const slpi_problem *p)
         row(buf, s, dd, z);
         buf[SLPI_DIAG_PAIR(0, 1)] = d0[0] * d1[0] + d0[1] * d1[1];
         slpi_oracle_diag_add(&d, buf);
+        if (in) slpi_oracle_diag_add(&w, buf);
     }
     slpi_oracle_diag_finish(&d, 0, r2, 1e-3, 1);
-    TEST_CHECKF(d.named && d.share[0] > d.share[1] && d.from == 630 && d.to == 755 && d.order[0] == 1 &&
-                    close_rel(d.window_rel, Sw / Dw, 1e-9),
+    int before = d.order[0];
+    slpi_oracle_diag_window(&d, &w, 0, 1e-3);
+    TEST_CHECKF(d.named && d.share[0] > d.share[1] && before == 0 && d.from == 630 && d.to == 755 && d.order[0] == 1 &&
+                    close_rel(d.window_rel, Sw / Dw, 1e-9) && d.separated[0],
                 "window first: named %d, shares %g (drift) %g (noise 1), window %ld..%ld, first %s, off by %g "
-                "there (want %g)",
-                d.named, d.share[0], d.share[1], d.from, d.to, d.name[d.order[0]], d.window_rel, Sw / Dw);
+                "there (want %g), drift separated %d",
+                d.named, d.share[0], d.share[1], d.from, d.to, d.name[d.order[0]], d.window_rel, Sw / Dw,
+                d.separated[0]);
+}
+
+/* Rows of window_rows' kind (z = 0.2 + sigma alternating for ingredient 0, sigma for the
+ * others, |D|^2 = 1) with c added to ingredient 0 on steps lo..hi-1, into d; those of steps
+ * wlo..whi into w, binned over those steps (the window's pass). */
+static void defect_rows(slpi_verify_diagnosis *d, slpi_verify_diagnosis *w, const slpi_problem *p, long lo, long hi,
+                        double c, long wlo, long whi)
+{
+    double buf[SLPI_DIAG_FIELDS];
+    slpi_oracle_diag_init(w, p, 3, wlo, whi, 0x1p-24);
+    for (long s = 0; s < ROWS; s++) {
+        double dd[NI], zi[NI];
+        for (int i = 0; i < NI; i++) {
+            dd[i] = 1;
+            zi[i] = (i == 0 ? 0.2 : 0) + (s % 2 ? 1 : -1) + (i == 0 && s >= lo && s < hi ? c : 0);
+        }
+        row(buf, s, dd, zi);
+        if (d) slpi_oracle_diag_add(d, buf);
+        if (s >= wlo && s <= whi) slpi_oracle_diag_add(w, buf);
+    }
+}
+
+/* The window's edges refined (docs/power.md#window-refine): c = 3 on steps 600..799, whose
+ * ends fall inside the diagnosis pass's bins of 63 steps. The window named is 567..818
+ * (bins 9..12); the pass over its rows, binned over them (32 bins of 8 steps), trims it to
+ * within a bin of 600..799, and the pass over that run gives 3 there. A window the defect
+ * fills (630..755) is not narrowed. */
+static void window_refine(const slpi_problem *p)
+{
+    static slpi_verify_diagnosis d, w;
+    long from = -1, to = -1;
+    slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+    defect_rows(&d, &w, p, 600, 800, 3, 0, -1);
+    slpi_oracle_diag_finish(&d, 0, 4000, 1e-3, 1);
+    TEST_CHECKF(d.named && d.from == 567 && d.to == 818, "3 on 600..799: window %ld..%ld, want 567..818", d.from, d.to);
+    defect_rows(NULL, &w, p, 600, 800, 3, d.from, d.to);
+    slpi_oracle_diag_window(&d, &w, 0, 1e-3);
+    int narrower = slpi_oracle_diag_refine(&d, &w, 0, &from, &to);
+    TEST_CHECKF(w.width == 8 && narrower && labs(from - 600) < 8 && labs(to - 799) < 8,
+                "refined: %d, %ld..%ld (bins of %ld), want within 8 of 600..799", narrower, from, to, w.width);
+    defect_rows(NULL, &w, p, 600, 800, 3, from, to);
+    d.from = from;
+    d.to = to;
+    slpi_oracle_diag_window(&d, &w, 0, 1e-3);
+    TEST_CHECKF(d.order[0] == 0 && fabs(d.window_rel - 3.2) < 0.1, "over the refined run: first %s, off by %g there",
+                d.name[d.order[0]], d.window_rel);
+    slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+    defect_rows(&d, &w, p, 630, 756, 3, 0, -1);
+    slpi_oracle_diag_finish(&d, 0, 4000, 1e-3, 1);
+    defect_rows(NULL, &w, p, 630, 756, 3, d.from, d.to);
+    slpi_oracle_diag_window(&d, &w, 0, 1e-3);
+    TEST_CHECKF(d.from == 630 && d.to == 755 && !slpi_oracle_diag_refine(&d, &w, 0, &from, &to),
+                "3 on 630..755: window %ld..%ld narrowed to %ld..%ld", d.from, d.to, from, to);
 }
 
 /* P(|T| > t) for Student's T with nu degrees of freedom: Simpson's rule on its density over
@@ -383,7 +460,7 @@ int main(void)
     for (int i = 0; i < NI; i++)
         TEST_CHECKF(close_rel(half[0].z[0][i], d.z[0][i], 1e-12) && close_rel(half[0].zd[1][i], d.zd[1][i], 1e-12) &&
                         close_rel(half[0].d4[i], d.d4[i], 1e-12) &&
-                        close_rel(half[0].bin_dd[7][i], d.bin_dd[7][i], 1e-12),
+                        close_rel(half[0].bin_zz[1][7][i], d.bin_zz[1][7][i], 1e-12),
                     "merged sums of ingredient %d", i);
     slpi_verify_diagnosis e = d;
     slpi_oracle_diag_finish(&d, 0, r2, 1e-3, 1);
@@ -412,18 +489,20 @@ int main(void)
      * whole range's by 6 < 2 ln(528), the penalty (found by bisection on the rule computed
      * here) */
     static double zs[ROWS];
+    static slpi_verify_diagnosis w;
     for (int k = 0; k < 2; k++) {
         double lo = 0, hi = 3, c = 3;
         int a = -1, b = -1;
         for (int it = 0; k == 1 && it < 60; it++) {
             c = (lo + hi) / 2;
-            if (window_rows(&d, p, c, zs, &a, &b) > 6)
+            if (window_rows(&d, &w, p, c, zs, &a, &b) > 6)
                 hi = c;
             else
                 lo = c;
         }
-        double t2 = window_rows(&d, p, c, zs, &a, &b);
+        double t2 = window_rows(&d, &w, p, c, zs, &a, &b);
         slpi_oracle_diag_finish(&d, 0, 4000, 1e-3, 1);
+        slpi_oracle_diag_window(&d, &w, 0, 1e-3);
         TEST_CHECKF(d.named && d.order[0] == 0, "window case %d: named %d, first %s", k, d.named, d.name[d.order[0]]);
         if (k == 0)
             TEST_CHECKF(d.from == 630 && d.to == 755 && a == 10 && b == 11 && close_rel(d.window_rel, 3.2, 1e-9),
@@ -434,11 +513,13 @@ int main(void)
                         "a bump of t^2 %g (c = %g, bins %d..%d): window %ld..%ld, none wanted", t2, c, a, b, d.from,
                         d.to);
     }
-    separability(p, 0.1);
-    separability(p, 30);
+    separability(p, 0.1, 0);
+    separability(p, 30, 0);
+    separability(p, 30, 1);
     window_separability(p, 0.1);
     window_separability(p, 30);
     window_first(p);
+    window_refine(p);
     fast_row(p);
     bonferroni(p);
     slpi_problem_free(p);

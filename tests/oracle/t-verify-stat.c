@@ -15,6 +15,7 @@
  *    amplitude FAILs the statistics (p < 1e-6, effect >= 1 u per step along an odd
  *    direction) while the proof PASSes;
  *  - the statistical FAIL at p <= alpha / 2 and not above it;
+ *  - with --rows, the diagnosis's bins span the rows kept;
  *  - pooled paths: the sums of two files are the sums of each, and the verdict of the
  *    pool is the same on 1 and 2 threads, bit for bit;
  *  - a short file is LOW-POWER (PASS, or UNABLE under require_power), a pooled file of
@@ -347,6 +348,18 @@ int main(void)
                     c->stats.p_value == pw,
                 "alpha = %g: %s with p = %g", o.alpha, slpi_verify_stat_verdict_name(c->stats.verdict),
                 c->stats.p_value);
+    /* the diagnosis's bins span the steps of the rows kept, 32 bins over 100..420 of 11
+     * steps (docs/power.md#window-refine: a window's pass bins the window's steps) */
+    {
+        slpi_verify_opts ob = o;
+        ob.alpha = 1e-3;
+        ob.row_first = 100;
+        ob.row_last = 420;
+        TEST_CHECKF(slpi_verify_run(wrong, &ob, NULL, c, &err) == SLPI_OK && c->stats.diag.step0 == 100 &&
+                        c->stats.diag.width == 11 && c->stats.diag.rows == 321,
+                    "--rows 100..420: the diagnosis's bins from step %ld, %ld steps wide, %ld rows",
+                    c->stats.diag.step0, c->stats.diag.width, c->stats.diag.rows);
+    }
     /* the documented limits of the C options, at the limit and one past (before, the
      * library accepted u = 1 and returned PASS): 0 < u < 1, K > 0 finite, 0 < alpha < 1 */
     {
