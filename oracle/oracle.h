@@ -171,6 +171,18 @@ int slpi_oracle_fast_steps(slpi_fast *f, const slpi_oracle_local_row *lr, const 
 /* P(F > f) for F of (d1, d2) degrees of freedom. */
 double slpi_oracle_f_tail(double f, double d1, double d2);
 
+/* ---- pooled files (oracle/verify-pool.c) ---- */
+/* A pooled file's path: two 64-bit hashes of its initial state and increments. */
+typedef struct {
+    uint64_t h[2];
+} slpi_verify_path_key;
+/* The key of the path plan draws (its first max(1, max_steps) increments when max_steps >= 0). */
+int slpi_verify_path_key_of(const slpi_plan *plan, long max_steps, slpi_verify_path_key *k, slpi_error *err);
+/* SLPI_OK when file i's path is none of files 0..i-1's, else an input error naming both. */
+int slpi_verify_distinct_path(const slpi_verify_path_key *keys, int i, const char *const *names, slpi_error *err);
+/* File b's proof folded into a's (counts summed, the worst scores, the statistics merged). */
+void slpi_verify_fold_proof(slpi_verify_result *a, const slpi_verify_result *b);
+
 /* ---- the diagnosis (oracle/diagnose.c) ---- */
 /* Empty sums for problem p's ingredients (its state of dim coordinates) over the steps
  * first..last, for a port of unit roundoff u. */
