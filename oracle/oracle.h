@@ -4,6 +4,7 @@
 #ifndef SLPI_ORACLE_H
 #define SLPI_ORACLE_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stddef.h>
 typedef struct slpi_error slpi_error; /* slpi/errors.h */
