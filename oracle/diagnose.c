@@ -327,6 +327,18 @@ static void joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, doub
     *tb = vb > 0 ? bb / sqrt(vb) : bb != 0 ? INFINITY : 0;
 }
 
+/* d's ranked ingredients ordered by share[i], largest first; a tie keeps the order they
+ * had (insertion: ranked <= SLPI_DIAG_INGREDIENTS). */
+static void order_by(slpi_verify_diagnosis *d, const double *share)
+{
+    for (int i = 1; i < d->ranked; i++)
+        for (int j = i; j > 0 && share[d->order[j]] > share[d->order[j - 1]]; j--) {
+            int t = d->order[j];
+            d->order[j] = d->order[j - 1];
+            d->order[j - 1] = t;
+        }
+}
+
 /* The two-sided tail of t with n - 2 degrees of freedom, times the pairs (Bonferroni). */
 static double pair_p(double t, double n, double pairs)
 {
@@ -381,12 +393,7 @@ void slpi_oracle_diag_window(slpi_verify_diagnosis *d, const slpi_verify_diagnos
         int i = d->order[k];
         share[i] = w->dd[i] > 0 ? w->z[form][i] * w->z[form][i] / w->dd[i] : 0;
     }
-    for (int k = 1; k < d->ranked; k++) /* stable: a tie keeps the whole range's order */
-        for (int j = k; j > 0 && share[d->order[j]] > share[d->order[j - 1]]; j--) {
-            int t = d->order[j];
-            d->order[j] = d->order[j - 1];
-            d->order[j - 1] = t;
-        }
+    order_by(d, share); /* a tie keeps the whole range's order */
     int first = d->order[0];
     d->window_rel = w->dd[first] > 0 ? w->z[form][first] / w->dd[first] : 0;
     if (d->ranked > 1) separability(d, w, form, alpha);
@@ -430,12 +437,7 @@ void slpi_oracle_diag_finish(slpi_verify_diagnosis *d, int rounded, double r2, d
         if (dd > 0) d->order[d->ranked++] = i; /* D_i = 0 on every row: not this step's */
     }
     if (d->ranked == 0) return;
-    for (int i = 1; i < d->ranked; i++) /* by share, largest first (insertion: n <= SLPI_DIAG_INGREDIENTS) */
-        for (int j = i; j > 0 && d->share[d->order[j]] > d->share[d->order[j - 1]]; j--) {
-            int t = d->order[j];
-            d->order[j] = d->order[j - 1];
-            d->order[j - 1] = t;
-        }
+    order_by(d, d->share);
     int first = d->order[0];
     double t = d->t[first];
     d->p = fmin(1.0, d->ranked * (isfinite(t) ? slpi_oracle_f_tail(t * t, 1, n - 1) : 0.0));

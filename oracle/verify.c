@@ -259,6 +259,13 @@ static int work_capped(const slpi_verify_input *in, const slpi_verify_opts *o, s
     return SLPI_OK;
 }
 
+/* The steps of from..to that o's --rows keeps, into *lo..*hi. */
+static void kept_steps(const slpi_verify_opts *o, long from, long to, long *lo, long *hi)
+{
+    *lo = o->row_first > from ? o->row_first : from;
+    *hi = o->row_last >= 0 && o->row_last < to ? o->row_last : to;
+}
+
 /* One file (path, shown as name): its proof (global and local comparisons, the summary's
  * proof lines) and its rows' part of the statistics in res->stats (not finished). quiet:
  * no progress line of its own; diagnose: the rows carry the diagnosis's too. */
@@ -279,8 +286,8 @@ static int verify_one(const char *path, const char *name, const slpi_verify_opts
     int dim = in->dim;
     slpi_oracle_stat_init(&res->stats, rc == SLPI_OK ? slpi_problem_noise_count(in->p) : 0, dim, o->alpha);
     /* the diagnosis's bins span the steps of the rows kept (--rows: docs/power.md#window-refine) */
-    long bin_lo = o->row_first > in->first_step ? o->row_first : in->first_step;
-    long bin_hi = o->row_last >= 0 && o->row_last < in->last_step ? o->row_last : in->last_step;
+    long bin_lo, bin_hi;
+    kept_steps(o, in->first_step, in->last_step, &bin_lo, &bin_hi);
     slpi_oracle_diag_init(&res->stats.diag, rc == SLPI_OK ? in->p : NULL, dim, bin_lo, bin_hi, o->precision.u);
     double *x0 = calloc((size_t)dim + 1, sizeof(double));
     if (rc == SLPI_OK && !x0) rc = slpi_error_set(err, SLPI_EINPUT, "verify: out of memory");
@@ -393,8 +400,7 @@ static int rows_pass(int n, const char *const *paths, const char *const *names, 
                      long to, slpi_verify_result *r, slpi_error *err)
 {
     slpi_verify_opts d = *o;
-    d.row_first = o->row_first > from ? o->row_first : from;
-    d.row_last = o->row_last >= 0 && o->row_last < to ? o->row_last : to;
+    kept_steps(o, from, to, &d.row_first, &d.row_last);
     memset(r, 0, sizeof *r);
     return run_files(n, paths, names, &d, NULL, 1, r, err);
 }

@@ -82,26 +82,34 @@ static double best_t2(const double *z, int *a, int *b)
 }
 
 /* Rows of a local defect: z = 0.2 + sigma (alternating signs) for ingredient 0 and sigma
- * for the others, |D|^2 = 1, plus c on steps 630..755 (bins 10 and 11 of width 63); d
- * gets them, w those of steps 630..755 (the window's pass), z ingredient 0's; the best t^2
- * of the rule computed here (best_t2). */
-static double window_rows(slpi_verify_diagnosis *d, slpi_verify_diagnosis *w, const slpi_problem *p, double c,
-                          double *z, int *a, int *b)
+ * for the others, |D|^2 = 1, plus c for ingredient 0 on steps lo..hi-1, into d (when not
+ * NULL); those of steps wlo..whi into w, binned over those steps (the window's pass);
+ * ingredient 0's z into z[s] (when not NULL). */
+static void defect_rows(slpi_verify_diagnosis *d, slpi_verify_diagnosis *w, const slpi_problem *p, long lo, long hi,
+                        double c, long wlo, long whi, double *z)
 {
     double buf[SLPI_DIAG_FIELDS];
-    slpi_oracle_diag_init(d, p, 3, 0, ROWS - 1, 0x1p-24);
-    slpi_oracle_diag_init(w, p, 3, 0, ROWS - 1, 0x1p-24);
+    slpi_oracle_diag_init(w, p, 3, wlo, whi, 0x1p-24);
     for (long s = 0; s < ROWS; s++) {
         double dd[NI], zi[NI];
         for (int i = 0; i < NI; i++) {
             dd[i] = 1;
-            zi[i] = (i == 0 ? 0.2 : 0) + (s % 2 ? 1 : -1) + (i == 0 && s >= 630 && s < 756 ? c : 0);
+            zi[i] = (i == 0 ? 0.2 : 0) + (s % 2 ? 1 : -1) + (i == 0 && s >= lo && s < hi ? c : 0);
         }
-        z[s] = zi[0];
+        if (z) z[s] = zi[0];
         row(buf, s, dd, zi);
-        slpi_oracle_diag_add(d, buf);
-        if (s >= 630 && s < 756) slpi_oracle_diag_add(w, buf);
+        if (d) slpi_oracle_diag_add(d, buf);
+        if (s >= wlo && s <= whi) slpi_oracle_diag_add(w, buf);
     }
+}
+
+/* defect_rows with c on steps 630..755 (bins 10 and 11 of width 63), d from empty and w
+ * those steps' pass; the best t^2 of the rule computed here (best_t2). */
+static double window_rows(slpi_verify_diagnosis *d, slpi_verify_diagnosis *w, const slpi_problem *p, double c,
+                          double *z, int *a, int *b)
+{
+    slpi_oracle_diag_init(d, p, 3, 0, ROWS - 1, 0x1p-24);
+    defect_rows(d, w, p, 630, 756, c, 630, 755, z);
     return best_t2(z, a, b);
 }
 
@@ -330,26 +338,6 @@ static void window_first(const slpi_problem *p)
                 d.separated[0]);
 }
 
-/* Rows of window_rows' kind (z = 0.2 + sigma alternating for ingredient 0, sigma for the
- * others, |D|^2 = 1) with c added to ingredient 0 on steps lo..hi-1, into d; those of steps
- * wlo..whi into w, binned over those steps (the window's pass). */
-static void defect_rows(slpi_verify_diagnosis *d, slpi_verify_diagnosis *w, const slpi_problem *p, long lo, long hi,
-                        double c, long wlo, long whi)
-{
-    double buf[SLPI_DIAG_FIELDS];
-    slpi_oracle_diag_init(w, p, 3, wlo, whi, 0x1p-24);
-    for (long s = 0; s < ROWS; s++) {
-        double dd[NI], zi[NI];
-        for (int i = 0; i < NI; i++) {
-            dd[i] = 1;
-            zi[i] = (i == 0 ? 0.2 : 0) + (s % 2 ? 1 : -1) + (i == 0 && s >= lo && s < hi ? c : 0);
-        }
-        row(buf, s, dd, zi);
-        if (d) slpi_oracle_diag_add(d, buf);
-        if (s >= wlo && s <= whi) slpi_oracle_diag_add(w, buf);
-    }
-}
-
 /* The window's edges refined (docs/power.md#window-refine): c = 3 on steps 600..799, whose
  * ends fall inside the diagnosis pass's bins of 63 steps. The window named is 567..818
  * (bins 9..12); the pass over its rows, binned over them (32 bins of 8 steps), trims it to
@@ -360,24 +348,24 @@ static void window_refine(const slpi_problem *p)
     static slpi_verify_diagnosis d, w;
     long from = -1, to = -1;
     slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
-    defect_rows(&d, &w, p, 600, 800, 3, 0, -1);
+    defect_rows(&d, &w, p, 600, 800, 3, 0, -1, NULL);
     slpi_oracle_diag_finish(&d, 0, 4000, 1e-3, 1);
     TEST_CHECKF(d.named && d.from == 567 && d.to == 818, "3 on 600..799: window %ld..%ld, want 567..818", d.from, d.to);
-    defect_rows(NULL, &w, p, 600, 800, 3, d.from, d.to);
+    defect_rows(NULL, &w, p, 600, 800, 3, d.from, d.to, NULL);
     slpi_oracle_diag_window(&d, &w, 0, 1e-3);
     int narrower = slpi_oracle_diag_refine(&d, &w, 0, &from, &to);
     TEST_CHECKF(w.width == 8 && narrower && labs(from - 600) < 8 && labs(to - 799) < 8,
                 "refined: %d, %ld..%ld (bins of %ld), want within 8 of 600..799", narrower, from, to, w.width);
-    defect_rows(NULL, &w, p, 600, 800, 3, from, to);
+    defect_rows(NULL, &w, p, 600, 800, 3, from, to, NULL);
     d.from = from;
     d.to = to;
     slpi_oracle_diag_window(&d, &w, 0, 1e-3);
     TEST_CHECKF(d.order[0] == 0 && fabs(d.window_rel - 3.2) < 0.1, "over the refined run: first %s, off by %g there",
                 d.name[d.order[0]], d.window_rel);
     slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
-    defect_rows(&d, &w, p, 630, 756, 3, 0, -1);
+    defect_rows(&d, &w, p, 630, 756, 3, 0, -1, NULL);
     slpi_oracle_diag_finish(&d, 0, 4000, 1e-3, 1);
-    defect_rows(NULL, &w, p, 630, 756, 3, d.from, d.to);
+    defect_rows(NULL, &w, p, 630, 756, 3, d.from, d.to, NULL);
     slpi_oracle_diag_window(&d, &w, 0, 1e-3);
     TEST_CHECKF(d.from == 630 && d.to == 755 && !slpi_oracle_diag_refine(&d, &w, 0, &from, &to),
                 "3 on 630..755: window %ld..%ld narrowed to %ld..%ld", d.from, d.to, from, to);
