@@ -101,7 +101,7 @@ typedef struct {
  * ulps of the format), the projections of r on SLPI_STAT_DIRS directions, |r|^2, |t|^2,
  * then the projections and |r|^2 of r taken from the exact step rounded to the format,
  * and the row's allowance tau for the format's data. */
-#define SLPI_STAT_FIELDS (7 + 2 * SLPI_STAT_DIRS + SLPI_DIAG_FIELDS)
+#define SLPI_STAT_FIELDS (8 + SLPI_STAT_COPY_PROJ + 2 * SLPI_STAT_DIRS + SLPI_DIAG_FIELDS)
 /* Then the diagnosis's (oracle/diagnose.c): the row's step (-1: none), per ingredient
  * |D_i|^2, <r, D_i> and <r_rounded, D_i>, then <D_a, D_b> of each pair a < b at
  * SLPI_DIAG_PAIR(a, b). */
@@ -112,6 +112,11 @@ typedef struct {
 #define SLPI_STAT_ARB_FIELD (SLPI_DIAG_OFFSET + SLPI_DIAG_FIELDS)
 /* Then the port's declared solver stop on the row, T / (u s) (oracle/stat.c). */
 #define SLPI_STAT_STOP_FIELD (SLPI_STAT_ARB_FIELD + 1)
+/* Then the row's fingerprint for the copies rule (oracle/stat.c, docs/power.md#copies-amendment):
+ * the exact step's projections on SLPI_STAT_COPY_PROJ fixed vectors of random signs, and
+ * the spread within which rows of the same steps are copies. */
+#define SLPI_STAT_COPY_PROJ 4
+#define SLPI_STAT_COPY_FIELD (SLPI_STAT_STOP_FIELD + 1)
 
 /* One locally checked row: the port's state at step `to` and the state the certified
  * steps start from (the port's previous row at step `from`, or x0 with from = to for
@@ -157,12 +162,29 @@ const char *slpi_oracle_stat_dir_name(int j, int split);
 void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
                           arb_srcptr x, const double *P, double *out);
 /* Empty sums for M noise components and a state of dim coordinates at false-FAIL rate
- * alpha; add a row; merge sums. */
+ * alpha; add the row of steps from..to; merge sums (from's copies groups move to `to`).
+ * Adding and merging return -1 when memory ran out for the copies groups, else 0. */
 void slpi_oracle_stat_init(slpi_verify_stats *st, int M, int dim, double alpha);
-void slpi_oracle_stat_add(slpi_verify_stats *st, const double *row);
-void slpi_oracle_stat_merge(slpi_verify_stats *to, const slpi_verify_stats *from);
-/* The statistics, p-values, effect and verdict of the pooled sums of `paths` files. */
+int slpi_oracle_stat_add(slpi_verify_stats *st, long from, long to, const double *row);
+int slpi_oracle_stat_merge(slpi_verify_stats *to, slpi_verify_stats *from);
+/* The statistics, p-values, effect and verdict of the pooled sums of `paths` files (the
+ * copies groups applied and freed). */
 void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths);
+/* A row's part of the test into the sums (J directions, the size test's envelope). */
+void slpi_oracle_stat_row_into(slpi_verify_sums *exact, slpi_verify_sums *rounded, double *t2_sum, double *tau_sum,
+                               const double *row, int J, double envelope);
+void slpi_oracle_stat_sums_merge(slpi_verify_sums *to, const slpi_verify_sums *from);
+
+/* ---- rows that are copies at the format's resolution (oracle/stat-copies.c) ---- */
+/* The row of steps from..to into its group (the table made at the first row); merge
+ * table `from` into *to and free it; -1 when out of memory, else 0. */
+int slpi_oracle_copies_add(struct slpi_stat_copies **t, long from, long to, const double *row, int dirs,
+                           double envelope);
+int slpi_oracle_copies_merge(struct slpi_stat_copies **to, struct slpi_stat_copies *from);
+/* st->observations and st->copies_groups from st->copies; where a group is copies, the
+ * sums again with each copies group one observation, its rows' mean. */
+void slpi_oracle_copies_apply(slpi_verify_stats *st);
+void slpi_oracle_copies_free(struct slpi_stat_copies *t);
 
 
 /* The fast path's k steps of row lr from x over dw (k x M), increment l multiplied by
@@ -181,8 +203,9 @@ typedef struct {
 int slpi_verify_path_key_of(const slpi_plan *plan, long max_steps, slpi_verify_path_key *k, slpi_error *err);
 /* SLPI_OK when file i's path is none of files 0..i-1's, else an input error naming both. */
 int slpi_verify_distinct_path(const slpi_verify_path_key *keys, int i, const char *const *names, slpi_error *err);
-/* File b's proof folded into a's (counts summed, the worst scores, the statistics merged). */
-void slpi_verify_fold_proof(slpi_verify_result *a, const slpi_verify_result *b);
+/* File b's proof folded into a's (counts summed, the worst scores, the statistics merged:
+ * b's copies groups move to a); an input error when memory ran out. */
+int slpi_verify_fold_proof(slpi_verify_result *a, slpi_verify_result *b, slpi_error *err);
 
 /* ---- the diagnosis (oracle/diagnose.c) ---- */
 /* Empty sums for problem p's ingredients (its state of dim coordinates) over the steps

@@ -201,6 +201,25 @@ static double response2(slpi_fast *f, const slpi_oracle_local_row *lr, int M, co
     return r2;
 }
 
+/* The row's fingerprint for the copies rule (oracle/stat-copies.c): the exact step's
+ * projections on SLPI_STAT_COPY_PROJ fixed vectors of random signs (the same for every
+ * row and run), and the spread COPY_ULPS sqrt(dim) ulps of the format at the state's scale
+ * s within which rows of the same steps are copies (docs/power.md#copies-amendment). */
+#define COPY_ULPS 1024.0
+static void copy_fingerprint(double *out, arb_srcptr x, int dim, double s, int bits)
+{
+    for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) {
+        uint64_t c = mix64(UINT64_C(0xc0b1e5) + (uint64_t)q);
+        double f = 0;
+        for (int i = 0; i < dim; i++) {
+            uint64_t b = mix64(c ^ (uint64_t)i);
+            f += (b >> 63 ? -1.0 : 1.0) * arf_get_d(arb_midref(x + i), ARF_RND_NEAR);
+        }
+        out[q] = f;
+    }
+    out[SLPI_STAT_COPY_PROJ] = COPY_ULPS * sqrt((double)dim) * slpi_precision_ulp(s, bits);
+}
+
 void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi_oracle_local_row *lr, const double *dw,
                           arb_srcptr x, const double *known, double *out)
 {
@@ -304,6 +323,7 @@ void slpi_oracle_stat_row(slpi_fast *f, const slpi_oracle_port *port, const slpi
             (DATA_BIAS * sqrt(move2) + sqrt(m * resp2) / CONST_SHIFT + sqrt(m * flush2) / port->precision.u) /
             (sqrt((double)k) * s);
         out[SLPI_STAT_STOP_FIELD] = declared_stop(port->p, lr->start, dim) / (port->precision.u * s);
+        copy_fingerprint(out + SLPI_STAT_COPY_FIELD, x, dim, s, bits);
         if (port->diagnose) /* the diagnosis's pass only (oracle/verify.c): out of the test otherwise */
             slpi_oracle_diag_row(f, lr, dw, M, r, rr, unit, dim, out + SLPI_DIAG_OFFSET, &nomem);
         else
@@ -339,23 +359,30 @@ static void sums_add(slpi_verify_sums *S, const double *a, int J, double r2, dou
     S->r2_sum += r2;
 }
 
-void slpi_oracle_stat_add(slpi_verify_stats *st, const double *row)
+void slpi_oracle_stat_row_into(slpi_verify_sums *exact, slpi_verify_sums *rounded, double *t2_sum, double *tau_sum,
+                               const double *row, int J, double envelope)
 {
-    if (row[0] != 1 && row[0] != 2) return;
-    const double *rounded = row + 3 + SLPI_STAT_DIRS;
+    const double *rr = row + 3 + SLPI_STAT_DIRS;
     double t2 = row[2 + SLPI_STAT_DIRS];
+    *tau_sum += rr[SLPI_STAT_DIRS + 1];
+    sums_add(exact, row + 1, J, row[1 + SLPI_STAT_DIRS], t2, envelope);
+    sums_add(rounded, rr, J, rr[SLPI_STAT_DIRS], t2, envelope);
+    *t2_sum += t2;
+}
+
+int slpi_oracle_stat_add(slpi_verify_stats *st, long from, long to, const double *row)
+{
+    if (row[0] != 1 && row[0] != 2) return 0;
     st->rows++;
     st->rows_small += row[0] == 2;
     st->rows_arb_reference += row[SLPI_STAT_ARB_FIELD] != 0;
-    st->tau_sum += rounded[SLPI_STAT_DIRS + 1];
     st->declared_stop_u = fmax(st->declared_stop_u, row[SLPI_STAT_STOP_FIELD]);
-    sums_add(&st->exact, row + 1, st->dirs, row[1 + SLPI_STAT_DIRS], t2, st->envelope);
-    sums_add(&st->rounded, rounded, st->dirs, rounded[SLPI_STAT_DIRS], t2, st->envelope);
-    st->t2_sum += t2;
+    slpi_oracle_stat_row_into(&st->exact, &st->rounded, &st->t2_sum, &st->tau_sum, row, st->dirs, st->envelope);
     slpi_oracle_diag_add(&st->diag, row + SLPI_DIAG_OFFSET);
+    return slpi_oracle_copies_add(&st->copies, from, to, row, st->dirs, st->envelope);
 }
 
-static void sums_merge(slpi_verify_sums *to, const slpi_verify_sums *from)
+void slpi_oracle_stat_sums_merge(slpi_verify_sums *to, const slpi_verify_sums *from)
 {
     for (int i = 0; i < SLPI_STAT_DIRS; i++) to->sum[i] += from->sum[i];
     for (int i = 0; i < SLPI_STAT_DIRS * SLPI_STAT_DIRS; i++) to->cross[i] += from->cross[i];
@@ -364,17 +391,20 @@ static void sums_merge(slpi_verify_sums *to, const slpi_verify_sums *from)
     to->r2_sum += from->r2_sum;
 }
 
-void slpi_oracle_stat_merge(slpi_verify_stats *to, const slpi_verify_stats *from)
+int slpi_oracle_stat_merge(slpi_verify_stats *to, slpi_verify_stats *from)
 {
     to->rows += from->rows;
     to->rows_small += from->rows_small;
     to->rows_arb_reference += from->rows_arb_reference;
     to->tau_sum += from->tau_sum;
     to->declared_stop_u = fmax(to->declared_stop_u, from->declared_stop_u);
-    sums_merge(&to->exact, &from->exact);
-    sums_merge(&to->rounded, &from->rounded);
+    slpi_oracle_stat_sums_merge(&to->exact, &from->exact);
+    slpi_oracle_stat_sums_merge(&to->rounded, &from->rounded);
     to->t2_sum += from->t2_sum;
     slpi_oracle_diag_merge(&to->diag, &from->diag);
+    struct slpi_stat_copies *t = from->copies;
+    from->copies = NULL;
+    return slpi_oracle_copies_merge(&to->copies, t);
 }
 
 /* P(chi^2_J > c) = Q(J/2, c/2), the regularized upper incomplete gamma function. */
@@ -437,7 +467,7 @@ static double lambda90(int J, double alpha)
 static void hotelling(slpi_verify_stats *st, const slpi_verify_sums *S)
 {
     int J = st->dirs;
-    double n = (double)st->rows, L[SLPI_STAT_DIRS][SLPI_STAT_DIRS], y[SLPI_STAT_DIRS];
+    double n = (double)st->observations, L[SLPI_STAT_DIRS][SLPI_STAT_DIRS], y[SLPI_STAT_DIRS];
     int keep[SLPI_STAT_DIRS], m = 0;
     for (int i = 0; i < J; i++) {
         double wii = S->cross[i * SLPI_STAT_DIRS + i] - S->sum[i] * S->sum[i] / n;
@@ -478,7 +508,7 @@ static void dir_moments(double *a, double *v, const slpi_verify_sums *S, int j, 
  * statistic: the largest excess t. T^2 stays the one of mean 0, for the record. */
 static void tolerant(slpi_verify_stats *st, const slpi_verify_sums *S, int *used)
 {
-    double n = (double)st->rows, pmin = 1.0, tmax = 0;
+    double n = (double)st->observations, pmin = 1.0, tmax = 0;
     int m = 0;
     st->tolerance_u = st->tau_sum / n;
     for (int j = 0; j < st->dirs; j++) {
@@ -505,8 +535,11 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
     st->detectable_effect_u = INFINITY;
     st->power_target = 0;
     st->p_value = st->p_systematic = st->p_size = 1.0;
-    double n = (double)st->rows;
-    if (st->rows < st->dirs + MIN_EXTRA_ROWS) return;
+    slpi_oracle_copies_apply(st); /* copies are one observation (docs/power.md#copies-amendment) */
+    slpi_oracle_copies_free(st->copies);
+    st->copies = NULL;
+    double n = (double)st->observations;
+    if (st->observations < st->dirs + MIN_EXTRA_ROWS) return;
     st->against_rounded = 2 * st->rows_small > st->rows;
     const slpi_verify_sums *S = st->against_rounded ? &st->rounded : &st->exact;
     int m = 0;

@@ -118,7 +118,8 @@ static int local_window(const slpi_oracle_port *port, slpi_oracle_local_row *w, 
             L->rows_unable++;
         if (lr->verdict == SLPI_VERDICT_FAIL && L->first_fail_step < 0) L->first_fail_step = lr->to;
         L->verdict = slpi_verdict_worse(L->verdict, lr->verdict);
-        slpi_oracle_stat_add(&res->stats, lr->stat);
+        if (slpi_oracle_stat_add(&res->stats, lr->from, lr->to, lr->stat) != 0)
+            return slpi_error_set(err, SLPI_EINPUT, "verify --local: out of memory for the statistics' groups");
         int certified = !slpi_step_failed(lr->status);
         if (certified) {
             slpi_score sc = { lr->lo, lr->hi, lr->ulps, 0, 1 };

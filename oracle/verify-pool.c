@@ -15,7 +15,7 @@
 #include "core/view-grid.h"
 
 /* Fold file b's proof into the rows of all (counts summed, the worst scores). */
-void slpi_verify_fold_proof(slpi_verify_result *a, const slpi_verify_result *b)
+int slpi_verify_fold_proof(slpi_verify_result *a, slpi_verify_result *b, slpi_error *err)
 {
     a->verdict = slpi_verdict_worse(a->verdict, b->verdict);
     a->global_verdict = slpi_verdict_worse(a->global_verdict, b->global_verdict);
@@ -48,8 +48,10 @@ void slpi_verify_fold_proof(slpi_verify_result *a, const slpi_verify_result *b)
     L->rows_arb += M->rows_arb;
     L->rows_blas += M->rows_blas;
     L->rows_both += M->rows_both;
-    slpi_oracle_stat_merge(&a->stats, &b->stats);
     a->files++;
+    if (slpi_oracle_stat_merge(&a->stats, &b->stats) != 0)
+        return slpi_error_set(err, SLPI_EINPUT, "verify: out of memory for the statistics' groups");
+    return SLPI_OK;
 }
 
 /* A pooled file's path: a digest of what it is, its initial state and every increment

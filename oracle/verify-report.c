@@ -177,6 +177,11 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
         fprintf(f, "statistics: %s  statistic=%.4g p=%.3g alpha=%g effect_per_step_u=%.3g\n",
                 slpi_verify_stat_verdict_name(st->verdict), st->statistic, st->p_value, st->alpha,
                 st->effect_per_step_u);
+        if (st->copies_groups > 0)
+            fprintf(f,
+                    "statistics: %ld observations of %ld rows: %ld groups of rows of one step are copies at the "
+                    "format's resolution, each one observation (docs/power.md#copies-amendment)\n",
+                    st->observations, st->rows, st->copies_groups);
         fprintf(f,
                 "statistics: %ld rows of %d path%s, in units of u |x| per step: systematic T^2 = %.4g on %d "
                 "directions, p = %.3g; size: RMS %.3g against the twin's %.3g (envelope x%g), t = %.3g, p = %.3g; "
@@ -205,9 +210,9 @@ void slpi_verify_write_verdict(FILE *f, const slpi_verify_opts *o, const slpi_ve
         if (st->verdict == SLPI_VERDICT_FAIL) write_diagnosis(f, &st->diag);
         if (st->verdict == SLPI_VERDICT_UNABLE)
             fprintf(f,
-                    "statistics: LOW-POWER: %ld rows detect an effect of %.3g u |x| per step with 90 %% power, "
+                    "statistics: LOW-POWER: %ld %s detect an effect of %.3g u |x| per step with 90 %% power, "
                     "more than 1 u: verify more steps or paths%s\n",
-                    st->rows, st->detectable_effect_u,
+                    st->observations, st->copies_groups > 0 ? "observations" : "rows", st->detectable_effect_u,
                     o->require_power ? "" : " (--require-power makes this the verdict UNABLE)");
     }
     fprintf(f, "verdict:");
@@ -310,6 +315,8 @@ static json_t *stats_json(const slpi_verify_stats *st)
     json_object_set_new(s, "detectable_effect_u", real_or_null(st->detectable_effect_u));
     json_object_set_new(s, "power_at_1u", real_or_null(st->dirs ? st->power_target : NAN));
     json_object_set_new(s, "steps", json_integer(st->rows));
+    json_object_set_new(s, "observations", json_integer(st->observations));
+    json_object_set_new(s, "copies_groups", json_integer(st->copies_groups));
     json_object_set_new(s, "steps_of_few_ulps", json_integer(st->rows_small));
     json_object_set_new(s, "against_rounded", json_boolean(st->against_rounded));
     json_object_set_new(s, "data_tolerance_u", real_or_null(st->tolerance_u));

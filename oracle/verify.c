@@ -481,7 +481,7 @@ static int run_files(int n, const char *const *paths, const char *const *names, 
             if (rc == SLPI_OK && i > 0) rc = slpi_verify_same_problem(&first, &w[j].in, err);
             if (rc == SLPI_OK) rc = slpi_verify_path_key_of(w[j].in.plan, o->max_steps, &keys[i], err);
             if (rc == SLPI_OK && i > 0) rc = slpi_verify_distinct_path(keys, i, names, err);
-            if (rc == SLPI_OK && i > 0) slpi_verify_fold_proof(res, w[j].res);
+            if (rc == SLPI_OK && i > 0) rc = slpi_verify_fold_proof(res, w[j].res, err);
             if (i == 0)
                 first = w[j].in;
             else {
@@ -495,6 +495,11 @@ static int run_files(int n, const char *const *paths, const char *const *names, 
     slpi_progress_end(pg);
     free(first.col);
     slpi_plan_unref(first.plan);
+    for (int j = 0; store && j < batch; j++) slpi_oracle_copies_free(store[j].stats.copies); /* unfolded: an error */
+    if (rc != SLPI_OK) {
+        slpi_oracle_copies_free(res->stats.copies);
+        res->stats.copies = NULL;
+    }
     free(store);
     free(w);
     free(keys);

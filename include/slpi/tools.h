@@ -267,6 +267,10 @@ typedef struct {
     slpi_verdict verdict;
     double alpha;
     long rows;                 /* rows in the test (pooled over the files) */
+    long observations;         /* of them, independent observations: the rows of one step
+                                * that are copies at the format's resolution count once
+                                * (docs/power.md#copies-amendment) */
+    long copies_groups;        /* the groups of such rows */
     long rows_small;           /* of them, rows whose step moves the state by at most
                                 * STEP_ULPS ulps of the format (oracle/stat.c) */
     int against_rounded;       /* 1 when most rows are: every deviation is then taken from
@@ -300,6 +304,7 @@ typedef struct {
     const char *reference;   /* the rows' reference: "certified", "double" or "accurate"
                               * (slpi_verify_stat_reference) */
     slpi_verify_diagnosis diag;
+    struct slpi_stat_copies *copies; /* private: the rows' groups until the finish */
 } slpi_verify_stats;
 /* A statistical verdict's word: PASS, FAIL, or LOW-POWER for UNABLE. */
 const char *slpi_verify_stat_verdict_name(slpi_verdict v);

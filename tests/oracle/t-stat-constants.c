@@ -18,6 +18,10 @@
  *    approximation of the noncentral chi^2);
  *  - pooled files: the small-step rows of every file count (the choice of the rounded
  *    step is made on the pooled rows), the pool is the rows added one by one;
+ *  - copies (oracle/stat-copies.c, docs/power.md#copies-amendment): rows of one step
+ *    whose fingerprints lie within their spread are one observation, their mean (the
+ *    test of the other rows and that mean), pooled or not; one fingerprint beyond it and
+ *    every row counts, and then their shared offset FAILs;
  * are each the test's own value (relative 1e-9; 1e-7 for the effect, found by
  * bisection), with the incomplete beta and gamma functions written here (continued
  * fractions in long double), not Arb's. The tolerances were fixed before the first run:
@@ -25,6 +29,7 @@
  * alpha/2, the Bonferroni factor, the pooled small-step rows) moves its value by more
  * than 1 %. SLPI_TEST_SEED draws other rows. */
 #include <math.h>
+#include <string.h>
 
 #include "oracle/oracle.h"
 #include "testutil.h"
@@ -137,6 +142,8 @@ typedef struct {
     int n;
     double a[64][J], r2[64], t2[64], ar[64][J], rr2[64], tau[64];
     int kind[64];
+    long step[64];                      /* the row spans steps step..step + 1 */
+    double fp[64][SLPI_STAT_COPY_PROJ]; /* its fingerprint */
 } rows;
 
 /* n rows: projections N(mean_j, sd_j), kind 1 or 2 */
@@ -153,20 +160,25 @@ static void make_rows(rows *R, int n, int kind, const double *mean, const double
         R->t2[i] = 0.1 + 0.05 * normal() * normal();
         R->rr2[i] = 2 + normal() * normal();
         R->tau[i] = 0.05 * (1 + test_rand_uniform(0, 1));
+        R->step[i] = i; /* every row its own steps: no group of copies */
+        for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) R->fp[i][q] = 1e3 * normal();
     }
 }
 
+/* The fingerprint of row i for the copies rule (oracle/stat-copies.c): R->fp[i], spread 1. */
 static void add_rows(slpi_verify_stats *st, const rows *R, int from, int to)
 {
     for (int i = from; i < to; i++) {
         double row[SLPI_STAT_FIELDS] = { 0 }, *rounded = row + 3 + SLPI_STAT_DIRS;
+        for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) row[SLPI_STAT_COPY_FIELD + q] = R->fp[i][q];
+        row[SLPI_STAT_COPY_FIELD + SLPI_STAT_COPY_PROJ] = 1.0;
         row[0] = R->kind[i];
         for (int j = 0; j < J; j++) row[1 + j] = R->a[i][j], rounded[j] = R->ar[i][j];
         row[1 + SLPI_STAT_DIRS] = R->r2[i];
         row[2 + SLPI_STAT_DIRS] = R->t2[i];
         rounded[SLPI_STAT_DIRS] = R->rr2[i];
         rounded[SLPI_STAT_DIRS + 1] = R->tau[i];
-        slpi_oracle_stat_add(st, row);
+        TEST_CHECK(slpi_oracle_stat_add(st, R->step[i], R->step[i] + 1, row) == 0);
     }
 }
 
@@ -298,6 +310,70 @@ int main(void)
         TEST_CHECKF(rel_close(first.p_value, one.p_value, 1e-12) && rel_close(first.tau_sum, one.tau_sum, 1e-12) &&
                         rel_close(first.detectable_effect_u, one.detectable_effect_u, 1e-12),
                     "pooled p %.17g, one by one %.17g", first.p_value, one.p_value);
+    }
+
+    /* copies (docs/power.md#copies-amendment): 20 rows of their own steps, then 30 rows
+     * of steps 100..101 sharing an offset of 1 on every direction, their fingerprints
+     * within the spread 1 on every projection. The test is the one of the 20 rows and
+     * the 30's mean; with one projection of one row beyond the spread it is the one of
+     * all 50; pooled from two halves it is the same as one by one. */
+    {
+        const double zero[J] = { 0, 0, 0, 0 }, off[J] = { 1, 1, 1, 1 }, one_sd[J] = { 1, 1, 1, 1 };
+        const double tiny[J] = { 1e-3, 1e-3, 1e-3, 1e-3 };
+        rows copies, solo, mean;
+        make_rows(&R, 20, 1, zero, one_sd);
+        make_rows(&copies, 30, 1, off, tiny);
+        for (int i = 0; i < 30; i++) {
+            int k = 20 + i;
+            R.kind[k] = 1;
+            memcpy(R.a[k], copies.a[i], sizeof R.a[k]);
+            memcpy(R.ar[k], copies.ar[i], sizeof R.ar[k]);
+            R.r2[k] = copies.r2[i], R.t2[k] = copies.t2[i], R.rr2[k] = copies.rr2[i], R.tau[k] = copies.tau[i];
+            R.step[k] = 100;
+            for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) R.fp[k][q] = 5e3 + test_rand_uniform(0, 1);
+        }
+        R.n = 50;
+        mean = R;
+        mean.n = 21;
+        memset(mean.a[20], 0, sizeof mean.a[20]);
+        memset(mean.ar[20], 0, sizeof mean.ar[20]);
+        mean.r2[20] = mean.t2[20] = mean.rr2[20] = mean.tau[20] = 0;
+        for (int i = 20; i < 50; i++) {
+            for (int j = 0; j < J; j++) mean.a[20][j] += R.a[i][j] / 30, mean.ar[20][j] += R.ar[i][j] / 30;
+            mean.r2[20] += R.r2[i] / 30, mean.t2[20] += R.t2[i] / 30;
+            mean.rr2[20] += R.rr2[i] / 30, mean.tau[20] += R.tau[i] / 30;
+        }
+        slpi_verify_stats st, half, rest, all;
+        own o;
+        slpi_oracle_stat_init(&st, 1, DIM, alpha);
+        add_rows(&st, &R, 0, R.n);
+        slpi_oracle_stat_finish(&st, 1);
+        TEST_CHECKF(st.rows == 50 && st.observations == 21 && st.copies_groups == 1 && !st.copies,
+                    "copies: %ld rows, %ld observations, %ld groups", st.rows, st.observations, st.copies_groups);
+        own_stats(&mean, 0, alpha, &o);
+        compare("copies, one observation", &st, &o);
+        /* pooled from two files that split the group */
+        slpi_oracle_stat_init(&half, 1, DIM, alpha);
+        slpi_oracle_stat_init(&rest, 1, DIM, alpha);
+        add_rows(&half, &R, 0, 35);
+        add_rows(&rest, &R, 35, R.n);
+        TEST_CHECK(slpi_oracle_stat_merge(&half, &rest) == 0 && !rest.copies);
+        slpi_oracle_stat_finish(&half, 2);
+        TEST_CHECKF(half.observations == 21 && rel_close(half.p_value, st.p_value, 1e-12),
+                    "copies pooled: %ld observations, p %.17g against %.17g", half.observations, half.p_value,
+                    st.p_value);
+        /* one row of the 30 off by more than the spread on one projection: all 50 count */
+        solo = R;
+        solo.fp[37][2] += 1.5;
+        slpi_oracle_stat_init(&all, 1, DIM, alpha);
+        add_rows(&all, &solo, 0, solo.n);
+        slpi_oracle_stat_finish(&all, 1);
+        TEST_CHECKF(all.observations == 50 && all.copies_groups == 0, "not copies: %ld observations", all.observations);
+        own_stats(&solo, 0, alpha, &o);
+        compare("not copies, every row", &all, &o);
+        TEST_CHECKF(all.verdict == SLPI_VERDICT_FAIL && st.verdict != SLPI_VERDICT_FAIL,
+                    "the shared offset FAILs 50 rows (%s), not 21 observations (%s)",
+                    slpi_verify_stat_verdict_name(all.verdict), slpi_verify_stat_verdict_name(st.verdict));
     }
     TEST_END();
 }
