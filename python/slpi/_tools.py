@@ -200,8 +200,10 @@ class Verification:
     statistics : dict
         The calibrated test (oracle/README.md#statistics): "verdict" ("PASS", "FAIL",
         "LOW-POWER" or "not run"), "statistic", "p_value", "alpha", "effect_per_step_u",
-        "detectable_effect_u", "steps", "paths", "steps_per_cpu_second", "declared_stop_u"
-        (the port's declared solver stop in u |x| per step, oracle/README.md#declared-stop), ...
+        "detectable_effect_u", "steps", "observations" (the steps, rows of one step that are
+        copies at the format's resolution counted once: oracle/README.md#copies), "paths",
+        "steps_per_cpu_second", "declared_stop_u" (the port's declared solver stop in u |x|
+        per step, oracle/README.md#declared-stop), ...
     report : dict
         Everything ``slpi verify --json`` writes (rows, certified steps, worst ratios,
         invariant drifts, the local comparison, "proof", "statistics"); any of its keys
