@@ -205,7 +205,7 @@ static double response2(slpi_fast *f, const slpi_oracle_local_row *lr, int M, co
  * projections on SLPI_STAT_COPY_PROJ fixed vectors of random signs (the same for every
  * row and run), and the spread COPY_ULPS sqrt(dim) ulps of the format at the state's scale
  * s within which rows of the same steps are copies (docs/power.md#copies-amendment). */
-#define COPY_ULPS 1024.0
+#define COPY_ULPS 16.0
 static void copy_fingerprint(double *out, arb_srcptr x, int dim, double s, int bits)
 {
     for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) {
