@@ -388,7 +388,7 @@ void slpi_oracle_diag_window(slpi_verify_diagnosis *d, const slpi_verify_diagnos
 {
     int form = rounded ? 1 : 0;
     if (d->from < 0 || d->ranked == 0 || w->rows < 3) return;
-    double share[SLPI_DIAG_INGREDIENTS] = {0};
+    double share[SLPI_DIAG_INGREDIENTS] = { 0 };
     for (int k = 0; k < d->ranked; k++) {
         int i = d->order[k];
         share[i] = w->dd[i] > 0 ? w->z[form][i] * w->z[form][i] / w->dd[i] : 0;
