@@ -4,7 +4,8 @@
 # runs into a temporary folder, each run one line with the rule's paths; killed after its
 # first run and run again, the cell's file holds each run once; tests/port/calibration_docs.py
 # writes a fixture's table (counts, the bound, the p-values' tail and tenths, a probe's cost, a FAIL)
-# and notices a changed run; docs/power.md carries the table of docs/calibration/; the
+# and notices a changed run; docs/power.md carries the table of docs/calibration/; a
+# 1000 x 2 cell whose paths are copies is retired (docs/power.md#copies-results); the
 # converged writer takes a capped step; the C port's batch writes each path's own bytes.
 set -u
 . "$(dirname "$0")/prelude.sh"
@@ -31,6 +32,9 @@ grep -q "^$cell	" "$d/a/cost.tsv" || note "no cost probe of $cell"
 $cal --dir "$d/a" --cell binary64-rb-100x20-slpi --runs 1 > "$d/log" 2>&1 && note "a retired cell ran"
 grep -q "retired" "$d/log" || note "a retired cell's refusal does not say so: $(cat "$d/log")"
 [ -e "$d/a/binary64-rb-100x20-slpi.tsv" ] && note "a retired cell wrote a run"
+# so does a 1000 x 2 cell whose paths are copies (docs/power.md#copies-results)
+$cal --dir "$d/a" --cell binary32-su64-1000x2-torch --runs 1 > "$d/log" 2>&1 && note "a copies cell ran"
+grep -q "copies" "$d/log" || note "a copies cell's refusal does not say so: $(cat "$d/log")"
 # the converged writer accepts a capped step (docs/power.md#stop-rule, the cap's amendment):
 # the rigid body's path 2 000 000 024 ends its step 1358 in a two-cycle one unit apart
 mkdir "$d/cap"
@@ -150,11 +154,13 @@ for want in "| $cell | 3 | 1 | 0.86 | 2 | 1 | 1 | 0 | miscalibrated | 2 0 0 0 1 
   "| binary64 | 1 | 3 | 1 | 0.86 | not met | 2 0 0 0 1 0 0 0 0 0 | 0, 3 |" "45 cells n/a: slpi's double path computes in binary64 only" \
   "| binary64-su32-1x2000-slpi | 0 | | | | | | | | | | — | retired: slpi's default solve stops" \
   "| binary64 (retired cells) | 1 | 1 | 0 | 0.95 | — (a record, not the goal's) |" \
-  "goal ≤ 0.1 u a step on 1000 × 2): 2 of 35 cells measured." \
+  "goal ≤ 0.1 u a step on 1000 × 2): 2 of 22 cells measured." \
   "| binary32-rb-1000x2-torch | 2000 | PASS | 0.03 | 0.0625 | met |" \
   "| binary32-su8-1000x2-torch | 2000 | PASS | 0.05 | 0.125 | **not met** |" \
   "| binary32-su8-100x20-torch | 2000 | PASS | 0.05 | 0.5 | — |" \
-  "| binary32-su32-1000x2-torch | | | | | not measured |"; do
+  "| binary32-rb-1000x2-cport | | | | | not measured |" \
+  "| binary32-su32-1000x2-torch | 0 | | | | | | | | | | — | retired: its paths from one x0 are copies at binary32's resolution" \
+  "| binary64-su64-1000x2-slpi-converged | 0 | | | | | | | | | | — | retired: its paths from one x0 are copies"; do
   grep -qF -- "$want" "$d/doc.md" || note "the fixture's table lacks '$want'"
 done
 $py tests/port/calibration_docs.py --check --dir "$d/f" --doc "$d/doc.md" || note "--check of the table just written"

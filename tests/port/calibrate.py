@@ -97,11 +97,25 @@ def cells():
     return out
 
 
-def retired(impl):
-    """why a cell runs no further (docs/power.md#stop-rule), or None"""
+# the formats and systems whose paths from one x0 are copies at the format's resolution, as
+# measured (docs/power.md#copies-results, check 4: 20 x 2 and 5 x 20 from x0 gave one
+# observation a step); su(128) was not measured
+COPIES = {("binary64", "su64"), ("binary32", "su32"), ("binary32", "su64"), ("tf32", "su32"), ("tf32", "su64"),
+          ("bfloat16", "rb"), ("bfloat16", "su8"), ("bfloat16", "su32"), ("bfloat16", "su64")}
+
+
+def retired(cell):
+    """why a cell (an entry of cells()) runs no further, or None: slpi's default solve
+    (docs/power.md#stop-rule), or a 1000 x 2 shape whose paths are copies (its two steps
+    are two observations: LOW-POWER whatever the port, docs/power.md#copies-results)"""
+    _, _, fmt, system, shape, impl = cell
     if impl == "slpi":
         return ("retired: slpi's default solve stops at tol 1e-15 against max(1, |Y|), not converged within "
                 "binary64 (docs/power.md#stop-rule); its %s cell runs instead" % CONVERGED)
+    if shape == POWER_SHAPE and (fmt, system[0]) in COPIES:
+        return ("retired: its paths from one x0 are copies at %s's resolution, 2 observations a run, LOW-POWER "
+                "whatever the port (docs/power.md#copies-results); runs committed here were judged before that rule"
+                % fmt)
     return None
 
 
@@ -436,16 +450,16 @@ def main(argv):
     for n in o["cell"]:
         if n not in by_name:
             sys.exit("calibrate: --cell %s: no such cell (--list names them)" % n)
-        why = not_applicable(by_name[n][2], by_name[n][5]) or (None if o["list"] else retired(by_name[n][5]))
+        why = not_applicable(by_name[n][2], by_name[n][5]) or (None if o["list"] else retired(by_name[n]))
         if why:
             sys.exit("calibrate: --cell %s: %s" % (n, why))
     chosen = [by_name[n] for n in o["cell"]] or [c for c in cells()
-                                                 if not not_applicable(c[2], c[5]) and not retired(c[5])]
+                                                 if not not_applicable(c[2], c[5]) and not retired(c)]
     if o["list"]:
         for c in cells():
             why = not_applicable(c[2], c[5])
             runs = "%d runs" % len(read_table(os.path.join(out, c[1] + ".tsv"), FIELDS))
-            print("%s\t%s" % (c[1], why or (runs + "; " + retired(c[5]) if retired(c[5]) else runs)))
+            print("%s\t%s" % (c[1], why or (runs + "; " + retired(c) if retired(c) else runs)))
         return 0
     spent = 0.0
     cost = costs(out)

@@ -94,7 +94,7 @@ def lines(d):
             continue
         rows = calibrate.read_table(os.path.join(d, name + ".tsv"), calibrate.FIELDS)
         pr = cost.get(name)
-        gone = calibrate.retired(impl)
+        gone = calibrate.retired((c, name, f, system, shape, impl))
         if gone and not rows:
             out.append("| %s | 0 | | | | | | | | | | — | %s |" % (name, gone))
             continue
@@ -171,7 +171,7 @@ def power_lines(d):
     1000 x 2 cell that runs, measured or its cost, then any other cell measured"""
     got = {r["cell"]: r for r in calibrate.read_table(os.path.join(d, "power.tsv"), calibrate.POWER_FIELDS)}
     cost = calibrate.costs(d)
-    runs = [c for c in calibrate.cells() if not calibrate.not_applicable(c[2], c[5]) and not calibrate.retired(c[5])]
+    runs = [c for c in calibrate.cells() if not calibrate.not_applicable(c[2], c[5]) and not calibrate.retired(c)]
     judged = [c for c in runs if c[4] == calibrate.POWER_SHAPE]
     out = ["", "The detectable effect ([its rule](#detectable-rule); goal ≤ %g u a step on %d × %d): %d of %d cells "
            "measured." % ((calibrate.POWER_GOAL,) + calibrate.POWER_SHAPE + (sum(c[1] in got for c in judged),
