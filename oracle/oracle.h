@@ -170,7 +170,8 @@ int slpi_oracle_stat_merge(slpi_verify_stats *to, slpi_verify_stats *from);
 /* The statistics, p-values, effect and verdict of the pooled sums of `paths` files (the
  * copies groups applied and freed). */
 void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths);
-/* A row's part of the test into the sums (J directions, the size test's envelope). */
+/* A row's part of the test into the sums (J directions, the size test's envelope), and
+ * two sums merged (oracle/stat-sums.c). */
 void slpi_oracle_stat_row_into(slpi_verify_sums *exact, slpi_verify_sums *rounded, double *t2_sum, double *tau_sum,
                                const double *row, int J, double envelope);
 void slpi_oracle_stat_sums_merge(slpi_verify_sums *to, const slpi_verify_sums *from);

@@ -346,30 +346,6 @@ void slpi_oracle_stat_init(slpi_verify_stats *st, int M, int dim, double alpha)
     st->reference = "certified";
 }
 
-/* One row's projections a (J of them) and |r|^2 into the sums, with the twin's |t|^2. */
-static void sums_add(slpi_verify_sums *S, const double *a, int J, double r2, double t2, double envelope)
-{
-    for (int i = 0; i < J; i++) {
-        S->sum[i] += a[i];
-        for (int j = 0; j < J; j++) S->cross[i * SLPI_STAT_DIRS + j] += a[i] * a[j];
-    }
-    double d = r2 - envelope * envelope * t2;
-    S->size_sum += d;
-    S->size_sq += d * d;
-    S->r2_sum += r2;
-}
-
-void slpi_oracle_stat_row_into(slpi_verify_sums *exact, slpi_verify_sums *rounded, double *t2_sum, double *tau_sum,
-                               const double *row, int J, double envelope)
-{
-    const double *rr = row + 3 + SLPI_STAT_DIRS;
-    double t2 = row[2 + SLPI_STAT_DIRS];
-    *tau_sum += rr[SLPI_STAT_DIRS + 1];
-    sums_add(exact, row + 1, J, row[1 + SLPI_STAT_DIRS], t2, envelope);
-    sums_add(rounded, rr, J, rr[SLPI_STAT_DIRS], t2, envelope);
-    *t2_sum += t2;
-}
-
 int slpi_oracle_stat_add(slpi_verify_stats *st, long from, long to, const double *row)
 {
     if (row[0] != 1 && row[0] != 2) return 0;
@@ -380,15 +356,6 @@ int slpi_oracle_stat_add(slpi_verify_stats *st, long from, long to, const double
     slpi_oracle_stat_row_into(&st->exact, &st->rounded, &st->t2_sum, &st->tau_sum, row, st->dirs, st->envelope);
     slpi_oracle_diag_add(&st->diag, row + SLPI_DIAG_OFFSET);
     return slpi_oracle_copies_add(&st->copies, from, to, row, st->dirs, st->envelope);
-}
-
-void slpi_oracle_stat_sums_merge(slpi_verify_sums *to, const slpi_verify_sums *from)
-{
-    for (int i = 0; i < SLPI_STAT_DIRS; i++) to->sum[i] += from->sum[i];
-    for (int i = 0; i < SLPI_STAT_DIRS * SLPI_STAT_DIRS; i++) to->cross[i] += from->cross[i];
-    to->size_sum += from->size_sum;
-    to->size_sq += from->size_sq;
-    to->r2_sum += from->r2_sum;
 }
 
 int slpi_oracle_stat_merge(slpi_verify_stats *to, slpi_verify_stats *from)
