@@ -178,12 +178,13 @@ void slpi_oracle_stat_sums_merge(slpi_verify_sums *to, const slpi_verify_sums *f
 
 /* ---- rows that are copies at the format's resolution (oracle/stat-copies.c) ---- */
 /* The row of steps from..to into its group (the table made at the first row); merge
- * table `from` into *to and free it; -1 when out of memory, else 0. */
+ * table `from` into *to and free it; -1 when out of memory, else 0. dirs and envelope:
+ * the test's (slpi_verify_stats), for the groups' own sums. */
 int slpi_oracle_copies_add(struct slpi_stat_copies **t, long from, long to, const double *row, int dirs,
                            double envelope);
-int slpi_oracle_copies_merge(struct slpi_stat_copies **to, struct slpi_stat_copies *from);
+int slpi_oracle_copies_merge(struct slpi_stat_copies **to, struct slpi_stat_copies *from, int dirs, double envelope);
 /* st->observations and st->copies_groups from st->copies; where a group is copies, the
- * sums again with each copies group one observation, its rows' mean. */
+ * sums again with each copies group one observation, its rows' mean; the table freed. */
 void slpi_oracle_copies_apply(slpi_verify_stats *st);
 void slpi_oracle_copies_free(struct slpi_stat_copies *t);
 

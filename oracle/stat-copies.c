@@ -24,33 +24,25 @@
  * |t|^2, the rounded forms and tau; below SLPI_DIAG_OFFSET. */
 #define TEST_FIELDS SLPI_DIAG_OFFSET
 
-/* A group's sums from its second row on: its rows' test fields, and their own sums. */
+/* A group's rows' own sums, kept from its second row on (where it is not copies, the test
+ * sums its rows). */
 typedef struct {
-    double sum[TEST_FIELDS];
     slpi_verify_sums exact, rounded;
     double t2, tau;
-} group_sums;
+} own_sums;
 
 typedef struct {
     long from, to, n;                                        /* n: rows; 0: an empty slot */
     double lo[SLPI_STAT_COPY_PROJ], hi[SLPI_STAT_COPY_PROJ]; /* the projections' range */
     double spread;                                           /* the least over the rows */
-    double first[TEST_FIELDS];                               /* the first row's test fields */
-    group_sums *more;                                        /* from the second row on */
+    double sum[TEST_FIELDS]; /* the sum of its rows' test fields (one row: that row's) */
+    own_sums *own;           /* from the second row on */
 } group;
 
 struct slpi_stat_copies {
     size_t cap, used; /* slots (a power of 2), groups */
-    int dirs;         /* the test's directions, and the size test's envelope */
-    double envelope;
     group *g;
 };
-
-static void sums_of(group_sums *m, const double *row, int dirs, double envelope)
-{
-    for (int i = 0; i < TEST_FIELDS; i++) m->sum[i] += row[i];
-    slpi_oracle_stat_row_into(&m->exact, &m->rounded, &m->t2, &m->tau, row, dirs, envelope);
-}
 
 static size_t slot_of(const struct slpi_stat_copies *t, long from, long to)
 {
@@ -91,15 +83,25 @@ static group *group_at(struct slpi_stat_copies **tp, long from, long to)
     return g;
 }
 
-/* From its second row on, a group keeps the sum of its rows' test fields and their own
- * sums; the first row's go in when it is made. -1 when out of memory. */
-static int more_of(const struct slpi_stat_copies *t, group *g)
+/* From its second row on, a group keeps its rows' own sums, made from its one row so far
+ * (its sum) before the second goes in; -1 when out of memory. */
+static int own_of(group *g, int dirs, double envelope)
 {
-    if (g->more) return 0;
-    g->more = calloc(1, sizeof *g->more);
-    if (!g->more) return -1;
-    sums_of(g->more, g->first, t->dirs, t->envelope);
+    if (g->own) return 0;
+    g->own = calloc(1, sizeof *g->own);
+    if (!g->own) return -1;
+    slpi_oracle_stat_row_into(&g->own->exact, &g->own->rounded, &g->own->t2, &g->own->tau, g->sum, dirs, envelope);
     return 0;
+}
+
+/* The fingerprints' range of h (a row's: lo = hi) into g's. */
+static void range_add(group *g, const double *lo, const double *hi, double spread)
+{
+    for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) {
+        g->lo[q] = fmin(g->lo[q], lo[q]);
+        g->hi[q] = fmax(g->hi[q], hi[q]);
+    }
+    g->spread = fmin(g->spread, spread);
 }
 
 int slpi_oracle_copies_add(struct slpi_stat_copies **t, long from, long to, const double *row, int dirs,
@@ -107,24 +109,19 @@ int slpi_oracle_copies_add(struct slpi_stat_copies **t, long from, long to, cons
 {
     group *g = group_at(t, from, to);
     if (!g) return -1;
-    (*t)->dirs = dirs;
-    (*t)->envelope = envelope;
     const double *fp = row + SLPI_STAT_COPY_FIELD;
-    for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) {
-        g->lo[q] = fmin(g->lo[q], fp[q]);
-        g->hi[q] = fmax(g->hi[q], fp[q]);
-    }
-    g->spread = fmin(g->spread, fp[SLPI_STAT_COPY_PROJ]);
+    range_add(g, fp, fp, fp[SLPI_STAT_COPY_PROJ]);
     if (g->n++ == 0) {
-        memcpy(g->first, row, sizeof g->first);
+        memcpy(g->sum, row, sizeof g->sum);
         return 0;
     }
-    if (more_of(*t, g) != 0) return -1;
-    sums_of(g->more, row, dirs, envelope);
+    if (own_of(g, dirs, envelope) != 0) return -1;
+    for (int i = 0; i < TEST_FIELDS; i++) g->sum[i] += row[i];
+    slpi_oracle_stat_row_into(&g->own->exact, &g->own->rounded, &g->own->t2, &g->own->tau, row, dirs, envelope);
     return 0;
 }
 
-int slpi_oracle_copies_merge(struct slpi_stat_copies **to, struct slpi_stat_copies *from)
+int slpi_oracle_copies_merge(struct slpi_stat_copies **to, struct slpi_stat_copies *from, int dirs, double envelope)
 {
     int rc = 0;
     for (size_t i = 0; from && i < from->cap; i++) {
@@ -136,26 +133,20 @@ int slpi_oracle_copies_merge(struct slpi_stat_copies **to, struct slpi_stat_copi
         }
         if (g->n == 0) { /* new here: moved whole */
             *g = *h;
-            h->more = NULL;
+            h->own = NULL;
             continue;
         }
-        (*to)->dirs = from->dirs;
-        (*to)->envelope = from->envelope;
-        if (more_of(*to, g) != 0 || more_of(from, h) != 0) {
+        if (own_of(g, dirs, envelope) != 0 || own_of(h, dirs, envelope) != 0) {
             rc = -1;
             continue;
         }
-        for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) {
-            g->lo[q] = fmin(g->lo[q], h->lo[q]);
-            g->hi[q] = fmax(g->hi[q], h->hi[q]);
-        }
-        g->spread = fmin(g->spread, h->spread);
+        range_add(g, h->lo, h->hi, h->spread);
         g->n += h->n;
-        for (int k = 0; k < TEST_FIELDS; k++) g->more->sum[k] += h->more->sum[k];
-        slpi_oracle_stat_sums_merge(&g->more->exact, &h->more->exact);
-        slpi_oracle_stat_sums_merge(&g->more->rounded, &h->more->rounded);
-        g->more->t2 += h->more->t2;
-        g->more->tau += h->more->tau;
+        for (int k = 0; k < TEST_FIELDS; k++) g->sum[k] += h->sum[k];
+        slpi_oracle_stat_sums_merge(&g->own->exact, &h->own->exact);
+        slpi_oracle_stat_sums_merge(&g->own->rounded, &h->own->rounded);
+        g->own->t2 += h->own->t2;
+        g->own->tau += h->own->tau;
     }
     slpi_oracle_copies_free(from);
     return rc;
@@ -172,35 +163,37 @@ static int copies(const group *g)
 void slpi_oracle_copies_apply(slpi_verify_stats *st)
 {
     struct slpi_stat_copies *t = st->copies;
+    st->copies = NULL;
     st->observations = st->rows;
     st->copies_groups = 0;
     for (size_t i = 0; t && i < t->cap; i++)
         if (copies(t->g + i)) st->observations -= t->g[i].n - 1, st->copies_groups++;
-    if (st->copies_groups == 0) return;
-    memset(&st->exact, 0, sizeof st->exact);
-    memset(&st->rounded, 0, sizeof st->rounded);
-    st->t2_sum = st->tau_sum = 0;
-    for (size_t i = 0; i < t->cap; i++) {
+    if (st->copies_groups > 0) {
+        memset(&st->exact, 0, sizeof st->exact);
+        memset(&st->rounded, 0, sizeof st->rounded);
+        st->t2_sum = st->tau_sum = 0;
+    }
+    for (size_t i = 0; st->copies_groups > 0 && i < t->cap; i++) {
         const group *g = t->g + i;
         double mean[TEST_FIELDS];
         if (g->n == 0) continue;
-        if (copies(g)) /* one observation: the rows' mean */
-            for (int k = 0; k < TEST_FIELDS; k++) mean[k] = g->more->sum[k] / (double)g->n;
-        if (g->n == 1 || copies(g)) {
-            slpi_oracle_stat_row_into(&st->exact, &st->rounded, &st->t2_sum, &st->tau_sum, g->n == 1 ? g->first : mean,
-                                      st->dirs, st->envelope);
+        for (int k = 0; k < TEST_FIELDS; k++) mean[k] = g->sum[k] / (double)g->n; /* one row: itself */
+        if (g->n == 1 || copies(g)) {                                             /* one observation: the rows' mean */
+            slpi_oracle_stat_row_into(&st->exact, &st->rounded, &st->t2_sum, &st->tau_sum, mean, st->dirs,
+                                      st->envelope);
         } else {
-            slpi_oracle_stat_sums_merge(&st->exact, &g->more->exact);
-            slpi_oracle_stat_sums_merge(&st->rounded, &g->more->rounded);
-            st->t2_sum += g->more->t2;
-            st->tau_sum += g->more->tau;
+            slpi_oracle_stat_sums_merge(&st->exact, &g->own->exact);
+            slpi_oracle_stat_sums_merge(&st->rounded, &g->own->rounded);
+            st->t2_sum += g->own->t2;
+            st->tau_sum += g->own->tau;
         }
     }
+    slpi_oracle_copies_free(t);
 }
 
 void slpi_oracle_copies_free(struct slpi_stat_copies *t)
 {
-    for (size_t i = 0; t && i < t->cap; i++) free(t->g[i].more);
+    for (size_t i = 0; t && i < t->cap; i++) free(t->g[i].own);
     if (t) free(t->g);
     free(t);
 }

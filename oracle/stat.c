@@ -208,14 +208,11 @@ static double response2(slpi_fast *f, const slpi_oracle_local_row *lr, int M, co
 #define COPY_ULPS 16.0
 static void copy_fingerprint(double *out, arb_srcptr x, int dim, double s, int bits)
 {
-    for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) {
-        uint64_t c = mix64(UINT64_C(0xc0b1e5) + (uint64_t)q);
-        double f = 0;
-        for (int i = 0; i < dim; i++) {
-            uint64_t b = mix64(c ^ (uint64_t)i);
-            f += (b >> 63 ? -1.0 : 1.0) * arf_get_d(arb_midref(x + i), ARF_RND_NEAR);
-        }
-        out[q] = f;
+    for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) out[q] = 0;
+    for (int i = 0; i < dim; i++) { /* coordinate i's signs: the high bits of one hash of i */
+        uint64_t b = mix64(UINT64_C(0xc0b1e5) ^ (uint64_t)i);
+        double xi = arf_get_d(arb_midref(x + i), ARF_RND_NEAR);
+        for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) out[q] += (b >> (63 - q) & 1 ? -xi : xi);
     }
     out[SLPI_STAT_COPY_PROJ] = COPY_ULPS * sqrt((double)dim) * slpi_precision_ulp(s, bits);
 }
@@ -371,7 +368,7 @@ int slpi_oracle_stat_merge(slpi_verify_stats *to, slpi_verify_stats *from)
     slpi_oracle_diag_merge(&to->diag, &from->diag);
     struct slpi_stat_copies *t = from->copies;
     from->copies = NULL;
-    return slpi_oracle_copies_merge(&to->copies, t);
+    return slpi_oracle_copies_merge(&to->copies, t, to->dirs, to->envelope);
 }
 
 /* P(chi^2_J > c) = Q(J/2, c/2), the regularized upper incomplete gamma function. */
@@ -503,8 +500,6 @@ void slpi_oracle_stat_finish(slpi_verify_stats *st, int paths)
     st->power_target = 0;
     st->p_value = st->p_systematic = st->p_size = 1.0;
     slpi_oracle_copies_apply(st); /* copies are one observation (docs/power.md#copies-amendment) */
-    slpi_oracle_copies_free(st->copies);
-    st->copies = NULL;
     double n = (double)st->observations;
     if (st->observations < st->dirs + MIN_EXTRA_ROWS) return;
     st->against_rounded = 2 * st->rows_small > st->rows;
