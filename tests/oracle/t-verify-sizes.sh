@@ -26,14 +26,15 @@ first=$((seed % 1000 * 2))
 E=$((2 + seed % 3))
 field() { $py -c "import json, sys; j = json.load(open(sys.argv[1])); print(j$2)" "$1"; }
 # defect IN OUT: E u |x| a step planted, u = 2^-53 (tests/oracle/plant-moves.py); prints the
-# data term of tau alone
+# data term of tau alone and the defect the binary64 file delivers, in units of u |x|
 defect() { $py tests/oracle/plant-moves.py "$1" "$2" "$E" 1.1102230246251565e-16; }
 for N in 16 32 64; do
   set --
   for k in $first $((first + 1)); do
     $slpi run --preset iso/zeitlin/strong N=$N steps=16 path=$k -q -o "$d/z$N-$k.tsv" > /dev/null 2>&1 \
       || { note "slpi run N=$N path $k"; continue; }
-    data=$(defect "$d/z$N-$k.tsv" "$d/d$N-$k.tsv") || note "the defect of N=$N path $k"
+    planted=$(defect "$d/z$N-$k.tsv" "$d/d$N-$k.tsv") || note "the defect of N=$N path $k"
+    data=${planted%% *} delivered=${planted##* }
     set -- "$@" "$k"
   done
   $slpi verify --local -q --threads 1 --json "$d/z$N.json" "$d/z$N-$first.tsv" "$d/z$N-$((first + 1)).tsv" > "$d/z.txt" 2>&1
@@ -53,7 +54,7 @@ for N in 16 32 64; do
   pd=$(field "$d/d$N.json" "['statistics']['p_value']")
   [ $rc -eq 1 ] && [ "$(field "$d/d$N.json" "['statistics']['verdict']")" = FAIL ] \
     || note "N=$N defect of $E u per step: exit $rc, statistics $(field "$d/d$N.json" "['statistics']['verdict']") p $pd"
-  echo "t-verify-sizes: N=$N paths $first, $((first + 1)): correct p = $p ($rows rows, $obs observations, tau $tau, data term $data), defect of $E u per step p = $pd"
+  echo "t-verify-sizes: N=$N paths $first, $((first + 1)): correct p = $p ($rows rows, $obs observations, tau $tau, data term $data), defect of $E u per step ($delivered delivered) p = $pd"
 done
 # the C port (tests/port/zeitlin-isomp.c) at su(64), its default ic_lmax = 11, binary64 and
 # binary32, 2 steps of path $first: every row PASSes, the first too (it built X0 from
