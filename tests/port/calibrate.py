@@ -99,9 +99,10 @@ def cells():
 
 # the formats and systems whose paths from one x0 are copies at the format's resolution, as
 # measured (docs/power.md#copies-results, check 4: 20 x 2 and 5 x 20 from x0 gave one
-# observation a step); su(128) was not measured
+# observation a step; su(128) in every format, measured on 1 Dec 2026)
 COPIES = {("binary64", "su64"), ("binary32", "su32"), ("binary32", "su64"), ("tf32", "su32"), ("tf32", "su64"),
           ("bfloat16", "rb"), ("bfloat16", "su8"), ("bfloat16", "su32"), ("bfloat16", "su64")}
+COPIES |= {(f, "su128") for f in FORMATS}
 
 
 def retired(cell):
