@@ -5,7 +5,9 @@
 # first run and run again, the cell's file holds each run once; tests/port/calibration_docs.py
 # writes a fixture's table (counts, the bound, the p-values' tail and tenths, a probe's cost, a FAIL)
 # and notices a changed run; docs/power.md carries the table of docs/calibration/; a
-# 1000 x 2 cell whose paths are copies is retired (docs/power.md#copies-results); the
+# 1000 x 2 cell whose paths are copies is retired (docs/power.md#copies-results), and a
+# copies shape's runs judged before that rule are set apart and run again on new paths
+# (docs/power.md#copies-recount); the
 # converged writer takes a capped step; the C port's batch writes each path's own bytes.
 set -u
 . "$(dirname "$0")/prelude.sh"
@@ -80,6 +82,17 @@ got=$(awk -F'\t' 'NR > 1 { print $1 }' "$d/b/$cell.tsv" | tr '\n' ' ')
 [ "$got" = "0 1 2 " ] || note "after a kill and a resume the runs are '$got', not '0 1 2 '"
 cmp -s "$d/b/$cell.tsv" /dev/null && note "resume wrote nothing"
 
+# a copies shape's runs judged before the copies rule do not count (docs/power.md#copies-recount):
+# the cell (its paths made copies here) runs on with new paths, run 2 after runs 0 and 1
+mkdir "$d/r" && cp "$d/a/cost.tsv" "$d/r/"
+awk 'BEGIN { FS = OFS = "\t" } NR > 1 { $NF = "2026-11-30T00:00:00Z" } 1' "$d/a/$cell.tsv" > "$d/r/$cell.tsv"
+$py -c 'import sys; sys.path.insert(0, "tests/port"); import calibrate as c
+c.COPIES.add(("binary64", "rb"))
+sys.exit(c.main(["--dir", sys.argv[1], "--cell", sys.argv[2], "--target", "1"]))' "$d/r" $cell > "$d/log" 2>&1 ||
+  note "a copies cell's recount: $(tail -3 "$d/log")"
+got=$(awk -F'\t' 'NR > 1 { print $1, $2 }' "$d/r/$cell.tsv" | tr '\n' ';')
+[ "$got" = "0 $(first 0);1 $(first 1);2 $(first 2);" ] || note "after 2 runs judged before the copies rule, --target 1 ran '$got'"
+
 # --commit: the round's line, cost.tsv and the table written, committed in DIR's checkout
 mkdir "$d/g" && cp "$d/a/cost.tsv" "$d/g/"
 printf 'x\n<!-- calibration-table -->\n<!-- /calibration-table -->\n' > "$d/g/doc.md"
@@ -131,6 +144,13 @@ h=$(head -1 "$d/a/$cell.tsv")
   printf '1\t2\t100\t20\t0\tPASS\tPASS\t0.05\t1.0\t2000\t0.1\t0.3\tv\tv\tt\n'
   printf '2\t3\t100\t20\t1\tPASS\tFAIL\t0.0001\t1.0\t2000\t0.1\t0.3\tv\tv\tt\n'
 } > "$d/f/$cell.tsv"
+# a copies shape's runs (binary32 su(32), 100 x 20): the one judged before the copies rule
+# in its own pooled line, the cell's count the other's
+{
+  echo "$h"
+  printf '0\t1\t100\t20\t0\tPASS\tPASS\t0.9\t1.0\t2000\t0.1\t0.3\tv\tv\t2026-11-30T00:00:00Z\n'
+  printf '1\t2\t100\t20\t0\tPASS\tPASS\t0.6\t1.0\t2000\t0.1\t0.3\tv\tv\t2026-12-02T00:00:00Z\n'
+} > "$d/f/binary32-su32-100x20-torch.tsv"
 # a retired cell's run: in its own pooled line, apart from the goal's
 { echo "$h"; printf '0\t1\t1\t2000\t0\tPASS\tPASS\t0.7\t1.0\t2000\t0.1\t0.3\tv\tv\tt\n'; } > "$d/f/binary64-rb-1x2000-slpi.tsv"
 {
@@ -155,6 +175,8 @@ for want in "| $cell | 3 | 1 | 0.86 | 2 | 1 | 1 | 0 | miscalibrated | 2 0 0 0 1 
   "| binary64 | 1 | 3 | 1 | 0.86 | not met | 2 0 0 0 1 0 0 0 0 0 | 0, 3 |" "45 cells n/a: slpi's double path computes in binary64 only" \
   "| binary64-su32-1x2000-slpi | 0 | | | | | | | | | | — | retired: slpi's default solve stops" \
   "| binary64 (retired cells) | 1 | 1 | 0 | 0.95 | — (a record, not the goal's) |" \
+  "| binary32-su32-100x20-torch | 1 | 0 | 0.95 | 0 | 0 | 0 | 0 | — | 0 0 0 0 0 1 0 0 0 0 | 0, 1 | 0.4 | unfinished: 299 more runs, 0.033 CPU-h; 1 runs judged before the copies rule, pooled apart |" \
+  "| binary32 (judged before the copies rule) | 1 | 1 | 0 | 0.95 | — (a record, not the goal's) | 0 0 0 0 0 0 0 0 1 0 | 0, 1 |" \
   "goal ≤ 0.1 u a step on 1000 × 2): 2 of 15 cells measured." \
   "| binary32-rb-1000x2-torch | 2000 | PASS | 0.03 | 0.0625 | met |" \
   "| binary32-su8-1000x2-torch | 2000 | PASS | 0.05 | 0.125 | **not met** |" \

@@ -105,6 +105,20 @@ COPIES = {("binary64", "su64"), ("binary32", "su32"), ("binary32", "su64"), ("tf
 COPIES |= {(f, "su128") for f in FORMATS}
 
 
+# when the copies rule (docs/power.md#copies-amendment, as amended: 2^4 ulps) landed: a run of
+# a copies shape committed before it was judged as rows, every copy counted, not by the test
+# that runs now
+COPIES_SINCE = "2026-12-01T03:56:27Z"
+
+
+def counts(cell, row):
+    """whether a committed run of the cell was judged by the statistics as they are now: not
+    a run of several paths from one x0, in a format and system whose paths are copies,
+    committed before the copies rule (its runs are pooled apart, a record)"""
+    _, _, fmt, system, (paths, _), _ = cell
+    return not (paths > 1 and (fmt, system[0]) in COPIES and row["utc"] < COPIES_SINCE)
+
+
 def retired(cell):
     """why a cell (an entry of cells()) runs no further, or None: slpi's default solve
     (docs/power.md#stop-rule), or a 1000 x 2 shape whose paths are copies (its two steps
@@ -459,7 +473,9 @@ def main(argv):
     if o["list"]:
         for c in cells():
             why = not_applicable(c[2], c[5])
-            runs = "%d runs" % len(read_table(os.path.join(out, c[1] + ".tsv"), FIELDS))
+            rows = read_table(os.path.join(out, c[1] + ".tsv"), FIELDS)
+            before = sum(not counts(c, x) for x in rows)
+            runs = "%d runs" % (len(rows) - before) + (" (and %d before the copies rule)" % before if before else "")
             print("%s\t%s" % (c[1], why or (runs + "; " + retired(c) if retired(c) else runs)))
         return 0
     spent = 0.0
@@ -495,24 +511,28 @@ def main(argv):
     while True:
         progressed = False
         for c in chosen:
-            have = len(read_table(os.path.join(out, c[1] + ".tsv"), FIELDS))
-            stop, round_from = min(o["target"], (have // 50 + 1) * 50), have
+            # r: the next run's number (every committed run's, so its paths are new); have:
+            # the runs that count (judged as the statistics are now)
+            rows = read_table(os.path.join(out, c[1] + ".tsv"), FIELDS)
+            r, have = len(rows), sum(counts(c, x) for x in rows)
+            stop, round_from = min(o["target"], (have // 50 + 1) * 50), r
             while have < stop and (o["runs"] is None or done[c[1]] < o["runs"]):
                 if spent + cost[c[1]] > o["budget"]:
                     break
                 try:
-                    spent += one_run(c, have, out)
+                    spent += one_run(c, r, out)
                 except RuntimeError as e:
-                    sys.exit("calibrate: %s run %d: %s" % (c[1], have, e))
+                    sys.exit("calibrate: %s run %d: %s" % (c[1], r, e))
                 done[c[1]] += 1
                 have += 1
+                r += 1
                 progressed = True
-            if o["commit"] and have > round_from:
+            if o["commit"] and r > round_from:
                 rows = read_table(os.path.join(out, c[1] + ".tsv"), FIELDS)
                 commit(out, o["commit"], [os.path.join(out, n) for n in (c[1] + ".tsv", "cost.tsv")],
                        "docs/calibration: %s to %d runs" % (c[1], have),
                        "calibrate.py --commit: runs %d-%d of the cell; statistical FAILs in all its %d runs: %d."
-                       % (round_from, have - 1, len(rows), sum(r["statistics"] == "FAIL" for r in rows)))
+                       % (round_from, r - 1, len(rows), sum(x["statistics"] == "FAIL" for x in rows)))
         if not progressed:
             break
     print("calibrate: %.0f CPU s spent" % spent)

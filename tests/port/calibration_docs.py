@@ -9,8 +9,8 @@ tenths and the runs whose systematic and size p are exactly 1, its CPU seconds a
 its state
 (or, not run, its measured cost; a retired cell, docs/power.md#stop-rule, its runs and
 why it runs no further); the cells that cannot apply, with their reason; the
-formats pooled (the goal's: the cells that run; the retired cells' runs pooled apart, a
-record); the CPU-hours the grid still needs (the retired cells none); the detectable
+formats pooled (the goal's: the cells that run; the retired cells' runs and those of copies
+shapes judged before the copies rule, docs/power.md#copies-recount, pooled apart, records); the CPU-hours the grid still needs (the retired cells none); the detectable
 effect of DIR/power.tsv against its goal (docs/power.md#detectable-rule).
 
 usage: calibration_docs.py [--check] [--dir DIR] [--doc FILE]
@@ -30,6 +30,7 @@ GOAL_CELL, GOAL_FORMAT = 300, 2995
 TAIL = ((0.1, "≤ 0.1"), (0.01, "≤ 0.01"), (0.001, "≤ 10⁻³"))
 TENTHS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 RETIRED_ROW = " (retired cells)"  # the suffix of a format's pooled row of its retired cells
+BEFORE_ROW = " (judged before the copies rule)"  # ... of the runs calibrate.counts() sets apart
 
 
 def fmt_bound(x):
@@ -74,6 +75,15 @@ def siblings(name):
     return ["%s-%s-%dx%d-%s" % (f, system, p, q, impl) for p, q in calibrate.SHAPES if "%dx%d" % (p, q) != shape]
 
 
+def pool(pooled, key, rows):
+    """rows added to a pooled line: [cells, runs, FAILs, rows]"""
+    p = pooled.setdefault(key, [0, 0, 0, []])
+    p[0] += 1
+    p[1] += len(rows)
+    p[2] += sum(r["statistics"] == "FAIL" for r in rows)
+    p[3] += rows
+
+
 def hours(seconds):
     return "%.2g CPU-h" % (seconds / 3600)
 
@@ -92,13 +102,20 @@ def lines(d):
         if why:
             na.setdefault(why, []).append(name)
             continue
-        rows = calibrate.read_table(os.path.join(d, name + ".tsv"), calibrate.FIELDS)
+        every = calibrate.read_table(os.path.join(d, name + ".tsv"), calibrate.FIELDS)
         pr = cost.get(name)
-        gone = calibrate.retired((c, name, f, system, shape, impl))
+        cell = (c, name, f, system, shape, impl)
+        gone = calibrate.retired(cell)
+        # a retired cell's runs are its record whole; another's judged before the copies
+        # rule are pooled apart, a record, and the cell's runs are those after
+        rows = every if gone else [r for r in every if calibrate.counts(cell, r)]
+        before = [r for r in every if r not in rows]
+        if before:
+            pool(pooled, f + BEFORE_ROW, before)
         if gone and not rows:
             out.append("| %s | 0 | | | | | | | | | | — | %s |" % (name, gone))
             continue
-        if not rows:
+        if not every:
             # the same P·S rows: a sibling shape's probe, else (a converged cell) its
             # retired twin's, whose solve is the default's
             twin = retired_twin(name, impl)
@@ -123,12 +140,9 @@ def lines(d):
                 name, "%.3g" % float(pr["run_cpu_s"]) if pr and pr["run_cpu_s"] else "—", state))
             continue
         n, k, up, tail, hi, word, proof = summary(rows)
-        p = pooled.setdefault(f + (RETIRED_ROW if gone else ""), [0, 0, 0, []])
-        p[0] += 1
-        p[1] += n
-        p[2] += k
-        p[3] += rows
-        s = sum(float(r["gen_cpu_s"]) + float(r["verify_cpu_s"]) for r in rows) / n
+        if rows:
+            pool(pooled, f + (RETIRED_ROW if gone else ""), rows)
+        s = sum(float(r["gen_cpu_s"]) + float(r["verify_cpu_s"]) for r in every) / len(every)
         if k:
             state = "**not met**: %d FAIL" % k
         elif n >= GOAL_CELL:
@@ -140,8 +154,13 @@ def lines(d):
             state = "unfinished: %d more runs, %s" % (GOAL_CELL - n, hours((GOAL_CELL - n) * s))
         if proof:
             state += "; %d proof FAIL" % proof
+        if before:
+            state += "; %d runs judged before the copies rule, pooled apart" % len(before)
         if gone:
             state += "; " + gone
+        if not rows:
+            out.append("| %s | 0 | | | | | | | | | | %.3g | %s |" % (name, s, state))
+            continue
         out.append("| %s | %d | %d | %s | %s | %d | %s | %s | %s | %.3g | %s |" % (
             name, n, k, fmt_bound(up), " | ".join(str(t) for t in tail), hi, word, *distribution(rows), s, state))
     out.append("")
@@ -149,7 +168,7 @@ def lines(d):
         out.append("%d cells %s (%s … %s)." % (len(names), why, names[0], names[-1]))
     out += ["", "| format | cells run | runs | FAIL | 95 %% upper | pooled goal (≥ %d runs, no FAIL) "
             "| p by tenths (0–0.1 … 0.9–1) | p = 1 (systematic, size) |" % GOAL_FORMAT, "|---" * 8 + "|"]
-    for f in [f for g in calibrate.FORMATS for f in (g, g + RETIRED_ROW) if f == g or f in pooled]:
+    for f in [f for g in calibrate.FORMATS for f in (g, g + RETIRED_ROW, g + BEFORE_ROW) if f == g or f in pooled]:
         cells, n, k, rows = pooled.get(f, [0, 0, 0, []])
         up = clopper_pearson(k, n, 0.95)[1] if n else 1.0
         word = "not met" if k else ("met" if n >= GOAL_FORMAT else "unfinished")
