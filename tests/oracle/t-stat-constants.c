@@ -20,7 +20,9 @@
  *    step is made on the pooled rows), the pool is the rows added one by one;
  *  - copies (oracle/stat-copies.c, docs/power.md#copies-amendment): rows of one step
  *    whose fingerprints lie within their spread are one observation, their mean (the
- *    test of the other rows and that mean), pooled or not; one fingerprint beyond it and
+ *    test of the other rows and that mean), pooled or not (a group of rows that are not
+ *    copies, split between the files after its first row, counts every row); one
+ *    fingerprint beyond the spread and
  *    every row counts, and then their shared offset FAILs;
  * are each the test's own value (relative 1e-9; 1e-7 for the effect, found by
  * bisection), with the incomplete beta and gamma functions written here (continued
@@ -332,6 +334,7 @@ int main(void)
             R.step[k] = 100;
             for (int q = 0; q < SLPI_STAT_COPY_PROJ; q++) R.fp[k][q] = 5e3 + test_rand_uniform(0, 1);
         }
+        R.step[19] = R.step[0]; /* rows 0 and 19: a group of two rows that are not copies */
         R.n = 50;
         mean = R;
         mean.n = 21;
@@ -352,10 +355,12 @@ int main(void)
                     "copies: %ld rows, %ld observations, %ld groups", st.rows, st.observations, st.copies_groups);
         own_stats(&mean, 0, alpha, &o);
         compare("copies, one observation", &st, &o);
-        /* pooled from two files that split the group */
+        /* pooled from two files that split both groups after their first rows, 0 and 20 */
         slpi_oracle_stat_init(&half, 1, DIM, alpha);
         slpi_oracle_stat_init(&rest, 1, DIM, alpha);
-        add_rows(&half, &R, 0, 21); /* the group's first row alone in the first file */
+        add_rows(&half, &R, 0, 1);
+        add_rows(&half, &R, 20, 21);
+        add_rows(&rest, &R, 1, 20);
         add_rows(&rest, &R, 21, R.n);
         TEST_CHECK(slpi_oracle_stat_merge(&half, &rest) == 0 && !rest.copies);
         slpi_oracle_stat_finish(&half, 2);
