@@ -64,4 +64,15 @@ static inline void bench_print_load(const char *when)
     printf("load (/proc/loadavg) %s: %s", when, buf);
 }
 
+/* A goal's line, the one form bench/goals.py reads (docs/experiments.md#goals):
+ *     goal ID: VALUE (<= GOAL; bound BOUND) WHAT: met|not met
+ * `le` says the goal is an upper limit (else a lower one); a bound of 0 is none. */
+static inline void bench_goal(const char *id, double value, int le, double goal, double bound, const char *what)
+{
+    const int met = le ? value <= goal : value >= goal;
+    printf("goal %s: %.4g (%s %g", id, value, le ? "<=" : ">=", goal);
+    if (bound > 0) printf("; bound %g", bound);
+    printf(") %s: %s\n", what, met ? "met" : "not met");
+}
+
 #endif

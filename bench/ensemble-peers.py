@@ -59,6 +59,8 @@ import time
 
 import numpy as np
 
+import goal  # bench/goal.py: the goal lines bench/goals.py reads
+
 H, STEPS, TOL, MAXIT, AMP, ELL = 0.01, 100, 1e-15, 100, 0.1, 2.0
 # slpi's path-step, CPU time of the whole process: its bound (about 330 flops a path-step at
 # 6 iterations, AVX-512 without FMA: docs/experiments.md) and the goal, 2x the bound rounded
@@ -297,9 +299,9 @@ def main():
                  med["NumPy vectorised, 1 thread"] / med[ours], mcpu["NumPy vectorised, 1 thread"] / mcpu[ours],
                  med[model] / med[ours], mcpu[model] / mcpu[ours]))
         ns = 1e9 * mcpu[ours] / ps
-        print("ensemble-peers: %d thread%s: slpi %.1f ns a path-step (CPU, whole process), goal <= %g ns (%s), "
-              "bound %g ns: %.2f x the bound" % (t, s, ns, GOAL_NS, "met" if ns <= GOAL_NS else "not met", BOUND_NS,
-                                               ns / BOUND_NS))
+        print(goal.line("ensemble-ns-%dthread%s" % (t, s), ns, True, GOAL_NS, BOUND_NS,
+                        "slpi ensemble's ns a path-step, CPU of the whole process, %d thread%s (%.2f x the bound)"
+                        % (t, s, ns / BOUND_NS)))
     return 0
 
 

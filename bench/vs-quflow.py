@@ -109,6 +109,9 @@ if not os.environ.get("OPENBLAS_CORETYPE") and KERNEL.split()[0] != "not":
     os.environ["OPENBLAS_CORETYPE"] = KERNEL.split()[0]
 
 import numpy as np
+
+import goal  # bench/goal.py: the goal lines bench/goals.py reads
+
 src = os.environ.get("QUFLOW")
 if not src or not os.path.isdir(os.path.join(src, "quflow")):
     sys.exit("vs-quflow: set QUFLOW to a folder holding quflow's source (its 'quflow' package)")
@@ -306,6 +309,19 @@ def one_size(N, start):
                    f"mean iterations {its:.2f}  step / product bound {ts / bound:.2f}  "
                    f"ceiling {tq / bound:5.2f}  error {err:.1e}{'  (equal accuracy)' if err <= eq else ''}")
     print("\n         ".join(row), flush=True)
+    # the goals (docs/experiments.md#goals): like for like, quflow's rule and start, and at
+    # equal accuracy, slpi's fastest row whose error is at most quflow's; each with its
+    # ceiling, quflow's step over that row's product bound
+    if N < 128:  # the goals are stated at N = 128..1024
+        return
+    ceiling = [tq / ((its * iteration_products(N) + pred) * tp * steps) for _, _, its, pred, _ in res]
+    print(goal.line("quflow-like-N%d-l%s" % (N, start), tq / res[0][1], False, 1.5, ceiling[0],
+                    "quflow ÷ slpi, CPU, quflow's rule and start, N = %d from ic_lmax=%d" % (N, lmax)))
+    eqs = [(tq / ts, c) for (name, ts, its, pred, W), c in zip(res, ceiling) if np.abs(W - Wref).max() / scale <= eq]
+    best_eq = max(eqs) if eqs else (0.0, 0.0)
+    print(goal.line("quflow-equal-accuracy-N%d-l%s" % (N, start), best_eq[0], False, 1.5, best_eq[1],
+                    "quflow ÷ slpi, CPU, slpi's fastest row at quflow's error or better (%d rows), N = %d from "
+                    "ic_lmax=%d" % (len(eqs), N, lmax)), flush=True)
 
 
 main()
