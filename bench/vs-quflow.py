@@ -301,9 +301,11 @@ def one_size(N, start):
            f"{qit:.2f}  error {eq:.1e}  / (2 it zgemm) {tq / steps / (2 * qit * tz):.2f};  "
            f"zgemm {1e3 * tz:.3f} ms, zgemm3m {1e3 * t3:.3f} ms, {iteration_products(N):.4f} "
            "products per slpi iteration"]
+    ratios = []  # each row's quflow ÷ slpi, its ceiling and error, for the goals below
     for name, ts, its, pred, W in res:
         err = np.abs(W - Wref).max() / scale
         bound = (its * iteration_products(N) + pred) * tp * steps
+        ratios.append((tq / ts, tq / bound, err))
         row.append(f"slpi {name} {1e3 * ts / steps:9.3f} ms/step  quflow/slpi {tq / ts:5.2f} "
                    f"(IEEE quflow {tqi / ts:5.2f})  "
                    f"mean iterations {its:.2f}  step / product bound {ts / bound:.2f}  "
@@ -314,10 +316,9 @@ def one_size(N, start):
     # ceiling, quflow's step over that row's product bound
     if N < 128:  # the goals are stated at N = 128..1024
         return
-    ceiling = [tq / ((its * iteration_products(N) + pred) * tp * steps) for _, _, its, pred, _ in res]
-    print(goal.line("quflow-like-N%d-l%s" % (N, start), tq / res[0][1], False, 1.5, ceiling[0],
+    print(goal.line("quflow-like-N%d-l%s" % (N, start), ratios[0][0], False, 1.5, ratios[0][1],
                     "quflow ÷ slpi, CPU, quflow's rule and start, N = %d from ic_lmax=%d" % (N, lmax)))
-    eqs = [(tq / ts, c) for (name, ts, its, pred, W), c in zip(res, ceiling) if np.abs(W - Wref).max() / scale <= eq]
+    eqs = [(r, c) for r, c, err in ratios if err <= eq]
     best_eq = max(eqs) if eqs else (0.0, 0.0)
     print(goal.line("quflow-equal-accuracy-N%d-l%s" % (N, start), best_eq[0], False, 1.5, best_eq[1],
                     "quflow ÷ slpi, CPU, slpi's fastest row at quflow's error or better (%d rows), N = %d from "

@@ -10,8 +10,9 @@ its state
 (or, not run, its measured cost; a retired cell, docs/power.md#stop-rule, its runs and
 why it runs no further); the cells that cannot apply, with their reason; the
 formats pooled (the goal's: the cells that run; the retired cells' runs and those of copies
-shapes judged before the copies rule, docs/power.md#copies-recount, pooled apart, records); the CPU-hours the grid still needs (the retired cells none); the detectable
-effect of DIR/power.tsv against its goal (docs/power.md#detectable-rule).
+shapes judged before the copies rule, docs/power.md#copies-recount, pooled apart, records);
+the CPU-hours the grid still needs (the retired cells none); the detectable effect of
+DIR/power.tsv against its goal (docs/power.md#detectable-rule).
 
 usage: calibration_docs.py [--check] [--dir DIR] [--doc FILE]
 Writes the block into FILE (default docs/power.md; DIR default docs/calibration), or with
@@ -109,7 +110,7 @@ def lines(d):
         # a retired cell's runs are its record whole; another's judged before the copies
         # rule are pooled apart, a record, and the cell's runs are those after
         rows = every if gone else [r for r in every if calibrate.counts(cell, r)]
-        before = [r for r in every if r not in rows]
+        before = [] if gone else [r for r in every if not calibrate.counts(cell, r)]
         if before:
             pool(pooled, f + BEFORE_ROW, before)
         if gone and not rows:
