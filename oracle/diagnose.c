@@ -32,8 +32,11 @@
  * least-squares fit r ~ b_f D_f + b_j D_j pooled over the rows (the 2 x 2 Gram of the
  * pooled sums <D_a, D_b>), f's coefficient differs from 0 beyond chance: its t against
  * the joint fit's sandwich standard error (independent rows, as above), p the two-sided
- * t tail with n - 2 degrees of freedom times the ranked - 1 others (Bonferroni), at most
- * alpha; and (since 2026-12-01, docs/power.md#window-sandwich) j's coefficient does not:
+ * t tail times the ranked - 1 others (Bonferroni), at most alpha, with the degrees of
+ * freedom of that sandwich error (since 2026-12-01 23:00 UTC, docs/power.md#separability-df:
+ * Satterthwaite's (sum q)^2 / sum q^2, q a row's part of the coefficient's variance, at
+ * most n - 2; a few rows that carry a direction leave few degrees of freedom); and (since
+ * 2026-12-01, docs/power.md#window-sandwich) j's coefficient does not:
  * where both do, neither alone explains the rows ("both"). Otherwise j is
  * indistinguishable from f on these rows, whatever their shares.
  * Why this t: when the deviation is b D_f plus noise of sigma per unit of direction, the
@@ -296,15 +299,31 @@ static double angle_deg(double A, double B, double C)
     return B > 0 ? acos(fmin(1.0, fabs(C) / sqrt(A * B))) * 180 / acos(-1.0) : 90;
 }
 
+/* Satterthwaite's degrees of freedom of the sandwich variance of the coefficient v . (b_a,
+ * b_b), v = G^-1 e_k, over the rows summed in d: a row's score along v has variance sigma^2
+ * q, q = |v_a D_a + v_b D_b|^2, so the sandwich is about sigma^2 sum q chi^2_1 and its
+ * degrees of freedom (sum q)^2 / sum q^2, at most n - 2 (docs/power.md#separability-df). */
+static double joint_df(const slpi_verify_diagnosis *d, int a, int b, double va, double vb)
+{
+    double n = (double)d->rows, A = d->dd[a], B = d->dd[b], C = d->gram[a][b];
+    double sq = va * va * A + 2 * va * vb * C + vb * vb * B;
+    double sq2 = va * va * va * va * d->d4[a] + vb * vb * vb * vb * d->d4[b] +
+        va * va * vb * vb * (4 * d->gram2[a][b] + 2 * d->ddpair[a][b]) + 4 * va * va * va * vb * d->dgram[a][b] +
+        4 * va * vb * vb * vb * d->dgram[b][a];
+    return sq2 > 0 ? fmax(1.0, fmin(n - 2, sq * sq / sq2)) : n - 2;
+}
+
 /* The joint fit of the first ingredient a with b over the rows summed in d (the file's
  * header comment): each coefficient's t against the fit's sandwich error, into *ta and
- * *tb, 0 when their pooled directions are parallel; the angle between the directions, in
- * degrees, into *angle. */
-static void joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, double *ta, double *tb, double *angle)
+ * *tb, 0 when their pooled directions are parallel, and its degrees of freedom, into
+ * *dfa and *dfb; the angle between the directions, in degrees, into *angle. */
+static void joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, double *ta, double *tb, double *dfa,
+                    double *dfb, double *angle)
 {
     double n = (double)d->rows, A = d->dd[a], B = d->dd[b], C = d->gram[a][b], det = A * B - C * C;
     *angle = angle_deg(A, B, C);
     *ta = *tb = 0;
+    *dfa = *dfb = n - 2;
     if (B == 0) { /* b has no direction on these rows */
         *ta = INFINITY;
         return;
@@ -325,6 +344,8 @@ static void joint_t(const slpi_verify_diagnosis *d, int form, int a, int b, doub
     double vb = (A * A * ebb - 2 * A * C * eab + C * C * eaa) / (det * det) * n / (n - 1);
     *ta = va > 0 ? ba / sqrt(va) : ba != 0 ? INFINITY : 0;
     *tb = vb > 0 ? bb / sqrt(vb) : bb != 0 ? INFINITY : 0;
+    *dfa = joint_df(d, a, b, B / det, -C / det);
+    *dfb = joint_df(d, a, b, -C / det, A / det);
 }
 
 /* d's ranked ingredients ordered by share[i], largest first; a tie keeps the order they
@@ -339,46 +360,55 @@ static void order_by(slpi_verify_diagnosis *d, const double *share)
         }
 }
 
-/* The two-sided tail of t with n - 2 degrees of freedom, times the pairs (Bonferroni). */
-static double pair_p(double t, double n, double pairs)
+/* The two-sided tail of t with df degrees of freedom, times the pairs (Bonferroni). */
+static double pair_p(double t, double df, double pairs)
 {
-    return isfinite(t) ? fmin(1.0, pairs * slpi_oracle_f_tail(t * t, 1, n - 2)) : 0.0;
+    return isfinite(t) ? fmin(1.0, pairs * slpi_oracle_f_tail(t * t, 1, df)) : 0.0;
 }
 
-/* Which ranked ingredients of d the rows summed in src separate from the first (the file's
- * header comment): j is separated when the first's joint t is beyond the critical t and
- * j's is not; the critical t, and the factor of rows that would separate those whose
- * first's t falls short. src is d itself, or the pass over a named window's rows. */
-static void separability(slpi_verify_diagnosis *d, const slpi_verify_diagnosis *src, int form, double alpha)
+/* The critical t of pair_p: pairs P(|t_df| > c) = alpha. */
+static double pair_crit(double df, double pairs, double alpha)
 {
-    double n = (double)src->rows, pairs = d->ranked - 1, lo = 0, hi = 1e3;
-    int first = d->order[0], short_of_c = 0;
-    for (int it = 0; it < 100; it++) { /* the critical t: pairs P(|t_{n-2}| > c) = alpha */
+    double lo = 0, hi = 1e3;
+    for (int it = 0; it < 100; it++) {
         double c = (lo + hi) / 2;
-        if (pairs * slpi_oracle_f_tail(c * c, 1, n - 2) > alpha)
+        if (pair_p(c, df, pairs) > alpha)
             lo = c;
         else
             hi = c;
     }
-    d->sep_crit = hi;
+    return hi;
+}
+
+/* Which ranked ingredients of d the rows summed in src separate from the first (the file's
+ * header comment): j is separated when the first's joint t is beyond its critical t and
+ * j's is not; the critical t of each pair, and the factor of rows that would separate
+ * those whose first's t falls short. src is d itself, or the pass over a named window's
+ * rows. */
+static void separability(slpi_verify_diagnosis *d, const slpi_verify_diagnosis *src, int form, double alpha)
+{
+    double pairs = d->ranked - 1;
+    int first = d->order[0], short_of_c = 0;
     d->alike = 0;
     d->more_rows = 1;
     d->separated[first] = d->both[first] = 0;
     d->angle[first] = d->sep_t[first] = d->sep_p[first] = d->other_t[first] = 0;
+    d->sep_df[first] = d->other_df[first] = d->sep_crit[first] = 0;
     for (int k = 1; k < d->ranked; k++) {
         int j = d->order[k];
         double t, tj;
-        joint_t(src, form, first, j, &t, &tj, &d->angle[j]);
+        joint_t(src, form, first, j, &t, &tj, &d->sep_df[j], &d->other_df[j], &d->angle[j]);
         d->sep_t[j] = t;
         d->other_t[j] = tj;
-        d->sep_p[j] = pair_p(t, n, pairs);
-        d->both[j] = d->sep_p[j] <= alpha && pair_p(tj, n, pairs) <= alpha;
+        d->sep_p[j] = pair_p(t, d->sep_df[j], pairs);
+        d->sep_crit[j] = pair_crit(d->sep_df[j], pairs, alpha);
+        d->both[j] = d->sep_p[j] <= alpha && pair_p(tj, d->other_df[j], pairs) <= alpha;
         d->separated[j] = d->sep_p[j] <= alpha && !d->both[j];
         if (d->separated[j]) continue;
         d->alike++;
         if (d->both[j]) continue; /* more rows of these states do not part a mixture */
         short_of_c++;
-        double need = t != 0 ? d->sep_crit * d->sep_crit / (t * t) : INFINITY;
+        double need = t != 0 ? d->sep_crit[j] * d->sep_crit[j] / (t * t) : INFINITY;
         d->more_rows = fmax(d->more_rows, need);
     }
     if (d->alike > 0 && short_of_c == 0) d->more_rows = NAN; /* every one a mixture: no factor of rows */

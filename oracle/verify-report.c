@@ -124,7 +124,7 @@ static void write_alike(FILE *f, const slpi_verify_diagnosis *d)
             nboth += d->both[j];
             continue;
         }
-        double t = fabs(d->sep_t[j]), s = t > 0 ? sin(d->angle[j] * deg) * d->sep_crit / t : 1;
+        double t = fabs(d->sep_t[j]), s = t > 0 ? sin(d->angle[j] * deg) * d->sep_crit[j] / t : 1;
         fprintf(f, "%s%.2g", m++ ? ", " : ", these rows resolve ", asin(fmin(1.0, s)) / deg);
     }
     if (nboth > 0) {
@@ -283,12 +283,15 @@ static json_t *diagnosis_json(const slpi_verify_diagnosis *d)
     json_t *list = json_array();
     for (int k = 0; k < d->ranked; k++) {
         int i = d->order[k];
-        json_array_append_new(list,
-                              json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b}", "ingredient", d->name[i],
-                                        "relative_error", real_or_null(d->rel[i]), "lo", real_or_null(d->lo[i]), "hi",
-                                        real_or_null(d->hi[i]), "t", real_or_null(d->t[i]), "share",
-                                        real_or_null(d->share[i]), "angle_deg", real_or_null(d->angle[i]), "separated",
-                                        d->separated[i], "both", d->both[i]));
+        json_array_append_new(
+            list,
+            json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:b}", "ingredient",
+                      d->name[i], "relative_error", real_or_null(d->rel[i]), "lo", real_or_null(d->lo[i]), "hi",
+                      real_or_null(d->hi[i]), "t", real_or_null(d->t[i]), "share", real_or_null(d->share[i]),
+                      "angle_deg", real_or_null(d->angle[i]), "first_joint_t", real_or_null(d->sep_t[i]),
+                      "first_joint_df", real_or_null(d->sep_df[i]), "critical_t", real_or_null(d->sep_crit[i]),
+                      "joint_t", real_or_null(d->other_t[i]), "joint_df", real_or_null(d->other_df[i]), "separated",
+                      d->separated[i], "both", d->both[i]));
     }
     json_t *alike = json_array();
     for (int k = 0; d->alike > 0 && k < d->ranked; k++)

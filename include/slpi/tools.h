@@ -248,14 +248,15 @@ typedef struct {
     double share[SLPI_DIAG_INGREDIENTS];                         /* the share of sum |r|^2 it explains alone */
     /* separability from the first (the joint fit of the two, on the window's rows when a
      * window is named): the angle between their pooled directions in degrees, the first's
-     * joint t and its p (Bonferroni), the other's joint t, 1 when both t's are beyond the
-     * critical t (neither alone explains the rows), 1 when the rows separate them: the
-     * first's t beyond it and the other's not (the first itself: 0) */
+     * joint t, its degrees of freedom, p (Bonferroni) and critical t, the other's joint t
+     * and its degrees of freedom, 1 when both t's are beyond their critical t (neither
+     * alone explains the rows), 1 when the rows separate them: the first's t beyond it and
+     * the other's not (the first itself: 0) */
     double angle[SLPI_DIAG_INGREDIENTS], sep_t[SLPI_DIAG_INGREDIENTS], sep_p[SLPI_DIAG_INGREDIENTS];
-    double other_t[SLPI_DIAG_INGREDIENTS];
+    double sep_df[SLPI_DIAG_INGREDIENTS], sep_crit[SLPI_DIAG_INGREDIENTS];
+    double other_t[SLPI_DIAG_INGREDIENTS], other_df[SLPI_DIAG_INGREDIENTS];
     int both[SLPI_DIAG_INGREDIENTS], separated[SLPI_DIAG_INGREDIENTS];
     int alike;         /* the ranked ones the rows do not separate from the first (0: none) */
-    double sep_crit;   /* the critical t of separation */
     double more_rows;  /* the factor of rows at these states that would separate them all
                         * (infinite: an angle of 0, only rows from other states; NaN: every
                         * one not separated has both t's beyond, no factor) */

@@ -7,7 +7,8 @@
  * bump whose evidence beats the whole range's by less than the penalty 2 ln(528), which
  * is no window; separability, the first's t in its joint fit with another ingredient
  * computed again from the rows, at an angle the rows do not resolve and at one they do,
- * over all rows and over a named window's rows alone (window_separability); the first
+ * over all rows and over a named window's rows alone (window_separability), with the
+ * degrees of freedom of the joint fit's sandwich (few rows carrying a direction: few_rows); the first
  * ranked again on a window's rows (window_first); a window's edges refined on the
  * pass over its rows (window_refine); one row made by slpi_oracle_diag_row on the fast path (fast_row); and the
  * first ingredient's p-value, its two-sided t tail times the ingredients ranked (all but
@@ -193,11 +194,13 @@ static double plant_pair(slpi_verify_diagnosis *d, slpi_verify_diagnosis *w, dou
 
 /* The joint fit r ~ b_f D_f + b_j D_j over the rows lo..hi-1 of plant_pair (fa f's index,
  * 0 or 1), computed here from the rows' scores (e = (z_f, z_j) - G_row b, the sandwich
- * G^-1 sum e e^T G^-1 n / (n - 1)): f's t, and j's into *tj. */
-static double sandwich_t(double (*rz)[2], double (*rd)[3], long lo, long hi, int fa, double *tj)
+ * G^-1 sum e e^T G^-1 n / (n - 1)): f's t, and j's into *tj; each t's degrees of freedom
+ * (Satterthwaite's, docs/power.md#separability-df: (sum q)^2 / sum q^2 over the rows, q =
+ * v^T G_row v for v the coefficient's row of G^-1, at most n - 2) into df[0] and df[1]. */
+static double sandwich_t(double (*rz)[2], double (*rd)[3], long lo, long hi, int fa, double *tj, double *df)
 {
     int fb = 1 - fa;
-    double G[2][2] = { { 0 } }, S[2] = { 0 }, M[2][2] = { { 0 } }, n = (double)(hi - lo);
+    double G[2][2] = { { 0 } }, S[2] = { 0 }, M[2][2] = { { 0 } }, n = (double)(hi - lo), q[2] = { 0 }, q2[2] = { 0 };
     for (long s = lo; s < hi; s++) {
         G[0][0] += rd[s][fa];
         G[1][1] += rd[s][fb];
@@ -214,13 +217,37 @@ static double sandwich_t(double (*rz)[2], double (*rd)[3], long lo, long hi, int
                         rz[s][fb] - rd[s][2] * b[0] - rd[s][fb] * b[1] };
         for (int i = 0; i < 2; i++)
             for (int j = 0; j < 2; j++) M[i][j] += e[i] * e[j];
+        for (int k = 0; k < 2; k++) {
+            double qs =
+                Gi[k][0] * Gi[k][0] * rd[s][fa] + 2 * Gi[k][0] * Gi[k][1] * rd[s][2] + Gi[k][1] * Gi[k][1] * rd[s][fb];
+            q[k] += qs;
+            q2[k] += qs * qs;
+        }
     }
     double v[2] = { 0, 0 };
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
+        df[k] = fmin(n - 2, q[k] * q[k] / q2[k]);
         for (int i = 0; i < 2; i++)
             for (int j = 0; j < 2; j++) v[k] += Gi[k][i] * M[i][j] * Gi[j][k];
+    }
     *tj = b[1] / sqrt(v[1] * n / (n - 1));
     return b[0] / sqrt(v[0] * n / (n - 1));
+}
+
+/* The pair of the first with j in d: its degrees of freedom those of sandwich_t (df), and
+ * the first's critical t c with P(|t_df| > c) = 1e-3 (one pair). diagnose.c expands sum q^2
+ * over the pooled sums, which lose digits to cancellation at angles near 0 (1.6e-3 of df
+ * at 0.1 deg, against 1e-9 at 30): 1 % of df there, which moves that P by under 1e-3. */
+static void critical_t(const slpi_verify_diagnosis *d, int j, const double *df, double phi)
+{
+    double tol = phi < 1 ? 1e-2 : 1e-9;
+    TEST_CHECKF(close_rel(d->sep_df[j], df[0], tol) && close_rel(d->other_df[j], df[1], tol),
+                "phi %g deg: degrees of freedom %g and %g, want %g and %g", phi, d->sep_df[j], d->other_df[j], df[0],
+                df[1]);
+    TEST_CHECKF(
+        close_rel(slpi_oracle_f_tail(d->sep_crit[j] * d->sep_crit[j], 1, df[0]), 1e-3, tol > 1e-9 ? 1e-3 : 1e-6),
+        "phi %g deg: the critical t %g has P(|t_%g| > c) = %g, want 1e-3 (one pair)", phi, d->sep_crit[j], df[0],
+        slpi_oracle_f_tail(d->sep_crit[j] * d->sep_crit[j], 1, df[0]));
 }
 
 /* Separability (oracle/diagnose.c's header comment): rows of two ingredients with a
@@ -239,14 +266,12 @@ static void separability(const slpi_problem *p, double phi, double mix)
     static double rz[ROWS][2], rd[ROWS][3];
     slpi_oracle_diag_finish(&d, 0, plant_pair(&d, NULL, rz, rd, 0, ROWS, phi, 1, mix, 0.5), 1e-3, 1);
     int fa = d.order[0], fb = 1 - fa;
-    double n = ROWS, tj, t = sandwich_t(rz, rd, 0, ROWS, fa, &tj);
+    double tj, df[2], t = sandwich_t(rz, rd, 0, ROWS, fa, &tj, df);
     TEST_CHECKF(d.named && d.ranked == 2 && (fa == 0 || phi < 1 || mix > 0) && close_rel(d.sep_t[fb], t, 1e-6) &&
                     fabs(d.other_t[fb] - tj) <= 1e-6 * fmax(1, fabs(tj)) && fabs(d.angle[fb] - phi) <= 1e-6 * phi,
                 "phi %g deg, mix %g: named %d, %d ranked, first %s, joint t %g and %g (want %g and %g), angle %g", phi,
                 mix, d.named, d.ranked, d.name[fa], d.sep_t[fb], d.other_t[fb], t, tj, d.angle[fb]);
-    TEST_CHECKF(close_rel(slpi_oracle_f_tail(d.sep_crit * d.sep_crit, 1, n - 2), 1e-3, 1e-6),
-                "phi %g deg: the critical t %g has P(|t_{n-2}| > c) = %g, want 1e-3 (one pair)", phi, d.sep_crit,
-                slpi_oracle_f_tail(d.sep_crit * d.sep_crit, 1, n - 2));
+    critical_t(&d, fb, df, phi);
     if (mix > 0)
         TEST_CHECKF(d.alike == 1 && !d.separated[fb] && d.both[fb] && fabs(t) > 20 && fabs(tj) > 20 &&
                         isnan(d.more_rows),
@@ -254,12 +279,48 @@ static void separability(const slpi_problem *p, double phi, double mix)
                     d.alike, d.separated[fb], d.both[fb], t, tj, d.more_rows);
     else if (phi < 1)
         TEST_CHECKF(d.alike == 1 && !d.separated[fb] && !d.both[fb] && fabs(t) < 1 &&
-                        close_rel(d.more_rows, d.sep_crit * d.sep_crit / (t * t), 1e-5),
+                        close_rel(d.more_rows, d.sep_crit[fb] * d.sep_crit[fb] / (t * t), 1e-5),
                     "phi %g deg: alike %d, separated %d, joint t %g, more rows x%g", phi, d.alike, d.separated[fb], t,
                     d.more_rows);
     else
         TEST_CHECKF(d.alike == 0 && d.separated[fb] && !d.both[fb] && t > 20 && fabs(tj) < 1 && d.more_rows == 1,
                     "phi %g deg: alike %d, separated %d, joint t %g and %g", phi, d.alike, d.separated[fb], t, tj);
+}
+
+/* Separability when a few rows carry the other's direction (docs/power.md#separability-df):
+ * drift (0) with D_0 = a (1, 0) on every row, noise 1 (1) with D_1 = (0, 1) on 4 rows only
+ * (steps 100..103, orthogonal to D_0), r = 3 D_0 plus noise of 0.5 in antithetic pairs, and
+ * r's second component 1.3, 0.7, 1.3, 0.7 on those rows: noise 1's joint t is 1 / (0.3 /
+ * sqrt(4)) sqrt((n - 1) / n), 6.67, beyond the critical t of n - 2 degrees of freedom (3.3)
+ * but not that of the 4 its sandwich has (8.61): the rows separate them, no "both". */
+static void few_rows(const slpi_problem *p)
+{
+    slpi_verify_diagnosis d;
+    slpi_oracle_diag_init(&d, p, 3, 0, ROWS - 1, 0x1p-24);
+    double r2 = 0, buf[SLPI_DIAG_FIELDS], dd[NI] = { 0 }, z[NI] = { 0 }, a = 0, e = 0;
+    for (long s = 0; s < ROWS; s++) {
+        if (s % 2 == 0) e = 0.5 * (test_rand_uniform(-1, 1) + test_rand_uniform(-1, 1));
+        a = s % 2 ? a : test_rand_uniform(0.5, 2.0);
+        const int in = s >= 100 && s < 104;
+        const double r[2] = { 3 * a + (s % 2 ? -e : e), in ? (s % 2 ? 0.7 : 1.3) : 0 };
+        z[0] = a * r[0];
+        dd[0] = a * a;
+        z[1] = in ? r[1] : 0;
+        dd[1] = in ? 1 : 0;
+        r2 += r[0] * r[0] + r[1] * r[1];
+        row(buf, s, dd, z);
+        slpi_oracle_diag_add(&d, buf);
+    }
+    slpi_oracle_diag_finish(&d, 0, r2, 1e-3, 1);
+    int f = d.order[0], j = 1 - f;
+    TEST_CHECKF(
+        d.named && d.ranked == 2 && f == 0 && close_rel(d.other_t[j], 0.4 / 0.3 * 5 * sqrt(1999.0 / 2000), 1e-6) &&
+            close_rel(d.other_df[j], 4, 1e-9),
+        "few rows: named %d, %d ranked, first %s, noise 1's joint t %g (want %g) on %g degrees of freedom (want 4)",
+        d.named, d.ranked, d.name[f], d.other_t[j], 0.4 / 0.3 * 5 * sqrt(1999.0 / 2000), d.other_df[j]);
+    TEST_CHECKF(d.separated[j] && !d.both[j] && d.alike == 0,
+                "few rows: separated %d, both %d, alike %d (the joint t %g on %g degrees of freedom)", d.separated[j],
+                d.both[j], d.alike, d.other_t[j], d.other_df[j]);
 }
 
 /* Separability on a window's rows (docs/power.md#window-sandwich): drift (0) and noise 1
@@ -281,13 +342,14 @@ static void window_separability(const slpi_problem *p, double phi)
                 phi, d.named, d.from, d.to, d.alike);
     slpi_oracle_diag_window(&d, &w, 0, 1e-3);
     int f = d.order[0], j = 1 - f;
-    double n = 126, tj, t = sandwich_t(rz, rd, 630, 756, f, &tj);
+    double tj, df[2], t = sandwich_t(rz, rd, 630, 756, f, &tj, df);
     TEST_CHECKF(d.ranked == 2 && close_rel(d.sep_t[j], t, 1e-6) &&
                     fabs(d.other_t[j] - tj) <= 1e-6 * fmax(1, fabs(tj)) && fabs(d.angle[j] - phi) <= 1e-6 * phi,
                 "phi %g deg in the window: first %s, joint t %g and %g (want %g and %g), angle %g", phi, d.name[f],
                 d.sep_t[j], d.other_t[j], t, tj, d.angle[j]);
-    TEST_CHECKF(close_rel(slpi_oracle_f_tail(d.sep_crit * d.sep_crit, 1, n - 2), 1e-3, 1e-6),
-                "phi %g deg: the critical t %g is the window's (126 rows)", phi, d.sep_crit);
+    TEST_CHECKF(df[0] < 124 && df[1] < 124, "phi %g deg: the window's degrees of freedom %g and %g (126 rows)", phi,
+                df[0], df[1]);
+    critical_t(&d, j, df, phi);
     TEST_CHECKF(phi < 1 ? d.alike == 1 && !d.separated[j] && fabs(t) < 1 : d.alike == 0 && d.separated[j] && t > 20,
                 "phi %g deg in the window: alike %d, separated %d, joint t %g (first %d)", phi, d.alike, d.separated[j],
                 t, f);
@@ -504,6 +566,7 @@ int main(void)
     separability(p, 0.1, 0);
     separability(p, 30, 0);
     separability(p, 30, 1);
+    few_rows(p);
     window_separability(p, 0.1);
     window_separability(p, 30);
     window_first(p);
