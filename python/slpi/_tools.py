@@ -222,7 +222,9 @@ class Verification:
         all steps; else "from", "to" and the first's "relative_error" there) and
         "ingredients", strongest first, each with "ingredient", "relative_error" and its
         95 % interval "lo", "hi", "t", "share", "angle_deg" (its direction's angle to the
-        first's), "separated" (whether the rows tell it from the first) and "both"
+        first's), the joint fit with the first ("first_joint_t", the first's t there, its
+        "first_joint_df" degrees of freedom and "critical_t"; "joint_t" and "joint_df",
+        its own), "separated" (whether the rows tell it from the first) and "both"
         (neither alone explains the rows: both joint coefficients differ from 0);
         "indistinguishable" (the first and those the rows do not tell from it, or empty)
         and "more_rows" (the factor of rows that would; None where none would). With a
