@@ -11,9 +11,10 @@
 #     is above 1, and drift dH/dx2's `separated` is false (the first's own too);
 #   - 1 path x 400 steps from the same x0 (the state leaves x3 = 0: the angle is 20-33
 #     deg): drift dH/dx2 named first, separated from every other ingredient, and the line
-#     has no "indistinguishable"; in the JSON each separated one's first_joint_t beyond
-#     its critical_t, on 1..rows-2 degrees of freedom (docs/power.md#separability-df: CI's
-#     seed 1796119136 grouped 3 solver stops as "both" before their t's had their few).
+#     has no "indistinguishable" (docs/power.md#separability-df: CI's seed 1796119136
+#     grouped 3 solver stops as "both" before their t's had their few degrees of freedom).
+# In every case's JSON each separated ingredient's first_joint_t is beyond its critical_t,
+# on 1..rows-2 degrees of freedom.
 # Measured before this test was written (paths 700, 900, 1100): the joint t of the first
 # at most 1.3 on the short paths (the critical t 3.9: `more_rows` 9-32), at least 87 on
 # the long one.
