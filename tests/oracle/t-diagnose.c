@@ -235,19 +235,18 @@ static double sandwich_t(double (*rz)[2], double (*rd)[3], long lo, long hi, int
 }
 
 /* The pair of the first with j in d: its degrees of freedom those of sandwich_t (df), and
- * the first's critical t c with P(|t_df| > c) = 1e-3 (one pair). diagnose.c expands sum q^2
- * over the pooled sums, which lose digits to cancellation at angles near 0 (1.6e-3 of df
- * at 0.1 deg, against 1e-9 at 30): 1 % of df there, which moves that P by under 1e-3. */
+ * the first's critical t c with P(|t_nu| > c) = 1e-3 (one pair) for its own nu. diagnose.c
+ * expands sum q^2 over the pooled sums, which lose digits to cancellation at angles near 0
+ * (1.6e-3 of df at 0.1 deg, against 1e-9 at 30): 1 % of df there. */
 static void critical_t(const slpi_verify_diagnosis *d, int j, const double *df, double phi)
 {
     double tol = phi < 1 ? 1e-2 : 1e-9;
     TEST_CHECKF(close_rel(d->sep_df[j], df[0], tol) && close_rel(d->other_df[j], df[1], tol),
                 "phi %g deg: degrees of freedom %g and %g, want %g and %g", phi, d->sep_df[j], d->other_df[j], df[0],
                 df[1]);
-    TEST_CHECKF(
-        close_rel(slpi_oracle_f_tail(d->sep_crit[j] * d->sep_crit[j], 1, df[0]), 1e-3, tol > 1e-9 ? 1e-3 : 1e-6),
-        "phi %g deg: the critical t %g has P(|t_%g| > c) = %g, want 1e-3 (one pair)", phi, d->sep_crit[j], df[0],
-        slpi_oracle_f_tail(d->sep_crit[j] * d->sep_crit[j], 1, df[0]));
+    TEST_CHECKF(close_rel(slpi_oracle_f_tail(d->sep_crit[j] * d->sep_crit[j], 1, d->sep_df[j]), 1e-3, 1e-6),
+                "phi %g deg: the critical t %g has P(|t_%g| > c) = %g, want 1e-3 (one pair)", phi, d->sep_crit[j],
+                d->sep_df[j], slpi_oracle_f_tail(d->sep_crit[j] * d->sep_crit[j], 1, d->sep_df[j]));
 }
 
 /* Separability (oracle/diagnose.c's header comment): rows of two ingredients with a
