@@ -45,6 +45,12 @@
  * the real case's cost. (Discs, one radius for both parts from the moduli, cost half
  * this but widen a part near zero to its partner's size, which on the rotating QG model
  * turns the step's Krawczyk test from contracting to expanding.)
+ * Centred (one factor's midpoint 0 in every entry, as in a Krawczyk image's direction
+ * Z = 0 +/- r and the products formed from it, ref/krawczyk-mr.c): mC = 0 exactly, with no
+ * rounding error, and |A B| <= |A| |B| with |X| = |mX| + rX (per real component as above),
+ * so the radius is the same sums with L = up(|mA| + rA) and R = Q: inner dimension k (real;
+ * complex: k for each of Sigma and Delta), no midpoint product and half the radius
+ * product. The bounds above, for sums of K or 2K terms, hold for these shorter sums.
  * Every part of the factors (|mA|, rA, P, Q and their sums) is lifted to 2^-511 when
  * below it and not zero: a larger factor keeps every bound above, and no product of
  * two factors is subnormal, which the BLAS kernels otherwise serve by a microcode assist
@@ -280,6 +286,16 @@ static void mid_gemm(double *mC, const slpi_ref_mr *A, const slpi_ref_mr *B)
     }
 }
 
+/* 1 when every midpoint entry of A is 0 (a Krawczyk image's direction Z = 0 +/- r and the
+ * products made from it, ref/krawczyk-mr.c) */
+static int mid_zero(const slpi_ref_mr *A)
+{
+    size_t n = (size_t)A->rows * A->cols * A->c;
+    for (size_t e = 0; e < n; e++)
+        if (A->mid[e] != 0) return 0;
+    return 1;
+}
+
 /* x, or 2^-511 for 0 < x < 2^-511 (ref/mrmat.c's header: no subnormal factor) */
 static inline double lift(double x)
 {
@@ -296,18 +312,22 @@ static inline void put(double *sig, double *del, size_t at, const double *x, int
 
 /* the factors of the radius product: row i of L (m x 2k) is [|mA| rA] and rows l, k + l of
  * R (2k x n) are P, Q of row l of B (ref/mrmat.c's header), each part lifted; real: Sigma's
- * Ls, Rs alone; complex: Ls, Rs of Sigma and Ld, Rd of Delta */
+ * Ls, Rs alone; complex: Ls, Rs of Sigma and Ld, Rd of Delta. Centred (a factor's
+ * midpoint 0): L (m x k) is up(|mA| + rA) and R (k x n) is Q alone. */
 static void rad_factors(double *Ls, double *Rs, double *Ld, double *Rd, const slpi_ref_mr *A, const slpi_ref_mr *B,
-                        double g)
+                        double g, int centred)
 {
-    int m = A->rows, k = A->cols, n = B->cols, c = A->c, lk = 2 * k;
+    int m = A->rows, k = A->cols, n = B->cols, c = A->c, lk = centred ? k : 2 * k, off = centred ? 0 : k;
     for (int i = 0; i < m; i++)
         for (int l = 0; l < k; l++) {
             size_t e = ((size_t)i * k + l) * c;
             double am[2] = { 0, 0 }, ar[2] = { 0, 0 };
-            for (int p = 0; p < c; p++) am[p] = lift(fabs(A->mid[e + p])), ar[p] = lift(A->rad[e + p]);
-            put(Ls, Ld, (size_t)i * lk + l, am, c);
-            put(Ls, Ld, (size_t)i * lk + k + l, ar, c);
+            for (int p = 0; p < c; p++) {
+                double a = fabs(A->mid[e + p]), r = A->rad[e + p];
+                am[p] = lift(a), ar[p] = lift(centred ? up(a + r) : r);
+            }
+            if (!centred) put(Ls, Ld, (size_t)i * lk + l, am, c);
+            put(Ls, Ld, (size_t)i * lk + off + l, ar, c);
         }
     for (int l = 0; l < k; l++)
         for (int j = 0; j < n; j++) {
@@ -317,21 +337,22 @@ static void rad_factors(double *Ls, double *Rs, double *Ld, double *Rd, const sl
                 double a = fabs(B->mid[e]), r = B->rad[e];
                 P[p] = lift(up(up(g * a) + r)), Q[p] = lift(up(a + r));
             }
-            put(Rs, Rd, (size_t)l * n + j, P, c);
-            put(Rs, Rd, (size_t)(k + l) * n + j, Q, c);
+            if (!centred) put(Rs, Rd, (size_t)l * n + j, P, c);
+            put(Rs, Rd, (size_t)(off + l) * n + j, Q, c);
         }
 }
 
-/* rC, the radius bound of ref/mrmat.c's header for the product of A and B */
-static int rad_gemm(double *rC, const slpi_ref_mr *A, const slpi_ref_mr *B)
+/* rC, the radius bound of ref/mrmat.c's header for the product of A and B (centred: one
+ * factor's midpoint is 0, the header's centred form) */
+static int rad_gemm(double *rC, const slpi_ref_mr *A, const slpi_ref_mr *B, int centred)
 {
-    int m = A->rows, k = A->cols, n = B->cols, lk = 2 * k, c = A->c;
+    int m = A->rows, k = A->cols, n = B->cols, lk = centred ? k : 2 * k, c = A->c;
     long K = (long)c * k;
     size_t mn = (size_t)m * n, nl = (size_t)m * lk, nr = (size_t)lk * n;
     double *L = malloc(c * nl * sizeof *L), *R = malloc(c * nr * sizeof *R), *S = malloc(c * (mn ? mn : 1) * sizeof *S);
     double *D = S + mn, g = gamma_up(K), tail = (double)K * ETA;
     int ok = L != NULL && R != NULL && S != NULL;
-    if (ok) rad_factors(L, R, L + nl, R + nr, A, B, g);
+    if (ok) rad_factors(L, R, L + nl, R + nr, A, B, g, centred);
     if (ok) cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, lk, 1.0, L, lk, R, n, 0.0, S, n);
     if (ok && c == 1) {
         double f = up(1.0 / down(1.0 - gamma_up(2 * K)));
@@ -365,8 +386,12 @@ static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_m
     if (4.0 * (double)K * 0x1p-53 >= 0.5)
         return refuse(why, why_len, "inner dimension beyond the bound's range (2K u >= 1/2)");
     double t0 = wall();
-    mid_gemm(mC, a, b);
-    if (!rad_gemm(rC, a, b)) return refuse(why, why_len, "out of memory");
+    int centred = mid_zero(a) || mid_zero(b);
+    if (centred) /* the product's midpoint is 0, exactly */
+        memset(mC, 0, (size_t)a->rows * b->cols * a->c * sizeof *mC);
+    else
+        mid_gemm(mC, a, b);
+    if (!rad_gemm(rC, a, b, centred)) return refuse(why, why_len, "out of memory");
     for (size_t e = 0; e < (size_t)a->rows * b->cols * a->c; e++)
         if (!isfinite(rC[e]) || !isfinite(mC[e])) return refuse(why, why_len, "a product beyond the double range");
     sec_gemm += wall() - t0;

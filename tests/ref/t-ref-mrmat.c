@@ -11,6 +11,10 @@
  *     midpoints, radii far above them) lies inside the ball: the radius must bound the
  *     input radii's effect with its own rounding (an unrounded |A||B| product, or a
  *     radius taken at the midpoints, falls short);
+ *   - centred products (one factor's midpoint 0, the Krawczyk image's): the product of
+ *     the corners that makes a part largest lies inside, for a zero midpoint on either
+ *     side, real and complex; and a product with a single nonzero midpoint, first or
+ *     last, is not taken for one (its radius stays at the rounding level);
  *   - the table form (slpi_ref_mrmat_gemm_table, one radius and a norm bound for the
  *     table, the radius from Cauchy–Schwarz): containment of Arb's product on the kinds
  *     above (exact inputs leave only the rounding term), the corner product inside, and
@@ -70,6 +74,91 @@ static void check_product(int m, int k, int n, int kind, int cplx)
 static void check_vertex(int m, int k, int n, int cplx)
 {
     check_corners(slpi_ref_mrmat_mul, m, k, n, cplx, -20, -60);
+}
+
+/* A centred product (one factor's midpoint 0 in every entry, ref/mrmat.c's header: the
+ * Krawczyk image's products): with A (side 0) or B (side 1) made <0, r>, the other factor's
+ * midpoints in [0, 1) and every radius at 2^-20 .. 2^-27 (corner_inputs), the ball must
+ * hold the product of the corners that makes a part of every entry largest: the centred
+ * side's r with its imaginary parts of sign im (-1: the real parts' largest, +1: the
+ * imaginary parts'), the other side's mid + r. A radius that drops |m| or r of either
+ * factor falls short. */
+static void check_centred(int m, int k, int n, int cplx, int side, int im)
+{
+    acb_mat_t A, B, Av, Bv, C, R;
+    acb_mat_init(A, m, k);
+    acb_mat_init(B, k, n);
+    acb_mat_init(Av, m, k);
+    acb_mat_init(Bv, k, n);
+    acb_mat_init(C, m, n);
+    acb_mat_init(R, m, n);
+    corner_inputs(A, B, Av, Bv, cplx, -20, 0);
+    acb_mat_struct *X = side ? B : A, *V = side ? Bv : Av;
+    for (slong i = 0; i < acb_mat_nrows(X); i++)
+        for (slong j = 0; j < acb_mat_ncols(X); j++)
+            for (int p = 0; p <= cplx; p++) {
+                arb_ptr x = p ? acb_imagref(acb_mat_entry(X, i, j)) : acb_realref(acb_mat_entry(X, i, j));
+                arb_ptr v = p ? acb_imagref(acb_mat_entry(V, i, j)) : acb_realref(acb_mat_entry(V, i, j));
+                arf_zero(arb_midref(x));
+                arf_set_mag(arb_midref(v), arb_radref(x));
+                if (p && im < 0) arb_neg(v, v);
+            }
+    char why[200] = "";
+    int ok = slpi_ref_mrmat_mul(C, A, B, why, sizeof why);
+    TEST_CHECKF(ok, "centred %dx%dx%d: refused: %s", m, k, n, why);
+    acb_mat_mul(R, Av, Bv, PREC);
+    slong bi = 0, bj = 0;
+    if (ok)
+        TEST_CHECKF(contains_all(C, R, &bi, &bj),
+                    "centred %dx%dx%d cplx=%d side=%d im=%d: entry (%ld,%ld) %s %s misses the corner product %s %s", m,
+                    k, n, cplx, side, im, (long)bi, (long)bj, arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 20, 0),
+                    arb_get_str(acb_imagref(acb_mat_entry(C, bi, bj)), 20, 0),
+                    arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 20, 0),
+                    arb_get_str(acb_imagref(acb_mat_entry(R, bi, bj)), 20, 0));
+    acb_mat_clear(A);
+    acb_mat_clear(B);
+    acb_mat_clear(Av);
+    acb_mat_clear(Bv);
+    acb_mat_clear(C);
+    acb_mat_clear(R);
+}
+
+/* A product that is not centred however few its nonzero midpoints: A exact and zero but
+ * for its last entry (at row m - 1, column k - 1, or at row 0 when first), B exact with
+ * bits below a double; each entry's radius must be at the rounding level (at most 2^-30
+ * of the entry and 2^-400, where the centred form would give the entry's whole size). */
+static void check_sparse(int m, int k, int n, int cplx, int first)
+{
+    acb_mat_t A, B, C, R;
+    product_init(A, B, C, R, m, k, n);
+    fill(B, K_LOWBITS, cplx);
+    acb_ptr a = first ? acb_mat_entry(A, 0, 0) : acb_mat_entry(A, m - 1, k - 1);
+    arb_set_d(acb_realref(a), 1 + test_rand_uniform(0, 1));
+    if (cplx) arb_set_d(acb_imagref(a), test_rand_uniform(-1, 1));
+    int ok = check_against_arb(slpi_ref_mrmat_mul, A, B, C, R, "sparse", cplx), bad = 0;
+    slong bi = 0, bj = 0;
+    arb_t t;
+    arb_init(t);
+    for (slong i = 0; ok && i < m && !bad; i++)
+        for (slong j = 0; j < n && !bad; j++)
+            for (int p = 0; p <= cplx && !bad; p++) {
+                acb_srcptr c = acb_mat_entry(C, i, j), r = acb_mat_entry(R, i, j);
+                arb_abs(t, p ? acb_imagref(r) : acb_realref(r));
+                arb_mul_2exp_si(t, t, -30);
+                arb_add_error_2exp_si(t, -400); /* the lifted zeros' terms: 2^-511 |B| */
+                arf_add_ui(arb_midref(t), arb_midref(t), 0, 53, ARF_RND_UP);
+                mag_t rad;
+                mag_init(rad);
+                arf_get_mag(rad, arb_midref(t));
+                mag_add(rad, rad, arb_radref(t));
+                bad = mag_cmp(arb_radref(p ? acb_imagref(c) : acb_realref(c)), rad) > 0;
+                mag_clear(rad);
+                bi = i, bj = j;
+            }
+    TEST_CHECKF(!bad, "sparse %dx%dx%d cplx=%d first=%d: entry (%ld,%ld) %s wider than the rounding level", m, k, n,
+                cplx, first, (long)bi, (long)bj, arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 20, 0));
+    arb_clear(t);
+    product_clear(A, B, C, R);
 }
 
 /* The table form's radius against its formula (ref/mrmat.c's header) in exact arithmetic:
@@ -364,6 +453,15 @@ int main(void)
             check_vertex(8, 64, 8, cplx);
             check_vertex(16, 128, 16, cplx);
         }
+    for (long it = 0; it < test_iters(2); it++)
+        for (int cplx = 0; cplx < 2; cplx++)
+            for (int side = 0; side < 2; side++)
+                for (int im = -1; im <= cplx; im += 2) {
+                    check_centred(8, 64, 8, cplx, side, im);
+                    check_centred(3, 5, 2, cplx, side, im);
+                }
+    for (int cplx = 0; cplx < 2; cplx++)
+        for (int first = 0; first < 2; first++) check_sparse(5, 7, 3, cplx, first);
     for (long it = 0; it < test_iters(2); it++)
         for (int t_left = 0; t_left < 2; t_left++)
             for (int kind = -1; kind < K_LOWBITS; kind++) { /* -1: the corner */
