@@ -14,9 +14,11 @@ int slpi_ref_isomp_sum_mr(slpi_ref_mr *S, const slpi_ref_mr *xn, const slpi_ref_
     char why[160];
     slpi_ref_mr T1 = { 0 }, T2 = { 0 }, T3 = { 0 };
     *S = (slpi_ref_mr){ 0 };
-    int ok = slpi_ref_mrmat_mul_mr(&T2, t->A2, t->B2, why, sizeof why);
-    ok = ok && (t->B3 == NULL || slpi_ref_mrmat_mul_mr(&T3, &T2, t->B3, why, sizeof why));
-    ok = ok && (t->A1 == NULL || slpi_ref_mrmat_mul_mr(&T1, t->A1, t->B1, why, sizeof why));
+    int (*mul)(slpi_ref_mr *, const slpi_ref_mr *, const slpi_ref_mr *, char *, size_t) =
+        t->mid_only ? slpi_ref_mrmat_mul_mr_mid : slpi_ref_mrmat_mul_mr;
+    int ok = mul(&T2, t->A2, t->B2, why, sizeof why);
+    ok = ok && (t->B3 == NULL || mul(&T3, &T2, t->B3, why, sizeof why));
+    ok = ok && (t->A1 == NULL || mul(&T1, t->A1, t->B1, why, sizeof why));
     ok = ok && (t->A1 == NULL ? slpi_ref_mrmat_scale(S, 1, xn) : slpi_ref_mrmat_scale(S, t->a3, &T3));
     ok = ok && (t->A1 == NULL || slpi_ref_mrmat_axpy(S, t->a1, &T1, 1));
     ok = ok && slpi_ref_mrmat_axpy(S, t->a2, &T2, 1);
@@ -69,21 +71,24 @@ static void unpack(slpi_ref_mr *X, const double *xm, const double *xr)
         }
 }
 
-/* the packed coordinates of X (its upper triangle and the imaginary diagonal) */
+/* the packed coordinates of X (its upper triangle and the imaginary diagonal; orad NULL:
+ * the midpoints alone) */
 static void pack(double *om, double *orad, const slpi_ref_mr *X)
 {
     int N = X->rows, idx = N;
-    for (int a = 0; a < N; a++)
-        om[a] = X->mid[((size_t)a * N + a) * 2 + 1], orad[a] = X->rad[((size_t)a * N + a) * 2 + 1];
+    for (int a = 0; a < N; a++) {
+        om[a] = X->mid[((size_t)a * N + a) * 2 + 1];
+        if (orad != NULL) orad[a] = X->rad[((size_t)a * N + a) * 2 + 1];
+    }
     for (int a = 0; a < N; a++)
         for (int b = a + 1; b < N; b++, idx += 2) {
             size_t ab = ((size_t)a * N + b) * 2;
             om[idx] = X->mid[ab], om[idx + 1] = X->mid[ab + 1];
-            orad[idx] = X->rad[ab], orad[idx + 1] = X->rad[ab + 1];
+            if (orad != NULL) orad[idx] = X->rad[ab], orad[idx + 1] = X->rad[ab + 1];
         }
 }
 
-/* the sum t into <om, orad>; 0 where the route cannot */
+/* the sum t into <om, orad> (orad NULL: om alone); 0 where the route cannot */
 static int sum_pack(const slpi_ref_isomp_mr *w, double *om, double *orad, const slpi_ref_isomp_sum *t)
 {
     slpi_ref_mr S;
@@ -99,7 +104,7 @@ int slpi_ref_isomp_G_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const do
     const slpi_ref_system *s = w->s;
     unpack(&w->Y, ym, yr);
     if (!s->m_gen_sum_mr(s, &w->Psi, w->delta, &w->Y, NULL, w->prec)) return 0;
-    slpi_ref_isomp_sum t = { &w->Psi, &w->Y, &w->Psi, NULL, NULL, 0, 0.5, 0.25 };
+    slpi_ref_isomp_sum t = { &w->Psi, &w->Y, &w->Psi, NULL, NULL, 0, 0.5, 0.25, orad == NULL };
     return sum_pack(w, om, orad, &t);
 }
 
@@ -130,7 +135,7 @@ int slpi_ref_isomp_dG_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const d
             }
     slpi_ref_mrmat_clear(&U);
     if (!ok) return 0;
-    slpi_ref_isomp_sum t = { &w->Psi, &w->W, &w->Psi, &w->dPsi, &w->M, 1, 0.5, 0.25 };
+    slpi_ref_isomp_sum t = { &w->Psi, &w->W, &w->Psi, &w->dPsi, &w->M, 1, 0.5, 0.25, 0 };
     return sum_pack(w, om, orad, &t);
 }
 
@@ -146,7 +151,7 @@ int slpi_ref_isomp_update_mr(slpi_ref_isomp_mr *w, arb_ptr x, arb_srcptr y)
         unpack(&w->Y, ym, yr);
         ok = s->m_gen_sum_mr(s, &w->Psi, w->delta, &w->Y, NULL, w->prec);
     }
-    slpi_ref_isomp_sum t = { &w->Psi, &w->Y, NULL, NULL, NULL, 0, 1, 0 };
+    slpi_ref_isomp_sum t = { &w->Psi, &w->Y, NULL, NULL, NULL, 0, 1, 0, 0 };
     ok = ok && sum_pack(w, om, orad, &t);
     for (int i = 0; i < n && ok; i++) {
         arb_set_d(x + i, om[i]);

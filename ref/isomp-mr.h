@@ -13,6 +13,7 @@
 typedef struct {
     const slpi_ref_mr *A2, *B2, *B3, *A1, *B1;
     double a1, a2, a3;
+    int mid_only; /* 1: the products by slpi_ref_mrmat_mul_mr_mid (midpoints, no enclosure) */
 } slpi_ref_isomp_sum;
 /* S (allocated here, to be cleared) = the sum t with X_n = xn, the products by
  * slpi_ref_mrmat_mul_mr and the sums by ref/mrmat.h's scalar arithmetic; 0 where the
@@ -34,7 +35,8 @@ int slpi_ref_isomp_mr_init(slpi_ref_isomp_mr *w, const slpi_ref_system *s, const
                            slong prec);
 void slpi_ref_isomp_mr_clear(slpi_ref_isomp_mr *w);
 /* <om, orad> encloses G(y) for every y in <ym, yr> (packed coordinates; yr NULL: radius 0);
- * 0 where the route cannot. */
+ * 0 where the route cannot. orad NULL: om alone, the same midpoints bit for bit, the
+ * products' radii not formed (the iteration's points, ref/krawczyk-mr.c). */
 int slpi_ref_isomp_G_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const double *ym, const double *yr);
 /* <om, orad> encloses G'(y)[z] for every y in <ym, yr>, z in <zm, zr>; 0 where it cannot. */
 int slpi_ref_isomp_dG_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const double *ym, const double *yr,

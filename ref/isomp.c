@@ -94,7 +94,7 @@ static int route_eval(const isomp_ctx *c, acb_mat_t out, const route_sum *t)
         dp[i] = same ? d + 0 : d + i;
         ok = same || slpi_ref_mrmat_get(d + i, m[i], cc);
     }
-    slpi_ref_isomp_sum st = { dp[0], dp[1], dp[2], dp[3], dp[4], t->a1, t->a2, t->a3 };
+    slpi_ref_isomp_sum st = { dp[0], dp[1], dp[2], dp[3], dp[4], t->a1, t->a2, t->a3, 0 };
     ok = ok && slpi_ref_isomp_sum_mr(&S, &c->xn, &st);
     if (ok) slpi_ref_mrmat_set(out, &S);
     for (int i = 0; i < 5; i++) slpi_ref_mrmat_clear(d + i);

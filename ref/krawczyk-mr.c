@@ -19,6 +19,13 @@
 #define INFLATE_MAXIT 20 /* as ref/krawczyk.c */
 #define FIXED_MAXIT 200
 #define FIXED_MAXIT_BITS 128
+/* before any image's radius is known, a step of at most 2^-52 of the iterate may meet
+ * the stop: the images' radii on this route are at binary64's rounding level (2^-56 of
+ * the iterate at N = 128, 2^-57 at N = 512, iso/zeitlin/long); and the first image is
+ * enclosed where its step is predicted at most 2^-30 of it (its radius then sets the
+ * rule for the rest; a radius near 2^-32 would resolve no binary64 state anyway) */
+#define MAY_STOP_BITS 52
+#define FIRST_BITS 30
 
 static double up(double x)
 {
@@ -35,34 +42,60 @@ static void ball_set(arb_t x, double m, double r)
 /* the iteration y <- mid G(y) from y (ref/krawczyk.c); on return y is its last point, p
  * the one before, <gm, gr> the enclosing image G(p), *d and *dprev the last two steps and
  * *rg the image's largest radius. 1 when it converged, 0 when it did not (why set), -2
- * where Gmr cannot enclose. */
+ * where Gmr cannot enclose. The stopping rule reads an image's radii; the evaluations it
+ * cannot stop at do without them (Gmr's midpoints alone, the same bit for bit). A step
+ * may meet the stop where it is at most `may_stop`: 8 times the last enclosed image's
+ * radius, 2^-MAY_STOP_BITS of the iterate before any, or the 2^8-ulps floor. An
+ * evaluation encloses where its predicted step (the last times the last contraction
+ * ratio) is at most that, or, before any image is enclosed, at most 2^-FIRST_BITS of the
+ * iterate; one that did not is made again at the same point, enclosed, where its step
+ * came out at most `may_stop`. A step that did not shrink at an evaluation without radii
+ * was predicted above that bound and is no smaller, so the stop cannot apply there. The
+ * rule therefore stops and fails where an iteration enclosing every image does, the same
+ * points and results, while each image's radius is at most twice the last enclosed one's
+ * and, before the first, 4 times it at most 2^-MAY_STOP_BITS of the iterate (beyond that
+ * it may stop one evaluation later, and fail only where a radius exceeds 2^-32 of the
+ * iterate; docs/design.md#blas-route). */
 static int iterate(const slpi_ref_fixmap *g, double *y, double *p, double *gm, double *gr, double *d, double *dprev,
                    double *rg, slong prec, char *why, size_t why_len)
 {
-    int n = g->n, it;
+    int n = g->n, it, enclose = 0;
     const int maxit = prec > FIXED_MAXIT_BITS ? (int)(FIXED_MAXIT * prec / FIXED_MAXIT_BITS) : FIXED_MAXIT;
+    double q = 1, last_tol = -1; /* the last contraction ratio (1 before two steps), image radius (-1: none) */
     *dprev = INFINITY;
     for (it = 0; it < maxit; it++) {
-        if (!g->Gmr(g->ctx, gm, gr, y, NULL)) return -2; /* counted by the balls' version, run instead */
+        if (!g->Gmr(g->ctx, gm, enclose ? gr : NULL, y, NULL))
+            return -2; /* counted by the balls' version, run instead */
         slpi_ref_iteration_done();
         double dd = 0, ym = 1, tol = 0;
         for (int i = 0; i < n; i++) {
-            tol = fmax(tol, gr[i]);
+            if (enclose) tol = fmax(tol, gr[i]);
             dd = fmax(dd, fabs(gm[i] - y[i]));
             ym = fmax(ym, fabs(gm[i]));
+        }
+        double floor = ldexp(ym, (int)(8 - prec));
+        double may_stop = fmax(last_tol < 0 ? ldexp(ym, -MAY_STOP_BITS) : 8 * last_tol, floor);
+        int grew = !isfinite(dd) || dd >= *dprev;
+        if (!enclose && dd <= may_stop) { /* the stop may apply here: the same point, enclosed */
+            enclose = 1;
+            it--;
+            continue;
         }
         memcpy(p, y, sizeof(double) * (size_t)n);
         memcpy(y, gm, sizeof(double) * (size_t)n);
         *d = dd;
         *rg = tol;
         /* done at 2^8 ulps, or once the step is below the width of the image ball */
-        if (dd <= fmax(4 * tol, ldexp(ym, (int)(8 - prec)))) return 1;
-        if (!isfinite(dd) || dd >= *dprev) {
+        if (enclose && dd <= fmax(4 * tol, floor)) return 1;
+        if (grew) {
             snprintf(why, why_len, "fixed-point iteration does not contract at %ld bits (its step grew at %ld bits)",
                      (long)prec, (long)prec);
             return 0;
         }
+        if (enclose) last_tol = tol, may_stop = fmax(8 * tol, floor);
+        if (isfinite(*dprev)) q = dd / *dprev;
         *dprev = dd;
+        enclose = q * dd <= (last_tol < 0 ? fmax(ldexp(ym, -FIRST_BITS), floor) : may_stop);
     }
     snprintf(why, why_len,
              "fixed-point iteration did not reach its tolerance within its cap of %d iterations at %ld bits", maxit,

@@ -378,7 +378,8 @@ static int refuse(char *why, size_t why_len, const char *what)
     return 0;
 }
 
-/* mC = fl(mA mB) and rC, the radius bound of ref/mrmat.c's header, for the views a, b */
+/* mC = fl(mA mB) and rC, the radius bound of ref/mrmat.c's header, for the views a, b;
+ * rC NULL: the midpoint alone */
 static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_mr *b, char *why, size_t why_len)
 {
     if (!slpi_ref_mrmat_probe(why, why_len)) return 0;
@@ -391,9 +392,10 @@ static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_m
         memset(mC, 0, (size_t)a->rows * b->cols * a->c * sizeof *mC);
     else
         mid_gemm(mC, a, b);
-    if (!rad_gemm(rC, a, b, centred)) return refuse(why, why_len, "out of memory");
+    if (rC != NULL && !rad_gemm(rC, a, b, centred)) return refuse(why, why_len, "out of memory");
     for (size_t e = 0; e < (size_t)a->rows * b->cols * a->c; e++)
-        if (!isfinite(rC[e]) || !isfinite(mC[e])) return refuse(why, why_len, "a product beyond the double range");
+        if ((rC != NULL && !isfinite(rC[e])) || !isfinite(mC[e]))
+            return refuse(why, why_len, "a product beyond the double range");
     sec_gemm += wall() - t0;
     return 1;
 }
@@ -466,6 +468,13 @@ int slpi_ref_mrmat_mul_mr(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_ref_m
 {
     if (!slpi_ref_mrmat_init(C, A->rows, B->cols, A->c)) return refuse(why, why_len, "out of memory");
     return mr_mul(C->mid, C->rad, A, B, why, why_len);
+}
+
+int slpi_ref_mrmat_mul_mr_mid(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_ref_mr *B, char *why, size_t why_len)
+{
+    if (!slpi_ref_mrmat_init(C, A->rows, B->cols, A->c)) return refuse(why, why_len, "out of memory");
+    memset(C->rad, 0, (size_t)A->rows * B->cols * A->c * sizeof *C->rad);
+    return mr_mul(C->mid, NULL, A, B, why, why_len);
 }
 
 /* a x for a power of two a: exact but where it underflows (at most eta/2 then) */

@@ -108,6 +108,9 @@ int slpi_ref_mrmat_init(slpi_ref_mr *M, int rows, int cols, int c);
 void slpi_ref_mrmat_set(acb_mat_t C, const slpi_ref_mr *M);
 /* C = A B enclosed as slpi_ref_mrmat_mul (same c; C allocated here, to be cleared) */
 int slpi_ref_mrmat_mul_mr(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_ref_mr *B, char *why, size_t why_len);
+/* C's midpoints = those of slpi_ref_mrmat_mul_mr, bit for bit, and its radii 0: no
+ * enclosure (an iteration's point, ref/krawczyk-mr.c); 0 as slpi_ref_mrmat_mul_mr */
+int slpi_ref_mrmat_mul_mr_mid(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_ref_mr *B, char *why, size_t why_len);
 /* Y = a X (allocated here; a a power of two: exact but for underflow); 0 out of memory */
 int slpi_ref_mrmat_scale(slpi_ref_mr *Y, double a, const slpi_ref_mr *X);
 /* Y += a X, or a (X - X^*) (skew, X square), enclosed (a a power of two; the sums by the
