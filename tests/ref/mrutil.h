@@ -158,9 +158,26 @@ static inline int check_against_arb(mr_product mul, const acb_mat_t A, const acb
     return ok;
 }
 
+/* X made <0, r> (a centred factor: its midpoints 0) and its corners V its radii r, the
+ * imaginary parts' of sign im */
+static inline void centre_inputs(acb_mat_t X, acb_mat_t V, int cplx, int im)
+{
+    for (slong i = 0; i < acb_mat_nrows(X); i++)
+        for (slong j = 0; j < acb_mat_ncols(X); j++)
+            for (int p = 0; p <= cplx; p++) {
+                arb_ptr x = p ? acb_imagref(acb_mat_entry(X, i, j)) : acb_realref(acb_mat_entry(X, i, j));
+                arb_ptr v = p ? acb_imagref(acb_mat_entry(V, i, j)) : acb_realref(acb_mat_entry(V, i, j));
+                arf_zero(arb_midref(x));
+                arf_set_mag(arb_midref(v), arb_radref(x));
+                if (p && im < 0) arb_neg(v, v);
+            }
+}
+
 /* The corners' check (corner_inputs): the product's ball of A B contains the exact
- * (mA + rA)(mB + rB), for an m x k times k x n product. */
-static inline void check_corners(mr_product mul, int m, int k, int n, int cplx, int r_exp, int a_exp)
+ * (mA + rA)(mB + rB), for an m x k times k x n product; centred 0 (1): A (B) made
+ * centred first (centre_inputs, its corners' imaginary parts of sign im), else -1. */
+static inline void check_corners(mr_product mul, int m, int k, int n, int cplx, int r_exp, int a_exp, int centred,
+                                 int im)
 {
     acb_mat_t A, B, Av, Bv, C, R;
     acb_mat_init(A, m, k);
@@ -170,6 +187,7 @@ static inline void check_corners(mr_product mul, int m, int k, int n, int cplx, 
     acb_mat_init(C, m, n);
     acb_mat_init(R, m, n);
     corner_inputs(A, B, Av, Bv, cplx, r_exp, a_exp);
+    if (centred >= 0) centre_inputs(centred ? B : A, centred ? Bv : Av, cplx, im);
     char why[200] = "";
     int ok = mul(C, A, B, why, sizeof why);
     TEST_CHECKF(ok, "vertex %dx%dx%d: refused: %s", m, k, n, why);
@@ -177,9 +195,12 @@ static inline void check_corners(mr_product mul, int m, int k, int n, int cplx, 
     slong bi = 0, bj = 0;
     if (ok)
         TEST_CHECKF(contains_all(C, R, &bi, &bj),
-                    "vertex %dx%dx%d cplx=%d: entry (%ld,%ld) %s misses the corner product %s", m, k, n, cplx, (long)bi,
-                    (long)bj, arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 20, 0),
-                    arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 20, 0));
+                    "vertex %dx%dx%d cplx=%d centred=%d im=%d: entry (%ld,%ld) %s %s misses the corner product %s %s",
+                    m, k, n, cplx, centred, im, (long)bi, (long)bj,
+                    arb_get_str(acb_realref(acb_mat_entry(C, bi, bj)), 20, 0),
+                    arb_get_str(acb_imagref(acb_mat_entry(C, bi, bj)), 20, 0),
+                    arb_get_str(acb_realref(acb_mat_entry(R, bi, bj)), 20, 0),
+                    arb_get_str(acb_imagref(acb_mat_entry(R, bi, bj)), 20, 0));
     acb_mat_clear(A);
     acb_mat_clear(B);
     acb_mat_clear(Av);

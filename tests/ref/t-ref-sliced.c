@@ -180,7 +180,7 @@ static void check_product(int m, int k, int n, int kind, int cplx)
 /* Corners (tests/ref/mrutil.h): midpoints in [0, 1), radii at 2^-30 .. 2^-37. */
 static void check_vertex(int m, int k, int n, int cplx)
 {
-    check_corners(sliced, m, k, n, cplx, -30, 0);
+    check_corners(sliced, m, k, n, cplx, -30, 0, -1, 0);
 }
 
 static void check_refusal(void)
