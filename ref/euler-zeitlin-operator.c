@@ -24,6 +24,8 @@
 /* The noise amplitudes a_l at precision prec. */
 void slpi_ref_ez_amplitudes(slpi_ref_ez_data *d, slong prec)
 {
+    free(d->wq); /* the weights were of the amplitudes before */
+    d->wq = NULL;
     for (int l = 1; l < d->z.N; l++) {
         arb_set_d(d->a + l, d->amp);
         arb_div_ui(d->a + l, d->a + l, (ulong)l * (ulong)(l + 1), prec);
@@ -220,6 +222,8 @@ void slpi_ref_ez_free(slpi_ref_ez_data *d)
     if (d->lam != NULL) _arb_vec_clear(d->lam, d->z.N);
     free(d->ilam_m);
     free(d->lrho);
+    free(d->wq);
+    free(d->wq_delta);
     flint_free(d->alpha);
     flint_free(d->bg);
     acb_mat_clear(d->F);

@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void ez_m_unpack(const slpi_ref_system *s, acb_mat_t X, arb_srcptr mu, slong prec)
 {
@@ -66,11 +67,20 @@ static int noise_coeff(const slpi_ref_system *s, int k, double d, arb_t c, const
     return alpha;
 }
 
-/* The noise (Q)'s weights on the BLAS route (slpi_ref_zeitlin_noise_weights_mr) */
-static double *noise_q_weights(const slpi_ref_system *s, const double *delta)
+/* The noise (Q)'s weights on the BLAS route (slpi_ref_zeitlin_noise_weights_mr) for the
+ * increments delta, made once for a step's generator sums (e->wq; NULL where a ball is
+ * beyond the double range or out of memory) */
+static const double *noise_q_weights(const slpi_ref_system *s, const double *delta)
 {
-    const slpi_ref_ez_data *e = s->data;
-    return slpi_ref_zeitlin_noise_weights_mr(delta, s->M, e->alpha, e->alpha0, e->a, s->N);
+    slpi_ref_ez_data *e = s->data;
+    size_t nd = sizeof(double) * ((size_t)s->M + 1);
+    if (e->wq != NULL && memcmp(e->wq_delta, delta, nd) == 0) return e->wq;
+    free(e->wq);
+    e->wq = NULL;
+    if (e->wq_delta == NULL && (e->wq_delta = malloc(nd)) == NULL) return NULL;
+    e->wq = slpi_ref_zeitlin_noise_weights_mr(delta, s->M, e->alpha, e->alpha0, e->a, s->N);
+    memcpy(e->wq_delta, delta, nd);
+    return e->wq;
 }
 
 /* T = sum_k delta_k B_k(V) (deriv: DB_k) in Arb: the coefficients one by one, one
@@ -147,12 +157,11 @@ static void ez_m_gen_sum(const slpi_ref_system *s, acb_mat_t B, const double *de
     }
     if (s->M > 0) {
         const slpi_ref_zeitlin_mr *mr = slpi_ref_ez_tables_mr(s, prec);
-        double *w = mr != NULL && e->noise == SLPI_EZ_NOISE_Q ? noise_q_weights(s, delta) : NULL;
+        const double *w = mr != NULL && e->noise == SLPI_EZ_NOISE_Q ? noise_q_weights(s, delta) : NULL;
         acb_mat_t T;
         acb_mat_init(T, s->N, s->N);
         if (w == NULL || !slpi_ref_zeitlin_noise_mr(T, V, e->alpha0, w, w + s->N * s->N - 1 - e->alpha0, mr))
             noise_arb(s, T, delta, V, W != NULL, mr, prec);
-        free(w);
         acb_mat_add(B, B, T, prec);
         acb_mat_clear(T);
     }
@@ -167,7 +176,7 @@ static int ez_m_gen_sum_mr(const slpi_ref_system *s, slpi_ref_mr *B, const doubl
     slpi_ref_ez_data *e = s->data;
     const slpi_ref_zeitlin_mr *mr = slpi_ref_ez_tables_dd(s);
     slpi_ref_mr g = { 0 };
-    double *w = NULL;
+    const double *w = NULL;
     int ok = e->lam == NULL && (s->M == 0 || (mr != NULL && e->noise == SLPI_EZ_NOISE_Q)) &&
         (!e->has_F || W != NULL || slpi_ref_mrmat_get(&g, e->G, 2)) &&
         (s->M == 0 || (w = noise_q_weights(s, delta)) != NULL);
@@ -175,7 +184,6 @@ static int ez_m_gen_sum_mr(const slpi_ref_system *s, slpi_ref_mr *B, const doubl
     ok = ok &&
         slpi_ref_zeitlin_gen_sum_dd(B, W != NULL ? W : X, delta[0], g.mid != NULL ? &g : NULL, w, e->alpha0, &e->z, mr);
     slpi_ref_mrmat_clear(&g);
-    free(w);
     return ok;
 }
 

@@ -41,6 +41,9 @@ typedef struct {
     slpi_ref_zeitlin_mr mr;  /* the tables as doubles for the BLAS route, built at creation
                               * where the first precision takes it, else at its first use */
     int mr_state;            /* 0 not built, 1 built, -1 failed (the Arb transforms then) */
+    double *wq, *wq_delta;   /* noise (Q): the weights of slpi_ref_zeitlin_noise_weights_mr for the
+                              * increments wq_delta[0..M] (a step's: its generator sums reuse them);
+                              * NULL: none yet, or the amplitudes changed since */
 } slpi_ref_ez_data;
 /* The noise amplitudes a_l at precision prec. */
 void slpi_ref_ez_amplitudes(slpi_ref_ez_data *d, slong prec);

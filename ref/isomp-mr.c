@@ -9,23 +9,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-int slpi_ref_isomp_sum_mr(slpi_ref_mr *S, const slpi_ref_mr *xn, const slpi_ref_isomp_sum *t)
+/* the products of the sum t: T2 = A2 B2, T3 = T2 B3, T1 = A1 B1 (those it has) */
+static int sum_products(slpi_ref_mr *T, const slpi_ref_isomp_sum *t)
 {
     char why[160];
-    slpi_ref_mr T1 = { 0 }, T2 = { 0 }, T3 = { 0 };
-    *S = (slpi_ref_mr){ 0 };
     int (*mul)(slpi_ref_mr *, const slpi_ref_mr *, const slpi_ref_mr *, char *, size_t) =
         t->mid_only ? slpi_ref_mrmat_mul_mr_mid : slpi_ref_mrmat_mul_mr;
-    int ok = mul(&T2, t->A2, t->B2, why, sizeof why);
-    ok = ok && (t->B3 == NULL || mul(&T3, &T2, t->B3, why, sizeof why));
-    ok = ok && (t->A1 == NULL || mul(&T1, t->A1, t->B1, why, sizeof why));
-    ok = ok && (t->A1 == NULL ? slpi_ref_mrmat_scale(S, 1, xn) : slpi_ref_mrmat_scale(S, t->a3, &T3));
-    ok = ok && (t->A1 == NULL || slpi_ref_mrmat_axpy(S, t->a1, &T1, 1));
-    ok = ok && slpi_ref_mrmat_axpy(S, t->a2, &T2, 1);
-    ok = ok && (t->A1 != NULL || t->B3 == NULL || slpi_ref_mrmat_axpy(S, t->a3, &T3, 0));
-    slpi_ref_mrmat_clear(&T1);
-    slpi_ref_mrmat_clear(&T2);
-    slpi_ref_mrmat_clear(&T3);
+    int ok = mul(T + 2, t->A2, t->B2, why, sizeof why);
+    ok = ok && (t->B3 == NULL || mul(T + 3, T + 2, t->B3, why, sizeof why));
+    return ok && (t->A1 == NULL || mul(T + 1, t->A1, t->B1, why, sizeof why));
+}
+
+/* the sum t at one part (e; et the transposed entry's, p the part) from its products T:
+ * S = X_n or a3 T3, then + a1 skew(T1), + a2 skew(T2), + a3 T3 (ref/isomp-mr.h), by
+ * slpi_ref_mrmat_axpy_at, so that the entries of one triangle get the whole sum's bits
+ * (r NULL: *m alone, the same bits, no radius read) */
+static void sum_at(double *m, double *r, const slpi_ref_mr *xn, const slpi_ref_mr *T, const slpi_ref_isomp_sum *t,
+                   size_t e, size_t et, int p)
+{
+    const slpi_ref_mr *S0 = t->A1 == NULL ? xn : T + 3;
+    double r0;
+    if (t->A1 == NULL || t->a3 == 1) {
+        *m = S0->mid[e];
+        if (r != NULL) *r = S0->rad[e];
+    } else {
+        slpi_ref_mrmat_scalar_pow2(m, r != NULL ? r : &r0, t->a3, S0->mid[e], r != NULL ? S0->rad[e] : 0);
+    }
+    if (t->A1 != NULL) slpi_ref_mrmat_axpy_at(m, r, t->a1, T + 1, e, et, p, 1);
+    slpi_ref_mrmat_axpy_at(m, r, t->a2, T + 2, e, et, p, 1);
+    if (t->A1 == NULL && t->B3 != NULL) slpi_ref_mrmat_axpy_at(m, r, t->a3, T + 3, e, et, p, 0);
+}
+
+static void sum_clear(slpi_ref_mr *T)
+{
+    for (int i = 1; i < 4; i++) slpi_ref_mrmat_clear(T + i);
+}
+
+int slpi_ref_isomp_sum_mr(slpi_ref_mr *S, const slpi_ref_mr *xn, const slpi_ref_isomp_sum *t)
+{
+    slpi_ref_mr T[4] = { { 0 } };
+    int N = xn->rows, c = xn->c;
+    *S = (slpi_ref_mr){ 0 };
+    int ok = sum_products(T, t) && slpi_ref_mrmat_init(S, N, N, c);
+    for (int i = 0; i < N && ok; i++)
+        for (int j = 0; j < N; j++)
+            for (int p = 0; p < c; p++) {
+                size_t e = ((size_t)i * N + j) * c + p, et = ((size_t)j * N + i) * c + p;
+                sum_at(S->mid + e, S->rad + e, xn, T, t, e, et, p);
+                ok &= isfinite(S->mid[e]) && isfinite(S->rad[e]);
+            }
+    sum_clear(T);
     return ok;
 }
 
@@ -51,50 +84,52 @@ void slpi_ref_isomp_mr_clear(slpi_ref_isomp_mr *w)
     slpi_ref_mrmat_clear(&w->M);
 }
 
-/* X = the su(N) matrix of the packed <xm, xr> (xr NULL: radius 0), exactly */
+/* X = the su(N) matrix of the packed <xm, xr> (xr NULL: radius 0; X->rad NULL: the
+ * midpoints alone), exactly */
 static void unpack(slpi_ref_mr *X, const double *xm, const double *xr)
 {
     int N = X->rows, idx = N;
     for (int a = 0; a < N; a++) {
         size_t e = ((size_t)a * N + a) * 2;
-        X->mid[e] = X->rad[e] = 0;
+        X->mid[e] = 0;
         X->mid[e + 1] = xm[a];
-        X->rad[e + 1] = xr != NULL ? xr[a] : 0;
+        if (X->rad != NULL) X->rad[e] = 0, X->rad[e + 1] = xr != NULL ? xr[a] : 0;
     }
     for (int a = 0; a < N; a++)
         for (int b = a + 1; b < N; b++, idx += 2) {
             size_t ab = ((size_t)a * N + b) * 2, ba = ((size_t)b * N + a) * 2;
             X->mid[ab] = xm[idx], X->mid[ba] = -xm[idx];
             X->mid[ab + 1] = X->mid[ba + 1] = xm[idx + 1];
+            if (X->rad == NULL) continue;
             X->rad[ab] = X->rad[ba] = xr != NULL ? xr[idx] : 0;
             X->rad[ab + 1] = X->rad[ba + 1] = xr != NULL ? xr[idx + 1] : 0;
         }
 }
 
-/* the packed coordinates of X (its upper triangle and the imaginary diagonal; orad NULL:
- * the midpoints alone) */
-static void pack(double *om, double *orad, const slpi_ref_mr *X)
-{
-    int N = X->rows, idx = N;
-    for (int a = 0; a < N; a++) {
-        om[a] = X->mid[((size_t)a * N + a) * 2 + 1];
-        if (orad != NULL) orad[a] = X->rad[((size_t)a * N + a) * 2 + 1];
-    }
-    for (int a = 0; a < N; a++)
-        for (int b = a + 1; b < N; b++, idx += 2) {
-            size_t ab = ((size_t)a * N + b) * 2;
-            om[idx] = X->mid[ab], om[idx + 1] = X->mid[ab + 1];
-            if (orad != NULL) orad[idx] = X->rad[ab], orad[idx + 1] = X->rad[ab + 1];
-        }
-}
-
-/* the sum t into <om, orad> (orad NULL: om alone); 0 where the route cannot */
+/* the sum t (su(N): X_n complex) into the packed coordinates <om, orad> (orad NULL: om
+ * alone), the upper triangle's entries and the diagonal's imaginary parts alone, each with
+ * the bits of slpi_ref_isomp_sum_mr's; 0 where the route cannot */
 static int sum_pack(const slpi_ref_isomp_mr *w, double *om, double *orad, const slpi_ref_isomp_sum *t)
 {
-    slpi_ref_mr S;
-    int ok = slpi_ref_isomp_sum_mr(&S, w->xn, t);
-    if (ok) pack(om, orad, &S);
-    slpi_ref_mrmat_clear(&S);
+    slpi_ref_mr T[4] = { { 0 } };
+    const slpi_ref_mr *xn = w->xn;
+    int N = xn->rows, idx = N, ok = sum_products(T, t);
+    double r = 0, *rp = orad != NULL ? &r : NULL;
+    for (int a = 0; a < N && ok; a++) {
+        size_t e = ((size_t)a * N + a) * 2 + 1;
+        sum_at(om + a, rp, xn, T, t, e, e, 1);
+        if (orad != NULL) orad[a] = r;
+        ok = isfinite(om[a]) && isfinite(r);
+    }
+    for (int a = 0; a < N && ok; a++)
+        for (int b = a + 1; b < N && ok; b++, idx += 2)
+            for (int p = 0; p < 2 && ok; p++) {
+                size_t e = ((size_t)a * N + b) * 2 + p, et = ((size_t)b * N + a) * 2 + p;
+                sum_at(om + idx + p, rp, xn, T, t, e, et, p);
+                if (orad != NULL) orad[idx + p] = r;
+                ok = isfinite(om[idx + p]) && isfinite(r);
+            }
+    sum_clear(T);
     return ok;
 }
 
@@ -102,9 +137,11 @@ static int sum_pack(const slpi_ref_isomp_mr *w, double *om, double *orad, const 
 int slpi_ref_isomp_G_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const double *ym, const double *yr)
 {
     const slpi_ref_system *s = w->s;
-    unpack(&w->Y, ym, yr);
-    if (!s->m_gen_sum_mr(s, &w->Psi, w->delta, &w->Y, NULL, w->prec)) return 0;
-    slpi_ref_isomp_sum t = { &w->Psi, &w->Y, &w->Psi, NULL, NULL, 0, 0.5, 0.25, orad == NULL };
+    slpi_ref_mr Y = w->Y, Psi = w->Psi; /* without orad, their midpoints alone */
+    if (orad == NULL) Y.rad = Psi.rad = NULL;
+    unpack(&Y, ym, yr);
+    if (!s->m_gen_sum_mr(s, &Psi, w->delta, &Y, NULL, w->prec)) return 0;
+    slpi_ref_isomp_sum t = { &Psi, &Y, &Psi, NULL, NULL, 0, 0.5, 0.25, orad == NULL };
     return sum_pack(w, om, orad, &t);
 }
 

@@ -452,7 +452,7 @@ int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const
             cblas_dgemv(CblasRowMajor, CblasTrans, k, n, 1.0, mT, n, mX + (size_t)v * k, 1, 0.0, mC + (size_t)v * n, 1);
     }
     int vecs = t_left ? n : m; /* X's columns (T X) or rows (X T) */
-    for (int v = 0; v < vecs; v++) {
+    for (int v = 0; v < vecs && rC != NULL; v++) {
         double r = t_left ? table_rad(mX + v, rX + v, k, (size_t)n, sT, nT, g, f)
                           : table_rad(mX + (size_t)v * k, rX + (size_t)v * k, k, 1, sT, nT, g, f);
         if (!isfinite(r)) return refuse(why, why_len, "a product beyond the double range");
@@ -472,29 +472,10 @@ int slpi_ref_mrmat_mul_mr(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_ref_m
 
 int slpi_ref_mrmat_mul_mr_mid(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_ref_mr *B, char *why, size_t why_len)
 {
-    if (!slpi_ref_mrmat_init(C, A->rows, B->cols, A->c)) return refuse(why, why_len, "out of memory");
-    memset(C->rad, 0, (size_t)A->rows * B->cols * A->c * sizeof *C->rad);
+    size_t n = (size_t)A->rows * B->cols * A->c;
+    *C = (slpi_ref_mr){ A->rows, B->cols, A->c, malloc((n ? n : 1) * sizeof(double)), NULL };
+    if (C->mid == NULL) return refuse(why, why_len, "out of memory");
     return mr_mul(C->mid, NULL, A, B, why, why_len);
-}
-
-/* a x for a power of two a: exact but where it underflows (at most eta/2 then) */
-static void scale_pow2(double *m, double *r, double a, double xm, double xr)
-{
-    *m = a * xm;
-    *r = up(up(fabs(a) * xr) + ETA);
-}
-
-int slpi_ref_mrmat_scale(slpi_ref_mr *Y, double a, const slpi_ref_mr *X)
-{
-    size_t n = (size_t)X->rows * X->cols * X->c;
-    if (!slpi_ref_mrmat_init(Y, X->rows, X->cols, X->c)) return 0;
-    for (size_t e = 0; e < n; e++) {
-        if (a == 1)
-            Y->mid[e] = X->mid[e], Y->rad[e] = X->rad[e];
-        else
-            scale_pow2(Y->mid + e, Y->rad + e, a, X->mid[e], X->rad[e]);
-    }
-    return 1;
 }
 
 int slpi_ref_mrmat_axpy(slpi_ref_mr *Y, double a, const slpi_ref_mr *X, int skew)
@@ -504,12 +485,8 @@ int slpi_ref_mrmat_axpy(slpi_ref_mr *Y, double a, const slpi_ref_mr *X, int skew
         for (int j = 0; j < Y->cols; j++)
             for (int p = 0; p < c; p++) {
                 size_t e = ((size_t)i * Y->cols + j) * c + p, et = ((size_t)j * Y->cols + i) * c + p;
-                double xm = X->mid[e], xr = X->rad[e];
-                if (skew) /* (X - X^*)_ij: re x_ij - x_ji, im x_ij + x_ji */
-                    slpi_ref_mrmat_scalar_add(&xm, &xr, xm, xr, p ? X->mid[et] : -X->mid[et], X->rad[et]);
-                if (a != 1) scale_pow2(&xm, &xr, a, xm, xr);
-                slpi_ref_mrmat_scalar_add(Y->mid + e, Y->rad + e, Y->mid[e], Y->rad[e], xm, xr);
-                ok &= isfinite(Y->mid[e]) && isfinite(Y->rad[e]);
+                slpi_ref_mrmat_axpy_at(Y->mid + e, Y->rad != NULL ? Y->rad + e : NULL, a, X, e, et, p, skew);
+                ok &= isfinite(Y->mid[e]) && (Y->rad == NULL || isfinite(Y->rad[e]));
             }
     return ok;
 }

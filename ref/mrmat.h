@@ -88,7 +88,9 @@ int slpi_ref_mrmat_route(const slpi_problem *p, int N, slong prec);
 int slpi_ref_mrmat_ball_get(double *m, double *r, const arb_t x);
 
 /* A matrix of balls as doubles (midpoints and componentwise radii), row-major; c = 2:
- * complex, (re, im) interleaved; c = 1: real. */
+ * complex, (re, im) interleaved; c = 1: real. rad NULL: the midpoints alone (an
+ * iteration's point, ref/krawczyk-mr.c), which the functions that say so accept as their
+ * output, forming the same midpoints bit for bit without radii. */
 typedef struct {
     int rows, cols, c;
     double *mid, *rad;
@@ -108,14 +110,41 @@ int slpi_ref_mrmat_init(slpi_ref_mr *M, int rows, int cols, int c);
 void slpi_ref_mrmat_set(acb_mat_t C, const slpi_ref_mr *M);
 /* C = A B enclosed as slpi_ref_mrmat_mul (same c; C allocated here, to be cleared) */
 int slpi_ref_mrmat_mul_mr(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_ref_mr *B, char *why, size_t why_len);
-/* C's midpoints = those of slpi_ref_mrmat_mul_mr, bit for bit, and its radii 0: no
- * enclosure (an iteration's point, ref/krawczyk-mr.c); 0 as slpi_ref_mrmat_mul_mr */
+/* C's midpoints = those of slpi_ref_mrmat_mul_mr, bit for bit, and no radii (C->rad NULL,
+ * A's and B's not read): no enclosure (an iteration's point, ref/krawczyk-mr.c); 0 as
+ * slpi_ref_mrmat_mul_mr */
 int slpi_ref_mrmat_mul_mr_mid(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_ref_mr *B, char *why, size_t why_len);
-/* Y = a X (allocated here; a a power of two: exact but for underflow); 0 out of memory */
-int slpi_ref_mrmat_scale(slpi_ref_mr *Y, double a, const slpi_ref_mr *X);
+/* z = a x for a power of two a: exact but where it underflows (at most eta/2 then) */
+static inline void slpi_ref_mrmat_scalar_pow2(double *zm, double *zr, double a, double xm, double xr)
+{
+    *zm = a * xm;
+    *zr = slpi_ref_mrmat_up(slpi_ref_mrmat_up(fabs(a) * xr) + 0x1p-1074);
+}
+
 /* Y += a X, or a (X - X^*) (skew, X square), enclosed (a a power of two; the sums by the
- * scalar arithmetic below). 0 where a part leaves the double range. */
+ * scalar arithmetic below); Y->rad NULL: Y's midpoints alone, the same bits. 0 where a
+ * part leaves the double range. */
 int slpi_ref_mrmat_axpy(slpi_ref_mr *Y, double a, const slpi_ref_mr *X, int skew);
+/* slpi_ref_mrmat_axpy at one part: <*ym, *yr> += a X's part at e, or a (X - X^*)'s (skew:
+ * et the transposed entry's same part, p the part, 1 imaginary); the same operations in
+ * the same order, so any subset of the entries gets the bits of the whole. yr NULL: *ym
+ * alone, the same bits, X's radii not read. */
+static inline void slpi_ref_mrmat_axpy_at(double *ym, double *yr, double a, const slpi_ref_mr *X, size_t e, size_t et,
+                                          int p, int skew)
+{
+    if (yr == NULL) { /* the midpoints alone: the same operations */
+        double xm = X->mid[e];
+        if (skew) xm -= p ? -X->mid[et] : X->mid[et];
+        if (a != 1) xm *= a;
+        *ym -= -xm;
+        return;
+    }
+    double xm = X->mid[e], xr = X->rad[e];
+    if (skew) /* (X - X^*)_ij: re x_ij - x_ji, im x_ij + x_ji */
+        slpi_ref_mrmat_scalar_add(&xm, &xr, xm, xr, p ? X->mid[et] : -X->mid[et], X->rad[et]);
+    if (a != 1) slpi_ref_mrmat_scalar_pow2(&xm, &xr, a, xm, xr);
+    slpi_ref_mrmat_scalar_add(ym, yr, *ym, *yr, xm, xr);
+}
 
 /* C = A B enclosed. Returns 1, or 0 with the reason in why (C then undefined) if the
  * route cannot enclose it: an input part beyond the double range, a result that
@@ -127,7 +156,8 @@ int slpi_ref_mrmat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *
  * X in <mX, rX> (componentwise radii) and T in <mT, sT> (one radius sT for every entry),
  * given nT >= the 2-norm of every row and column of mT (slpi_ref_mrmat_norm_bound): the
  * midpoints by one dgemm, the radius from norms of X's rows (columns) alone, O(k) each
- * (ref/mrmat.c's header, table form). Returns 1, or 0 with the reason in why. */
+ * (ref/mrmat.c's header, table form); rC NULL: the midpoints alone (rX not read).
+ * Returns 1, or 0 with the reason in why. */
 int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const double *mX, const double *rX,
                               const double *mT, double sT, double nT, int t_left, char *why, size_t why_len);
 /* An upper bound of the 2-norm of every row and every column of the row-major M */

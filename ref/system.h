@@ -89,7 +89,8 @@ struct slpi_ref_system {
                       slong prec);
     /* optional, on the BLAS route (ref/mrmat.h): m_gen_sum on N x N complex matrices of
      * midpoint-radius doubles (B's arrays the caller's), for a system packed as su(N)
-     * (slpi_ref_sun_pack); 0 where it cannot (B undefined): then m_gen_sum on balls. */
+     * (slpi_ref_sun_pack); 0 where it cannot (B undefined): then m_gen_sum on balls.
+     * B->rad NULL: B's midpoints alone, the same bits, no radius formed or read. */
     int (*m_gen_sum_mr)(const slpi_ref_system *s, slpi_ref_mr *B, const double *delta, const slpi_ref_mr *X,
                         const slpi_ref_mr *W, slong prec);
     /* optional (NULL: ISOMP works on matrices): out = pack(A Y C + C Y A) for packed a,

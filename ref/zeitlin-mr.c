@@ -52,7 +52,8 @@ static int coeff_index(int l, int m, int part, int alpha0)
 /* om[alpha - alpha0] (radii orad) = the row [Re d; Im d]^T V_m of each diagonal, without
  * the factor s_m: the analysis up to s_m, through the halves: the even columns from the
  * folded d_a + d_{n-1-a}, the odd ones from d_a - d_{n-1-a} (a < n/2; the middle entry
- * of an odd n once, in the even fold, and 0 in the odd one) */
+ * of an odd n once, in the even fold, and 0 in the odd one). orad NULL: om alone, the
+ * same bits, X's radii not read. */
 static int analysis_d(double *om, double *orad, const slpi_ref_mr *X, int alpha0, const slpi_ref_zeitlin_mr *t)
 {
     int N = t->N, ok = 1;
@@ -64,8 +65,8 @@ static int analysis_d(double *om, double *orad, const slpi_ref_mr *X, int alpha0
         int n = N - m, h = (n + 1) / 2;
         for (int a = 0; a < n; a++) {
             size_t e = ((size_t)(a + m) * N + a) * 2;
-            dm[a] = X->mid[e], dr[a] = X->rad[e];
-            dm[n + a] = X->mid[e + 1], dr[n + a] = X->rad[e + 1];
+            dm[a] = X->mid[e], dm[n + a] = X->mid[e + 1];
+            if (orad != NULL) dr[a] = X->rad[e], dr[n + a] = X->rad[e + 1];
         }
         for (int odd = 0; odd < 2 && ok; odd++) {
             int cols = odd ? n / 2 : h;
@@ -75,20 +76,23 @@ static int analysis_d(double *om, double *orad, const slpi_ref_mr *X, int alpha0
                     const double *xm = dm + part * n, *xr = dr + part * n;
                     double *ym = fm + part * h + a, *yr = fr + part * h + a;
                     if (a == n - 1 - a)
-                        *ym = odd ? 0 : xm[a], *yr = odd ? 0 : xr[a];
+                        *ym = odd ? 0 : xm[a], *yr = odd || orad == NULL ? 0 : xr[a];
+                    else if (orad == NULL) /* the scalar sums' midpoints */
+                        *ym = odd ? xm[a] - xm[n - 1 - a] : xm[a] - -xm[n - 1 - a];
                     else if (odd)
                         slpi_ref_mrmat_scalar_sub(ym, yr, xm[a], xr[a], xm[n - 1 - a], xr[n - 1 - a]);
                     else
                         slpi_ref_mrmat_scalar_add(ym, yr, xm[a], xr[a], xm[n - 1 - a], xr[n - 1 - a]);
                 }
-            ok = slpi_ref_mrmat_gemm_table(pm, pr, 2, h, cols, fm, fr, slpi_ref_zeitlin_mr_half(t, m, odd), t->rad[m],
-                                           t->nrm[2 * m + odd], 0, why, sizeof why);
+            ok = slpi_ref_mrmat_gemm_table(pm, orad != NULL ? pr : NULL, 2, h, cols, fm, fr,
+                                           slpi_ref_zeitlin_mr_half(t, m, odd), t->rad[m], t->nrm[2 * m + odd], 0, why,
+                                           sizeof why);
             for (int j = 0; j < cols && ok; j++)
                 for (int part = 0; part < 2; part++) {
                     int i = coeff_index(m + 2 * j + odd, m, part, alpha0);
                     if (i >= 0) {
                         om[i] = pm[part * cols + j];
-                        orad[i] = pr[part * cols + j];
+                        if (orad != NULL) orad[i] = pr[part * cols + j];
                     }
                 }
         }
@@ -100,7 +104,8 @@ static int analysis_d(double *om, double *orad, const slpi_ref_mr *X, int alpha0
 /* X = sum_alpha v_alpha (the synthesis's coefficients after the factor 1/s_m) through the
  * tables: [p_cos, p_sin] = V_m [v_cos, v_sin] on each diagonal, from the halves: with E
  * and O the even and odd columns' products (h x 2), p_a = E_a + O_a and p_{n-1-a} = E_a -
- * O_a (a < n/2; the middle entry of an odd n is E + O, O's row there being 0) */
+ * O_a (a < n/2; the middle entry of an odd n is E + O, O's row there being 0). X->rad
+ * NULL: X's midpoints alone, the same bits, vr not read. */
 static int synthesis_d(slpi_ref_mr *X, const double *vm, const double *vr, int alpha0, const slpi_ref_zeitlin_mr *t)
 {
     int N = t->N, ok = 1;
@@ -108,8 +113,9 @@ static int synthesis_d(slpi_ref_mr *X, const double *vm, const double *vr, int a
     double *d = malloc(sizeof(double) * 12 * (size_t)N); /* mid, rad of [v_cos v_sin] and of E and O */
     if (d == NULL) return 0;
     double *wm = d, *wr = d + 2 * N, *em = d + 4 * N, *er = d + 6 * N, *qm = d + 8 * N, *qr = d + 10 * N;
+    int rad = X->rad != NULL;
     memset(X->mid, 0, sizeof(double) * 2 * (size_t)N * N);
-    memset(X->rad, 0, sizeof(double) * 2 * (size_t)N * N);
+    if (rad) memset(X->rad, 0, sizeof(double) * 2 * (size_t)N * N);
     for (int m = 0; m < N && ok; m++) {
         int n = N - m, h = (n + 1) / 2, any = 0;
         for (int odd = 0; odd < 2 && ok; odd++) {
@@ -119,12 +125,14 @@ static int synthesis_d(slpi_ref_mr *X, const double *vm, const double *vr, int a
                 for (int part = 0; part < 2; part++) {
                     int i = coeff_index(m + 2 * j + odd, m, part, alpha0);
                     wm[2 * j + part] = i < 0 ? 0 : vm[i];
-                    wr[2 * j + part] = i < 0 ? 0 : vr[i];
-                    anyp |= i >= 0 && (vm[i] != 0 || vr[i] != 0);
+                    if (rad) wr[2 * j + part] = i < 0 ? 0 : vr[i];
+                    /* without radii as with the noise's, never 0 (their products add eta) */
+                    anyp |= i >= 0 && (vm[i] != 0 || !rad || vr[i] != 0);
                 }
             if (anyp)
-                ok = slpi_ref_mrmat_gemm_table(pm, pr, h, cols, 2, wm, wr, slpi_ref_zeitlin_mr_half(t, m, odd),
-                                               t->rad[m], t->nrm[2 * m + odd], 1, why, sizeof why);
+                ok = slpi_ref_mrmat_gemm_table(pm, rad ? pr : NULL, h, cols, 2, wm, wr,
+                                               slpi_ref_zeitlin_mr_half(t, m, odd), t->rad[m], t->nrm[2 * m + odd], 1,
+                                               why, sizeof why);
             else
                 memset(pm, 0, sizeof(double) * 2 * (size_t)h), memset(pr, 0, sizeof(double) * 2 * (size_t)h);
             any |= anyp;
@@ -136,17 +144,19 @@ static int synthesis_d(slpi_ref_mr *X, const double *vm, const double *vr, int a
                 size_t lo = ((size_t)(b + m) * N + b) * 2, up = ((size_t)b * N + b + m) * 2;
                 double p[2], r[2];
                 for (int part = 0; part < 2; part++)
-                    if (side)
+                    if (!rad) /* the scalar sums' midpoints */
+                        p[part] = side ? em[2 * a + part] - qm[2 * a + part] : em[2 * a + part] - -qm[2 * a + part];
+                    else if (side)
                         slpi_ref_mrmat_scalar_sub(p + part, r + part, em[2 * a + part], er[2 * a + part],
                                                   qm[2 * a + part], qr[2 * a + part]);
                     else
                         slpi_ref_mrmat_scalar_add(p + part, r + part, em[2 * a + part], er[2 * a + part],
                                                   qm[2 * a + part], qr[2 * a + part]);
                 X->mid[lo + 1] = X->mid[up + 1] = p[1];
-                X->rad[lo + 1] = X->rad[up + 1] = r[1];
+                if (rad) X->rad[lo + 1] = X->rad[up + 1] = r[1];
                 if (m == 0) continue;
                 X->mid[lo] = p[0], X->mid[up] = -p[0];
-                X->rad[lo] = X->rad[up] = r[0];
+                if (rad) X->rad[lo] = X->rad[up] = r[0];
             }
     }
     free(d);
@@ -203,9 +213,13 @@ int slpi_ref_zeitlin_noise_dd(slpi_ref_mr *T, const slpi_ref_mr *X, int alpha0, 
     int N = t->N, nal = N * N - 1 - alpha0, ok;
     double *o = malloc(sizeof(double) * 2 * (size_t)(nal > 0 ? nal : 1));
     if (o == NULL) return 0;
-    ok = analysis_d(o, o + nal, X, alpha0, t);
+    int rad = T->rad != NULL;
+    ok = analysis_d(o, rad ? o + nal : NULL, X, alpha0, t);
     for (int i = 0; i < nal && ok; i++) /* (w omega) / s_m = w (omega / s_m): s_m cancels */
-        slpi_ref_mrmat_scalar_mul(o + i, o + nal + i, wm[i], wr[i], o[i], o[nal + i]);
+        if (rad)
+            slpi_ref_mrmat_scalar_mul(o + i, o + nal + i, wm[i], wr[i], o[i], o[nal + i]);
+        else
+            o[i] = wm[i] * o[i];
     ok = ok && synthesis_d(T, o, o + nal, alpha0, t);
     free(o);
     return ok;
@@ -397,36 +411,69 @@ void slpi_ref_zeitlin_factors_mr(slpi_ref_zeitlin *z)
     if (!ok && z->twd != NULL) factors_free(z);
 }
 
-/* p (n complex balls: mid pm, rad pr, re and im interleaved) <- the solution of the
- * tridiagonal with Thomas factors f (mid fm, rad fr: 1/w_i at i, the multipliers at n + i)
- * and off-diagonal e (em, er), as thomas_solve of ref/zeitlin-basis.c */
-static void thomas_mr(double *pm, double *pr, const double *fm, const double *fr, const double *em, const double *er,
-                      int n)
+/* <*zm, *zr> = <*zm, *zr> - x y (rad 0: *zm alone, the scalar products' and sums' midpoints) */
+static inline void mul_sub(double *zm, double *zr, double xm, double xr, double ym, double yr, int rad)
 {
     double tm, tr;
+    if (!rad) {
+        *zm -= xm * ym;
+        return;
+    }
+    slpi_ref_mrmat_scalar_mul(&tm, &tr, xm, xr, ym, yr);
+    slpi_ref_mrmat_scalar_sub(zm, zr, *zm, *zr, tm, tr);
+}
+
+/* <*zm, *zr> = <*zm, *zr> y (rad 0: *zm alone) */
+static inline void mul_by(double *zm, double *zr, double ym, double yr, int rad)
+{
+    if (rad)
+        slpi_ref_mrmat_scalar_mul(zm, zr, *zm, *zr, ym, yr);
+    else
+        *zm *= ym;
+}
+
+/* p (n complex balls: mid pm, rad pr, re and im interleaved) <- the solution of the
+ * tridiagonal with Thomas factors f (mid fm, rad fr: 1/w_i at i, the multipliers at n + i)
+ * and off-diagonal e (em, er), as thomas_solve of ref/zeitlin-basis.c; rad 0: pm alone
+ * (pr, fr, er not read), the same bits */
+static void thomas_mr(double *pm, double *pr, const double *fm, const double *fr, const double *em, const double *er,
+                      int n, int rad)
+{
     for (int i = 1; i < n; i++)
         for (int c = 0; c < 2; c++) {
-            slpi_ref_mrmat_scalar_mul(&tm, &tr, pm[2 * (i - 1) + c], pr[2 * (i - 1) + c], fm[n + i - 1], fr[n + i - 1]);
-            slpi_ref_mrmat_scalar_sub(pm + 2 * i + c, pr + 2 * i + c, pm[2 * i + c], pr[2 * i + c], tm, tr);
+            int a = 2 * i + c, b = 2 * (i - 1) + c;
+            mul_sub(pm + a, rad ? pr + a : NULL, pm[b], rad ? pr[b] : 0, fm[n + i - 1], rad ? fr[n + i - 1] : 0, rad);
         }
-    for (int c = 0; c < 2; c++)
-        slpi_ref_mrmat_scalar_mul(pm + 2 * (n - 1) + c, pr + 2 * (n - 1) + c, pm[2 * (n - 1) + c], pr[2 * (n - 1) + c],
-                                  fm[n - 1], fr[n - 1]);
+    for (int c = 0; c < 2; c++) {
+        int a = 2 * (n - 1) + c;
+        mul_by(pm + a, rad ? pr + a : NULL, fm[n - 1], rad ? fr[n - 1] : 0, rad);
+    }
     for (int i = n - 2; i >= 0; i--)
         for (int c = 0; c < 2; c++) {
-            slpi_ref_mrmat_scalar_mul(&tm, &tr, pm[2 * (i + 1) + c], pr[2 * (i + 1) + c], em[i], er[i]);
-            slpi_ref_mrmat_scalar_sub(pm + 2 * i + c, pr + 2 * i + c, pm[2 * i + c], pr[2 * i + c], tm, tr);
-            slpi_ref_mrmat_scalar_mul(pm + 2 * i + c, pr + 2 * i + c, pm[2 * i + c], pr[2 * i + c], fm[i], fr[i]);
+            int a = 2 * i + c, b = 2 * (i + 1) + c;
+            mul_sub(pm + a, rad ? pr + a : NULL, pm[b], rad ? pr[b] : 0, em[i], rad ? er[i] : 0, rad);
+            mul_by(pm + a, rad ? pr + a : NULL, fm[i], rad ? fr[i] : 0, rad);
         }
 }
 
-/* the mean of the n parts x[2 i] (stride 2) subtracted from each, as balls */
-static void mean_sub_mr(double *xm, double *xr, int n)
+/* the mean of the n parts x[2 i] (stride 2) subtracted from each, as balls (rad 0: xm alone) */
+static void mean_sub_mr(double *xm, double *xr, int n, int rad)
 {
     double sm = 0, sr = 0;
-    for (int i = 0; i < n; i++) slpi_ref_mrmat_scalar_add(&sm, &sr, sm, sr, xm[2 * i], xr[2 * i]);
-    slpi_ref_mrmat_scalar_div_ui(&sm, &sr, sm, sr, (unsigned long)n);
-    for (int i = 0; i < n; i++) slpi_ref_mrmat_scalar_sub(xm + 2 * i, xr + 2 * i, xm[2 * i], xr[2 * i], sm, sr);
+    for (int i = 0; i < n; i++)
+        if (rad)
+            slpi_ref_mrmat_scalar_add(&sm, &sr, sm, sr, xm[2 * i], xr[2 * i]);
+        else
+            sm -= -xm[2 * i];
+    if (rad)
+        slpi_ref_mrmat_scalar_div_ui(&sm, &sr, sm, sr, (unsigned long)n);
+    else
+        sm /= (double)n;
+    for (int i = 0; i < n; i++)
+        if (rad)
+            slpi_ref_mrmat_scalar_sub(xm + 2 * i, xr + 2 * i, xm[2 * i], xr[2 * i], sm, sr);
+        else
+            xm[2 * i] -= sm;
 }
 
 int slpi_ref_zeitlin_poisson_mr(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z)
@@ -443,28 +490,30 @@ int slpi_ref_zeitlin_poisson_mr(acb_mat_t P, const acb_mat_t X, const slpi_ref_z
 
 int slpi_ref_zeitlin_poisson_dd(slpi_ref_mr *P, const slpi_ref_mr *X, const slpi_ref_zeitlin *z)
 {
-    int N = z->N, ok = z->twd != NULL;
+    int N = z->N, ok = z->twd != NULL, rad = P->rad != NULL;
     double *pm = malloc(sizeof(double) * 4 * (size_t)N), *pr = pm + 2 * N;
     ok = ok && pm != NULL;
     /* d = 0: x_a = Im X_aa - Tr/N (real), shift 0: p_0 pinned, solve on 1..N-1; the mean subtracted */
     for (int a = 0; a < N && ok; a++) {
-        pm[2 * a] = X->mid[((size_t)a * N + a) * 2 + 1], pr[2 * a] = X->rad[((size_t)a * N + a) * 2 + 1];
-        pm[2 * a + 1] = pr[2 * a + 1] = 0;
+        pm[2 * a] = X->mid[((size_t)a * N + a) * 2 + 1], pm[2 * a + 1] = 0;
+        if (rad) pr[2 * a] = X->rad[((size_t)a * N + a) * 2 + 1], pr[2 * a + 1] = 0;
     }
     if (ok) {
         const double *t = z->twd[0];
-        mean_sub_mr(pm, pr, N);
+        mean_sub_mr(pm, pr, N, rad);
         if (arb_is_zero(z->shift)) {
             pm[0] = pr[0] = 0;
-            thomas_mr(pm + 2, pr + 2, t, t + 2 * N, t + 4 * N + 1, t + 5 * N + 1, N - 1);
+            thomas_mr(pm + 2, pr + 2, t, t + 2 * N, t + 4 * N + 1, t + 5 * N + 1, N - 1, rad);
         } else {
-            thomas_mr(pm, pr, t, t + 2 * N, t + 4 * N, t + 5 * N, N);
+            thomas_mr(pm, pr, t, t + 2 * N, t + 4 * N, t + 5 * N, N, rad);
         }
-        mean_sub_mr(pm, pr, N);
+        mean_sub_mr(pm, pr, N, rad);
         memset(P->mid, 0, sizeof(double) * 2 * (size_t)N * N);
-        memset(P->rad, 0, sizeof(double) * 2 * (size_t)N * N);
-        for (int a = 0; a < N; a++)
-            P->mid[((size_t)a * N + a) * 2 + 1] = pm[2 * a], P->rad[((size_t)a * N + a) * 2 + 1] = pr[2 * a];
+        if (rad) memset(P->rad, 0, sizeof(double) * 2 * (size_t)N * N);
+        for (int a = 0; a < N; a++) {
+            P->mid[((size_t)a * N + a) * 2 + 1] = pm[2 * a];
+            if (rad) P->rad[((size_t)a * N + a) * 2 + 1] = pr[2 * a];
+        }
     }
     /* d >= 1: L_d p = x_d on the superdiagonal; mirror to the subdiagonal */
     for (int d = 1; d < N && ok; d++) {
@@ -472,14 +521,15 @@ int slpi_ref_zeitlin_poisson_dd(slpi_ref_mr *P, const slpi_ref_mr *X, const slpi
         const double *t = z->twd[d];
         for (int a = 0; a < n; a++) {
             size_t e = ((size_t)a * N + a + d) * 2;
-            pm[2 * a] = X->mid[e], pr[2 * a] = X->rad[e];
-            pm[2 * a + 1] = X->mid[e + 1], pr[2 * a + 1] = X->rad[e + 1];
+            pm[2 * a] = X->mid[e], pm[2 * a + 1] = X->mid[e + 1];
+            if (rad) pr[2 * a] = X->rad[e], pr[2 * a + 1] = X->rad[e + 1];
         }
-        thomas_mr(pm, pr, t, t + 2 * n, t + 4 * n, t + 5 * n, n);
+        thomas_mr(pm, pr, t, t + 2 * n, t + 4 * n, t + 5 * n, n, rad);
         for (int a = 0; a < n; a++) {
             size_t up = ((size_t)a * N + a + d) * 2, lo = ((size_t)(a + d) * N + a) * 2;
             P->mid[up] = pm[2 * a], P->mid[lo] = -pm[2 * a];
             P->mid[up + 1] = P->mid[lo + 1] = pm[2 * a + 1];
+            if (!rad) continue;
             P->rad[up] = P->rad[lo] = pr[2 * a];
             P->rad[up + 1] = P->rad[lo + 1] = pr[2 * a + 1];
         }
@@ -491,21 +541,27 @@ int slpi_ref_zeitlin_poisson_dd(slpi_ref_mr *P, const slpi_ref_mr *X, const slpi
 int slpi_ref_zeitlin_gen_sum_dd(slpi_ref_mr *B, const slpi_ref_mr *V, double delta0, const slpi_ref_mr *G,
                                 const double *w, int alpha0, const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_mr *t)
 {
-    int N = z->N, nal = N * N - 1 - alpha0, ok = V->c == 2;
+    int N = z->N, nal = N * N - 1 - alpha0, ok = V->c == 2, rad = B->rad != NULL;
     size_t n = 2 * (size_t)N * N;
     slpi_ref_mr T = { 0 };
     if (ok && delta0 == 0) {
         memset(B->mid, 0, n * sizeof(double));
-        memset(B->rad, 0, n * sizeof(double));
+        if (rad) memset(B->rad, 0, n * sizeof(double));
     } else if (ok) {
         ok = slpi_ref_zeitlin_poisson_dd(B, V, z) && (G == NULL || slpi_ref_mrmat_axpy(B, -1, G, 0));
         for (size_t i = 0; ok && i < n; i++)
-            slpi_ref_mrmat_scalar_mul(B->mid + i, B->rad + i, B->mid[i], B->rad[i], delta0, 0);
+            if (rad)
+                slpi_ref_mrmat_scalar_mul(B->mid + i, B->rad + i, B->mid[i], B->rad[i], delta0, 0);
+            else
+                B->mid[i] *= delta0;
+    }
+    ok = ok && (w == NULL || slpi_ref_mrmat_init(&T, N, N, 2));
+    if (ok && w != NULL && !rad) { /* T's midpoints alone, as B's */
+        free(T.rad);
+        T.rad = NULL;
     }
     ok = ok &&
-        (w == NULL ||
-         (slpi_ref_mrmat_init(&T, N, N, 2) && slpi_ref_zeitlin_noise_dd(&T, V, alpha0, w, w + nal, t) &&
-          slpi_ref_mrmat_axpy(B, 1, &T, 0)));
+        (w == NULL || (slpi_ref_zeitlin_noise_dd(&T, V, alpha0, w, w + nal, t) && slpi_ref_mrmat_axpy(B, 1, &T, 0)));
     slpi_ref_mrmat_clear(&T);
     return ok;
 }

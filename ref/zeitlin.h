@@ -131,12 +131,14 @@ void slpi_ref_zeitlin_factors_mr(slpi_ref_zeitlin *z);
  * range. */
 int slpi_ref_zeitlin_poisson_mr(acb_mat_t P, const acb_mat_t X, const slpi_ref_zeitlin *z);
 /* The same on the route's doubles (P, X: N x N complex, c = 2, P's arrays allocated by
- * the caller), from one evaluation of the step's map to the next without balls. */
+ * the caller), from one evaluation of the step's map to the next without balls; P->rad
+ * NULL: P's midpoints alone, the same bits, X's radii not read. */
 int slpi_ref_zeitlin_poisson_dd(slpi_ref_mr *P, const slpi_ref_mr *X, const slpi_ref_zeitlin *z);
 /* T = sum_{alpha >= alpha0} w_alpha omega_alpha(X) Y_alpha, the noise (Q)'s generator sum,
  * for every w in the balls <wm, wr> (indexed alpha - alpha0) and X in its balls: the
  * analysis and the synthesis on the tables, the factors s_m of the two cancelling
- * exactly, the products w omega in midpoint–radius doubles. */
+ * exactly, the products w omega in midpoint–radius doubles. noise_dd with T->rad NULL:
+ * T's midpoints alone, the same bits, no radius formed or read (wr and X's). */
 int slpi_ref_zeitlin_noise_mr(acb_mat_t T, const acb_mat_t X, int alpha0, const double *wm, const double *wr,
                               const slpi_ref_zeitlin_mr *t);
 int slpi_ref_zeitlin_noise_dd(slpi_ref_mr *T, const slpi_ref_mr *X, int alpha0, const double *wm, const double *wr,
@@ -148,7 +150,8 @@ double *slpi_ref_zeitlin_noise_weights_mr(const double *delta, int M, const int 
                                           int N);
 /* B = delta0 ((Delta_N - shift)^{-1} V - G) + sum_{alpha >= alpha0} w_alpha omega_alpha(V) Y_alpha
  * (G NULL: no G; w NULL: no noise; else its nal mids then nal radii) on the route's doubles,
- * in the order of ref/euler-zeitlin.c's generator sum on balls (z->twd made); 0 where it cannot. */
+ * in the order of ref/euler-zeitlin.c's generator sum on balls (z->twd made); 0 where it
+ * cannot. B->rad NULL: B's midpoints alone, the same bits, no radius formed or read. */
 int slpi_ref_zeitlin_gen_sum_dd(slpi_ref_mr *B, const slpi_ref_mr *V, double delta0, const slpi_ref_mr *G,
                                 const double *w, int alpha0, const slpi_ref_zeitlin *z, const slpi_ref_zeitlin_mr *t);
 /* rho[2m] >= ||M_m||_inf and rho[2m + 1] >= the 2-norm of every row of M_m = V_m diag(w) V_m^T
