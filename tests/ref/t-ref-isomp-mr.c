@@ -1,9 +1,9 @@
 /* t-ref-isomp-mr.c — ISOMP's map on the BLAS route in midpoint–radius doubles
  * (ref/isomp-mr.c) and the Euler–Zeitlin generator sum under it (ref/euler-zeitlin.c's
  * m_gen_sum_mr, ref/zeitlin-mr.c), the same quantities computed two ways:
- *   - the packed sums of G, G' and the update's generator (the upper triangle and the
- *     diagonal's imaginary parts alone) against slpi_ref_isomp_sum_mr's whole matrix of
- *     the same products, packed afterwards: the same bits, midpoints and radii;
+ *   - the packed sums of G, G' and the update (the upper triangle and the diagonal's
+ *     imaginary parts alone) against slpi_ref_isomp_sum_mr's whole matrix of the same
+ *     products, packed afterwards: the same bits, midpoints and radii;
  *   - G without its radii (orad NULL, an iteration's point, ref/krawczyk-mr.c) against
  *     the midpoints of G with them: the same bits;
  *   - the generator sum B = sum_k delta_k B_k(X) (and along W) without radii (B->rad NULL)
@@ -15,30 +15,13 @@
  * (plain, entries over 60 binades, a tenth of them subnormal), with noise (Q) and without,
  * the drift's increment h = 0.01 and 0. Internal interfaces ref/isomp-mr.h, ref/system.h. */
 #include "core/problem-struct.h"
-#include "testutil.h"
+#include "kinds.h"
 #include "ref/isomp-mr.h"
 #include "ref/mrmat.h"
 
 slpi_ref_system_ctor slpi_ref_sys_euler_zeitlin; /* ref/euler-zeitlin.c */
 
 #define PREC 128
-
-enum { K_PLAIN, K_BINADES, K_SUBNORMAL, K_COUNT };
-static const char *const kind_name[K_COUNT] = { "plain", "binades", "subnormal" };
-
-static double gauss(void)
-{
-    double u = test_rand_uniform(1e-300, 1), v = test_rand_uniform(0, 1);
-    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
-}
-
-static double entry(int kind)
-{
-    double x = gauss();
-    if (kind == K_BINADES) return ldexp(x, (int)test_rand_int(61) - 30);
-    if (kind == K_SUBNORMAL && test_rand_int(10) == 0) return ldexp(x, -1060);
-    return x;
-}
 
 static int make_system(slpi_problem *p, slpi_ref_system *s, int N, slpi_ez_noise noise)
 {
@@ -92,6 +75,19 @@ static int same_bits(const double *a, const double *b, int n)
     return memcmp(a, b, sizeof(double) * (size_t)n) == 0;
 }
 
+/* the packed <om, orad> of the map `map` has the bits of slpi_ref_isomp_sum_mr's whole
+ * matrix of the sum t, packed afterwards (n packed coordinates; buf: 2n doubles) */
+static void check_packed(const char *tag, const char *map, const double *om, const double *orad, const slpi_ref_mr *xn,
+                         const slpi_ref_isomp_sum *t, int n, double *buf)
+{
+    slpi_ref_mr S = { 0 };
+    int ok = slpi_ref_isomp_sum_mr(&S, xn, t);
+    if (ok) pack(buf, buf + n, &S);
+    slpi_ref_mrmat_clear(&S);
+    TEST_CHECKF(ok && same_bits(om, buf, n) && same_bits(orad, buf + n, n),
+                "%s: %s's packed sum differs from the whole sum's", tag, map);
+}
+
 /* One su(N) system, a state X_n, a point y and a direction z of the given kind */
 static void check_case(int N, slpi_ez_noise noise, double h, int kind)
 {
@@ -116,20 +112,16 @@ static void check_case(int N, slpi_ez_noise noise, double h, int kind)
         slpi_ref_isomp_mr_init(&w2, &s2, other, &xn, PREC);
     TEST_CHECKF(ok, "N=%d %s: the map's workspace", N, kind_name[kind]);
     if (!ok) goto done;
-    const char *what = noise == SLPI_EZ_NOISE_Q ? "noise (Q)" : "no noise";
+    char tag[96];
+    snprintf(tag, sizeof tag, "N=%d %s %s h=%g", N, kind_name[kind],
+             noise == SLPI_EZ_NOISE_Q ? "noise (Q)" : "no noise", h);
 
     /* G enclosed, packed two ways; then without radii */
-    TEST_CHECKF(slpi_ref_isomp_G_mr(&w, om, orad, y, NULL), "N=%d %s %s h=%g: G refused", N, kind_name[kind], what, h);
+    TEST_CHECKF(slpi_ref_isomp_G_mr(&w, om, orad, y, NULL), "%s: G refused", tag);
     slpi_ref_isomp_sum g = { &w.Psi, &w.Y, &w.Psi, NULL, NULL, 0, 0.5, 0.25, 0 };
-    slpi_ref_mr S = { 0 };
-    TEST_CHECK(slpi_ref_isomp_sum_mr(&S, &xn, &g));
-    pack(pm, pr, &S);
-    slpi_ref_mrmat_clear(&S);
-    TEST_CHECKF(same_bits(om, pm, n) && same_bits(orad, pr, n),
-                "N=%d %s %s h=%g: G's packed sum differs from the whole sum's", N, kind_name[kind], what, h);
+    check_packed(tag, "G", om, orad, &xn, &g, n, pm);
     TEST_CHECK(slpi_ref_isomp_G_mr(&w, om2, NULL, y, NULL));
-    TEST_CHECKF(same_bits(om, om2, n), "N=%d %s %s h=%g: G without radii differs from G's midpoints", N,
-                kind_name[kind], what, h);
+    TEST_CHECKF(same_bits(om, om2, n), "%s: G without radii differs from G's midpoints", tag);
 
     /* the generator sum and its derivative without radii: Psi's midpoints, as with them */
     slpi_ref_mr B = { 0 }, Bm = { 0 };
@@ -141,20 +133,37 @@ static void check_case(int N, slpi_ez_noise noise, double h, int kind)
         if (d) TEST_CHECK(state_mr(&w.W, &s, zm, zr));
         int okb = s.m_gen_sum_mr(&s, &B, delta, &w.Y, W, PREC) && s.m_gen_sum_mr(&s, &Bm, delta, &w.Y, W, PREC);
         TEST_CHECKF(okb && same_bits(B.mid, Bm.mid, 2 * N * N),
-                    "N=%d %s %s h=%g: the generator sum%s without radii differs from its midpoints", N, kind_name[kind],
-                    what, h, d ? "'s derivative" : "");
+                    "%s: the generator sum%s without radii differs from its midpoints", tag, d ? "'s derivative" : "");
     }
     Bm.rad = keep;
 
-    /* G' and the update, packed two ways */
-    TEST_CHECKF(slpi_ref_isomp_dG_mr(&w, om, orad, y, zr, zm, zr), "N=%d %s %s h=%g: G' refused", N, kind_name[kind],
-                what, h);
+    /* G' and the update, packed two ways (the update's as balls: its radii rounded up
+     * to mags the same way) */
+    TEST_CHECKF(slpi_ref_isomp_dG_mr(&w, om, orad, y, zr, zm, zr), "%s: G' refused", tag);
     slpi_ref_isomp_sum dg = { &w.Psi, &w.W, &w.Psi, &w.dPsi, &w.M, 1, 0.5, 0.25, 0 };
-    TEST_CHECK(slpi_ref_isomp_sum_mr(&S, &xn, &dg));
-    pack(pm, pr, &S);
+    check_packed(tag, "G'", om, orad, &xn, &dg, n, pm);
+    arb_ptr yb = _arb_vec_init(n), xb = _arb_vec_init(n);
+    for (int i = 0; i < n; i++) arb_set_d(yb + i, y[i]);
+    TEST_CHECKF(slpi_ref_isomp_update_mr(&w, xb, yb), "%s: the update refused", tag);
+    for (int i = 0; i < n; i++) {
+        om[i] = arf_get_d(arb_midref(xb + i), ARF_RND_NEAR);
+        arb_set_d(yb + i, om[i]);
+        mag_set(arb_radref(yb + i), arb_radref(xb + i));
+        orad[i] = mag_get_d(arb_radref(xb + i));
+    }
+    slpi_ref_isomp_sum up = { &w.Psi, &w.Y, NULL, NULL, NULL, 0, 1, 0, 0 };
+    slpi_ref_mr S = { 0 };
+    int oku = slpi_ref_isomp_sum_mr(&S, &xn, &up), same = oku;
+    if (oku) pack(pm, pr, &S);
+    for (int i = 0; i < n && same; i++) {
+        arb_set_d(xb + i, pm[i]);
+        mag_set_d(arb_radref(xb + i), pr[i]);
+        same = arb_equal(xb + i, yb + i);
+    }
+    TEST_CHECKF(same, "%s: the update's packed sum differs from the whole sum's", tag);
     slpi_ref_mrmat_clear(&S);
-    TEST_CHECKF(same_bits(om, pm, n) && same_bits(orad, pr, n),
-                "N=%d %s %s h=%g: G''s packed sum differs from the whole sum's", N, kind_name[kind], what, h);
+    _arb_vec_clear(yb, n);
+    _arb_vec_clear(xb, n);
 
     /* the weights kept for a step's increments: other increments first, then delta's,
      * against the first system's, which never saw others */
@@ -162,7 +171,7 @@ static void check_case(int N, slpi_ez_noise noise, double h, int kind)
     w2.delta = delta;
     TEST_CHECK(slpi_ref_isomp_G_mr(&w2, pm, pr, y, NULL) && slpi_ref_isomp_G_mr(&w, om, orad, y, NULL));
     TEST_CHECKF(same_bits(om, pm, n) && same_bits(orad, pr, n),
-                "N=%d %s %s h=%g: G after other increments differs from a fresh system's", N, kind_name[kind], what, h);
+                "%s: G after other increments differs from a fresh system's", tag);
     slpi_ref_mrmat_clear(&B);
     slpi_ref_mrmat_clear(&Bm);
     slpi_ref_isomp_mr_clear(&w);

@@ -27,27 +27,10 @@
  *     of X with radii on half of the entries, with shift 0 and 3/7 (the Zeitlin family);
  *   - the tables a process keeps for its next build: the same bits after another N's.
  * Internal interfaces ref/zeitlin.h, ref/mrmat.h. */
-#include "testutil.h"
+#include "kinds.h"
 #include "ref/zeitlin.h"
 
 #define PREC 256
-
-enum { K_PLAIN, K_BINADES, K_SUBNORMAL, K_COUNT };
-static const char *const kind_name[K_COUNT] = { "plain", "binades", "subnormal" };
-
-static double gauss(void)
-{
-    double u = test_rand_uniform(1e-300, 1), v = test_rand_uniform(0, 1);
-    return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
-}
-
-static double entry(int kind)
-{
-    double x = gauss();
-    if (kind == K_BINADES) return ldexp(x, (int)test_rand_int(61) - 30);
-    if (kind == K_SUBNORMAL && test_rand_int(10) == 0) return ldexp(x, -1060);
-    return x;
-}
 
 /* the ball c contains the midpoint of r and the two intersect */
 static int agrees(const arb_t c, const arb_t r)
