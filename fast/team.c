@@ -13,9 +13,10 @@
  * thread, so results do not depend on the number of threads.
  *
  * Team size: omp_get_max_threads() (OMP_NUM_THREADS), i.e. that many - 1 helpers, created
- * on first use and kept for the life of the process; inside an active OpenMP parallel
- * region (the lock-step ensembles, `slpi converge --threads`), while another thread
- * holds the team, or while OpenBLAS runs on more than one thread (below), the caller runs
+ * on first use and kept for the life of the process; inside any OpenMP parallel region
+ * (the lock-step ensembles, `slpi converge --threads`, `slpi verify`'s rows: a region of
+ * one thread too, where the caller asked for `--threads 1`), while another thread holds
+ * the team, or while OpenBLAS runs on more than one thread (below), the caller runs
  * every unit itself. Helpers spin briefly between jobs
  * (TEAM_SPIN pauses, a fraction of a millisecond), then sleep on a condition variable; a
  * helper that gets too few units (it is rarely on a core: a busy machine) stops spinning
@@ -166,7 +167,7 @@ static int team_size(int n)
 {
     int want = 0;
 #ifdef _OPENMP
-    if (!omp_in_parallel()) want = omp_get_max_threads() - 1;
+    if (omp_get_level() == 0) want = omp_get_max_threads() - 1; /* in no region, active or not */
 #endif
     if (openblas_get_num_threads && openblas_get_num_threads() > 1) want = 0;
     if (want > n - 1) want = n - 1;

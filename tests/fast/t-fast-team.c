@@ -7,7 +7,9 @@
  * by the wall clock (a busy machine may give it no processor for minutes): no step finished
  * while the process spent 120 s of CPU time (times SLPI_TEST_TIME_SCALE under valgrind or
  * coverage: threads spinning in a deadlock), or while every other thread of the process
- * slept for 60 checks a second apart (threads blocked in one). Public API only. */
+ * slept for 60 checks a second apart (threads blocked in one). And a step at N = 64 inside
+ * an OpenMP region of one thread (`slpi verify --threads 1`'s rows) starts no thread: the
+ * team adds helpers in no region, active or not. Public API only. */
 #include "core/problem-struct.h"
 #include "testutil.h"
 #include "slpi.h"
@@ -82,17 +84,20 @@ static void *watchdog(void *arg)
     return NULL;
 }
 
-/* steps from the initial state on `blas` BLAS threads; 1 if every step converged */
-static int run(int blas, double *x, int n, int steps)
+/* steps of iso/zeitlin/long at size N from the initial state on `blas` BLAS threads; 1 if
+ * every step converged */
+static int run(int N, int blas, double *x, int n, int steps)
 {
     slpi_problem p;
     slpi_error err;
     slpi_fast *f = NULL;
+    char size[16];
+    snprintf(size, sizeof size, "%d", N);
     slpi_problem_init(&p, SLPI_SYS_RIGID_BODY, SLPI_SCHEME_ISOMP);
     if (slpi_problem_preset(&p, "iso/zeitlin/long", &err) != SLPI_OK ||
-        slpi_problem_set(&p, "N", "513", &err) != SLPI_OK || slpi_problem_finish(&p, &err) != SLPI_OK ||
+        slpi_problem_set(&p, "N", size, &err) != SLPI_OK || slpi_problem_finish(&p, &err) != SLPI_OK ||
         slpi_fast_create(&f, &p, &err) != SLPI_OK || slpi_problem_state_dim(&p) != n) {
-        TEST_CHECKF(0, "N=513: %s", err.msg);
+        TEST_CHECKF(0, "N=%d: %s", N, err.msg);
         slpi_fast_free(f);
         return 0;
     }
@@ -110,6 +115,33 @@ static int run(int blas, double *x, int n, int steps)
     return ok;
 }
 
+/* the threads of this process (/proc/self/task), or -1 */
+static int threads_now(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    int n = 0;
+    struct dirent *e;
+    if (!d) return -1;
+    while ((e = readdir(d))) n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* A step at N = 64 (the team's least size) inside an OpenMP region of one thread, as
+ * `slpi verify --threads 1` runs its rows: the team starts no helper, the caller having
+ * asked for one thread (with two threads the default); the first use of the team here. */
+static void check_one_thread_region(void)
+{
+    double *x = malloc(sizeof(double) * 64 * 64);
+    int before = threads_now(), ok = 0;
+#pragma omp parallel num_threads(1)
+    ok = run(64, 1, x, 64 * 64, 2);
+    int after = threads_now();
+    TEST_CHECKF(ok && before > 0 && after == before,
+                "N=64 in an OpenMP region of one thread: %d threads before the step, %d after", before, after);
+    free(x);
+}
+
 int main(void)
 {
     test_start("t-fast-team", 513);
@@ -118,15 +150,16 @@ int main(void)
         return 77;
     }
     omp_set_num_threads(2); /* the team: the caller and one helper */
+    check_one_thread_region();
     int n = 513 * 513;
     double *a = malloc(sizeof(double) * (size_t)n), *b = malloc(sizeof(double) * (size_t)n), d = 0, scale = 0;
     pthread_t dog;
     int watching = pthread_create(&dog, NULL, watchdog, NULL) == 0;
     TEST_CHECKF(watching, "no watchdog thread");
     uint64_t seed = test_rng_state_; /* the same increments for both runs */
-    int oka = run(2, a, n, 2);
+    int oka = run(513, 2, a, n, 2);
     test_rng_state_ = seed;
-    int okb = run(1, b, n, 2);
+    int okb = run(513, 1, b, n, 2);
     atomic_store(&done, 1);
     if (watching) pthread_join(dog, NULL);
     TEST_CHECKF(oka && okb, "N=513: a step failed (two BLAS threads %d, one %d)", oka, okb);
