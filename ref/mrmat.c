@@ -50,7 +50,11 @@
  * rounding error, and |A B| <= |A| |B| with |X| = |mX| + rX (per real component as above),
  * so the radius is the same sums with L = up(|mA| + rA) and R = Q: inner dimension k (real;
  * complex: k for each of Sigma and Delta), no midpoint product and half the radius
- * product. The bounds above, for sums of K or 2K terms, hold for these shorter sums.
+ * product. A point factor (every radius 0, as the iterate at which the map is enclosed,
+ * ref/isomp-mr.c): with rB = 0, P = gamma_K |mB| and Q = |mB|, so |mA| P + rA Q =
+ * (gamma_K |mA| + rA) Q, the sums with L = up(gamma_K |mA| + rA) and R = Q; with rA = 0,
+ * L = |mA| and R = P: a midpoint product and half the radius product. The bounds above,
+ * for sums of K or 2K terms, hold for these shorter sums.
  * Every part of the factors (|mA|, rA, P, Q and their sums) is lifted to 2^-511 when
  * below it and not zero: a larger factor keeps every bound above, and no product of
  * two factors is subnormal, which the BLAS kernels otherwise serve by a microcode assist
@@ -286,15 +290,18 @@ static void mid_gemm(double *mC, const slpi_ref_mr *A, const slpi_ref_mr *B)
     }
 }
 
-/* 1 when every midpoint entry of A is 0 (a Krawczyk image's direction Z = 0 +/- r and the
- * products made from it, ref/krawczyk-mr.c) */
-static int mid_zero(const slpi_ref_mr *A)
+/* 1 when every entry of v (n of them) is 0: a midpoint (a Krawczyk image's direction
+ * Z = 0 +/- r and the products made from it, ref/krawczyk-mr.c) or a radius (a point) */
+static int all_zero(const double *v, size_t n)
 {
-    size_t n = (size_t)A->rows * A->cols * A->c;
     for (size_t e = 0; e < n; e++)
-        if (A->mid[e] != 0) return 0;
+        if (v[e] != 0) return 0;
     return 1;
 }
+
+/* the radius product's form (ref/mrmat.c's header): both factors balls (inner dimension
+ * 2k); one factor's midpoint 0 (centred); B's or A's radius 0 (a point factor) */
+enum { FORM_FULL, FORM_CENTRED, FORM_POINT_B, FORM_POINT_A };
 
 /* x, or 2^-511 for 0 < x < 2^-511 (ref/mrmat.c's header: no subnormal factor) */
 static inline double lift(double x)
@@ -312,21 +319,28 @@ static inline void put(double *sig, double *del, size_t at, const double *x, int
 
 /* the factors of the radius product: row i of L (m x 2k) is [|mA| rA] and rows l, k + l of
  * R (2k x n) are P, Q of row l of B (ref/mrmat.c's header), each part lifted; real: Sigma's
- * Ls, Rs alone; complex: Ls, Rs of Sigma and Ld, Rd of Delta. Centred (a factor's
- * midpoint 0): L (m x k) is up(|mA| + rA) and R (k x n) is Q alone. */
+ * Ls, Rs alone; complex: Ls, Rs of Sigma and Ld, Rd of Delta. The one-sum forms (inner
+ * dimension k): centred, L = up(|mA| + rA) and R = Q; B a point (rB = 0, so P = g |mB|
+ * and |mA| P + rA Q = (g |mA| + rA) Q), L = up(g |mA| + rA) and R = Q; A a point (rA =
+ * 0), L = |mA| and R = P. */
 static void rad_factors(double *Ls, double *Rs, double *Ld, double *Rd, const slpi_ref_mr *A, const slpi_ref_mr *B,
-                        double g, int centred)
+                        double g, int form)
 {
-    int m = A->rows, k = A->cols, n = B->cols, c = A->c, lk = centred ? k : 2 * k, off = centred ? 0 : k;
+    int m = A->rows, k = A->cols, n = B->cols, c = A->c, full = form == FORM_FULL, lk = full ? 2 * k : k;
+    int off = full ? k : 0;
     for (int i = 0; i < m; i++)
         for (int l = 0; l < k; l++) {
             size_t e = ((size_t)i * k + l) * c;
             double am[2] = { 0, 0 }, ar[2] = { 0, 0 };
             for (int p = 0; p < c; p++) {
                 double a = fabs(A->mid[e + p]), r = A->rad[e + p];
-                am[p] = lift(a), ar[p] = lift(centred ? up(a + r) : r);
+                am[p] = lift(a);
+                ar[p] = lift(form == FORM_CENTRED       ? up(a + r)
+                                 : form == FORM_POINT_B ? up(up(g * a) + r)
+                                 : form == FORM_POINT_A ? a
+                                                        : r);
             }
-            if (!centred) put(Ls, Ld, (size_t)i * lk + l, am, c);
+            if (full) put(Ls, Ld, (size_t)i * lk + l, am, c);
             put(Ls, Ld, (size_t)i * lk + off + l, ar, c);
         }
     for (int l = 0; l < k; l++)
@@ -337,22 +351,22 @@ static void rad_factors(double *Ls, double *Rs, double *Ld, double *Rd, const sl
                 double a = fabs(B->mid[e]), r = B->rad[e];
                 P[p] = lift(up(up(g * a) + r)), Q[p] = lift(up(a + r));
             }
-            if (!centred) put(Rs, Rd, (size_t)l * n + j, P, c);
-            put(Rs, Rd, (size_t)(off + l) * n + j, Q, c);
+            if (full) put(Rs, Rd, (size_t)l * n + j, P, c);
+            put(Rs, Rd, (size_t)(off + l) * n + j, form == FORM_POINT_A ? P : Q, c);
         }
 }
 
-/* rC, the radius bound of ref/mrmat.c's header for the product of A and B (centred: one
- * factor's midpoint is 0, the header's centred form) */
-static int rad_gemm(double *rC, const slpi_ref_mr *A, const slpi_ref_mr *B, int centred)
+/* rC, the radius bound of ref/mrmat.c's header for the product of A and B in the form
+ * form (FORM_*) */
+static int rad_gemm(double *rC, const slpi_ref_mr *A, const slpi_ref_mr *B, int form)
 {
-    int m = A->rows, k = A->cols, n = B->cols, lk = centred ? k : 2 * k, c = A->c;
+    int m = A->rows, k = A->cols, n = B->cols, lk = form == FORM_FULL ? 2 * k : k, c = A->c;
     long K = (long)c * k;
     size_t mn = (size_t)m * n, nl = (size_t)m * lk, nr = (size_t)lk * n;
     double *L = malloc(c * nl * sizeof *L), *R = malloc(c * nr * sizeof *R), *S = malloc(c * (mn ? mn : 1) * sizeof *S);
     double *D = S + mn, g = gamma_up(K), tail = (double)K * ETA;
     int ok = L != NULL && R != NULL && S != NULL;
-    if (ok) rad_factors(L, R, L + nl, R + nr, A, B, g, centred);
+    if (ok) rad_factors(L, R, L + nl, R + nr, A, B, g, form);
     if (ok) cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, lk, 1.0, L, lk, R, n, 0.0, S, n);
     if (ok && c == 1) {
         double f = up(1.0 / down(1.0 - gamma_up(2 * K)));
@@ -387,12 +401,18 @@ static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_m
     if (4.0 * (double)K * 0x1p-53 >= 0.5)
         return refuse(why, why_len, "inner dimension beyond the bound's range (2K u >= 1/2)");
     double t0 = wall();
-    int centred = mid_zero(a) || mid_zero(b);
+    size_t na = (size_t)a->rows * a->cols * a->c, nb = (size_t)b->rows * b->cols * b->c;
+    int centred = all_zero(a->mid, na) || all_zero(b->mid, nb);
     if (centred) /* the product's midpoint is 0, exactly */
         memset(mC, 0, (size_t)a->rows * b->cols * a->c * sizeof *mC);
     else
         mid_gemm(mC, a, b);
-    if (rC != NULL && !rad_gemm(rC, a, b, centred)) return refuse(why, why_len, "out of memory");
+    int form = centred         ? FORM_CENTRED
+        : rC == NULL           ? FORM_FULL
+        : all_zero(b->rad, nb) ? FORM_POINT_B
+        : all_zero(a->rad, na) ? FORM_POINT_A
+                               : FORM_FULL;
+    if (rC != NULL && !rad_gemm(rC, a, b, form)) return refuse(why, why_len, "out of memory");
     for (size_t e = 0; e < (size_t)a->rows * b->cols * a->c; e++)
         if ((rC != NULL && !isfinite(rC[e])) || !isfinite(mC[e]))
             return refuse(why, why_len, "a product beyond the double range");
@@ -444,9 +464,14 @@ int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const
         return refuse(why, why_len, "inner dimension beyond the bound's range (K u >= 1/2)");
     double t0 = wall(), g = gamma_up(k), f = up(1.0 / down(1.0 - g));
     /* one dgemv per vector of X: X has few of them (the tables' data: 2), where dgemm
-     * would copy the whole table into its blocks first */
+     * would copy the whole table into its blocks first; none for a vector of midpoints 0
+     * (a centred factor's: its product's midpoints are 0 exactly, and the table is not read) */
     for (int v = 0; v < (t_left ? n : m); v++) {
-        if (t_left)
+        int zero = 1;
+        for (int l = 0; l < k && zero; l++) zero = (t_left ? mX[(size_t)l * n + v] : mX[(size_t)v * k + l]) == 0;
+        if (zero)
+            for (int o = 0; o < (t_left ? m : n); o++) mC[t_left ? (size_t)o * n + v : (size_t)v * n + o] = 0;
+        else if (t_left)
             cblas_dgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0, mT, k, mX + v, n, 0.0, mC + v, n);
         else
             cblas_dgemv(CblasRowMajor, CblasTrans, k, n, 1.0, mT, n, mX + (size_t)v * k, 1, 0.0, mC + (size_t)v * n, 1);

@@ -29,23 +29,34 @@ typedef struct slpi_problem slpi_problem;
  * 2.66e-19 at 128) while costing 1.6x the step. */
 #define SLPI_REF_MRMAT_PREC 64
 
-/* A double above x, at most two doubles above it (x finite, rounding to nearest):
- * fl(x + fl(fl(phi |x|) + eta)), phi = u (1 + 2u), of S. M. Rump, P. Zimmermann, S. Boldo,
- * G. Melquiond, "Computing predecessor and successor in rounding to nearest", BIT 49
- * (2009) 419–431, Algorithm 2 (branch-free: three operations). With rounding to
- * nearest, up(fl(a + b)) >= a + b, up(fl(a b)) >= a b, up(fl(a / b)) >= a / b and
- * up(fl(sqrt(a))) >= sqrt(a) for a, b >= 0. */
+/* The underflow term of the scalar arithmetic below: eta = 2^-1074 raised to 2^-968, so
+ * that phi t (slpi_ref_mrmat_up) is normal too. A larger term keeps every bound one, and
+ * nothing the radii's arithmetic forms from it is subnormal: a subnormal result costs a
+ * microcode assist, which made the arithmetic on a centred ball (midpoints 0, each
+ * operation's rounding term eta alone; ref/isomp-mr.c's mean-value forms) twice as slow
+ * (docs/design.md#mean-value-forms). A radius is then at least 2^-968, nothing beside
+ * the 2^-60 or so of a state's scale that the route's balls have. */
+#define SLPI_REF_MRMAT_TINY 0x1p-968
+
+/* A double above x, at most 2^-51 |x| + 2^-966 above it (x finite, rounding to
+ * nearest): fl(x + fl(fl(phi |x|) + t)), phi = u (1 + 2u), t = SLPI_REF_MRMAT_TINY,
+ * Algorithm 2 of S. M. Rump, P. Zimmermann, S. Boldo, G. Melquiond, "Computing
+ * predecessor and successor in rounding to nearest", BIT 49 (2009) 419–431 (branch-free:
+ * three operations) with t >= its eta (rounding is monotone, so the sum is at least
+ * theirs, which is above x). With rounding to nearest, up(fl(a + b)) >= a + b,
+ * up(fl(a b)) >= a b, up(fl(a / b)) >= a / b and up(fl(sqrt(a))) >= sqrt(a) for a, b >= 0. */
 static inline double slpi_ref_mrmat_up(double x)
 {
-    return x + (0x1.0000000000001p-53 * fabs(x) + 0x1p-1074);
+    return x + (0x1.0000000000001p-53 * fabs(x) + SLPI_REF_MRMAT_TINY);
 }
 
 /* Scalar midpoint–radius arithmetic in binary64 (ref/mrmat.c's model: rounding to
  * nearest, u = 2^-53, eta = 2^-1074; S. M. Rump, "Fast and parallel interval arithmetic",
  * BIT 39 (1999) 534–554, §2, with the underflow term): z = <zm, zr> contains x op y for
  * every x in <xm, xr>, y in <ym, yr>. A sum's rounding is at most u |fl(s)| (exact where
- * it underflows), a product's or a quotient's at most u |fl(p)| + eta/2; the radii are
- * rounded up operation by operation. zm, zr may alias the inputs. */
+ * it underflows), a product's or a quotient's at most u |fl(p)| + eta/2, taken as
+ * u |fl(p)| + SLPI_REF_MRMAT_TINY; the radii are rounded up operation by operation. zm,
+ * zr may alias the inputs. */
 static inline void slpi_ref_mrmat_scalar_sub(double *zm, double *zr, double xm, double xr, double ym, double yr)
 {
     double m = xm - ym;
@@ -64,7 +75,7 @@ static inline void slpi_ref_mrmat_scalar_mul(double *zm, double *zr, double xm, 
     double m = xm * ym;
     double prop =
         slpi_ref_mrmat_up(slpi_ref_mrmat_up(fabs(xm) * yr) + slpi_ref_mrmat_up(xr * slpi_ref_mrmat_up(fabs(ym) + yr)));
-    *zr = slpi_ref_mrmat_up(prop + slpi_ref_mrmat_up(0x1p-53 * fabs(m) + 0x1p-1074));
+    *zr = slpi_ref_mrmat_up(prop + slpi_ref_mrmat_up(0x1p-53 * fabs(m) + SLPI_REF_MRMAT_TINY));
     *zm = m;
 }
 
@@ -72,7 +83,8 @@ static inline void slpi_ref_mrmat_scalar_mul(double *zm, double *zr, double xm, 
 static inline void slpi_ref_mrmat_scalar_div_ui(double *zm, double *zr, double xm, double xr, unsigned long n)
 {
     double m = xm / (double)n;
-    *zr = slpi_ref_mrmat_up(slpi_ref_mrmat_up(xr / (double)n) + slpi_ref_mrmat_up(0x1p-53 * fabs(m) + 0x1p-1074));
+    *zr = slpi_ref_mrmat_up(slpi_ref_mrmat_up(xr / (double)n) +
+                            slpi_ref_mrmat_up(0x1p-53 * fabs(m) + SLPI_REF_MRMAT_TINY));
     *zm = m;
 }
 
@@ -118,7 +130,7 @@ int slpi_ref_mrmat_mul_mr_mid(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_r
 static inline void slpi_ref_mrmat_scalar_pow2(double *zm, double *zr, double a, double xm, double xr)
 {
     *zm = a * xm;
-    *zr = slpi_ref_mrmat_up(slpi_ref_mrmat_up(fabs(a) * xr) + 0x1p-1074);
+    *zr = slpi_ref_mrmat_up(slpi_ref_mrmat_up(fabs(a) * xr) + SLPI_REF_MRMAT_TINY);
 }
 
 /* Y += a X, or a (X - X^*) (skew, X square), enclosed (a a power of two; the sums by the

@@ -15,10 +15,17 @@
  *     the corners that makes a part largest lies inside, for a zero midpoint on either
  *     side, real and complex; and a product with a single nonzero midpoint, first or
  *     last, is not taken for one (its radius stays at the rounding level);
+ *   - point factors (one factor's radii 0, the iterate at which the map is enclosed): the
+ *     corner product inside, for A or B a point, real and complex (the point form's
+ *     radius (gamma |mA| + rA) |mB| or |mA| (gamma |mB| + rB) must keep the other
+ *     factor's radius), and the near-cancelling kind, both factors points, bounds the
+ *     rounding alone;
  *   - the table form (slpi_ref_mrmat_gemm_table, one radius and a norm bound for the
  *     table, the radius from Cauchy–Schwarz): containment of Arb's product on the kinds
- *     above (exact inputs leave only the rounding term), the corner product inside, and
- *     every radius at least its formula evaluated exactly (from the data's norms);
+ *     above (exact inputs leave only the rounding term), the corner product inside (also
+ *     with the data's midpoints 0, whose product the route forms without the table, every
+ *     entry written), and every radius at least its formula evaluated exactly (from the
+ *     data's norms);
  *   - the sums of the route (slpi_ref_mrmat_scalar_pow2, _axpy: a X, Y + a X, Y + a (X - X^*), a down to an
  *     underflowing 2^-1030) contain Arb's midpoints on every kind, real and complex;
  *   - the upward step (slpi_ref_mrmat_up) lands one or two doubles above x, over every
@@ -86,6 +93,13 @@ static void check_vertex(int m, int k, int n, int cplx)
 static void check_centred(int m, int k, int n, int cplx, int side, int im)
 {
     check_corners(slpi_ref_mrmat_mul, m, k, n, cplx, -20, 0, side, im);
+}
+
+/* A point factor (ref/mrmat.c's header): A (side 0) or B (side 1) with radii 0, the
+ * other's radii at 2^-20 .. 2^-27: the corner product inside */
+static void check_point(int m, int k, int n, int cplx, int side)
+{
+    check_corners(slpi_ref_mrmat_mul, m, k, n, cplx, -20, 0, 2 + side, 0);
 }
 
 /* A product that is not centred however few its nonzero midpoints: A exact and zero but
@@ -202,7 +216,9 @@ static void check_table(int m, int k, int n, int t_left, int kind)
         for (slong i = 0; i < acb_mat_nrows(M); i++)
             for (slong j = 0; j < acb_mat_ncols(M); j++) {
                 arb_ptr v = acb_realref(acb_mat_entry(M, i, j));
-                double mid = kind < 0 ? (side ? test_rand_uniform(0, 1) : ldexp(test_rand_uniform(0, 1), -60))
+                double mid = kind < 0 ? (side             ? test_rand_uniform(0, 1)
+                                             : kind == -2 ? 0 /* centred: the midpoints 0, no dgemv */
+                                                          : ldexp(test_rand_uniform(0, 1), -60))
                                       : arf_get_d(arb_midref(v), ARF_RND_NEAR);
                 double rad = side ? sT
                     : rx          ? ldexp((double)(1 + test_rand_int(1 << 20)), kind < 0 ? -20 : -70) * fabs(mid)
@@ -230,6 +246,7 @@ static void check_table(int m, int k, int n, int t_left, int kind)
         }
     }
     double nT = slpi_ref_mrmat_norm_bound(mT, tr, tc);
+    for (int e = 0; e < m * n; e++) mC[e] = NAN; /* every entry must be written */
     char why[200] = "";
     int ok = slpi_ref_mrmat_gemm_table(mC, rC, m, k, n, mX, rX, mT, sT, nT, t_left, why, sizeof why);
     TEST_CHECKF(ok, "table %dx%dx%d t_left=%d kind %d: refused: %s", m, k, n, t_left, kind, why);
@@ -359,9 +376,11 @@ static void check_axpy(int n, int kind, int cplx, int skew)
     acb_mat_clear(C);
 }
 
-/* slpi_ref_mrmat_up(x) lies one or two doubles above x: 0, the subnormals, the binades
- * about 2^-1022 + 53 where phi |x| meets eta, powers of two, random doubles of every
- * exponent, and the largest below the overflow threshold */
+/* slpi_ref_mrmat_up(x) lies above x, one or two doubles above it where |x| >= 2^-900 and
+ * at most 2^-966 above the second double beyond below that (its underflow term
+ * SLPI_REF_MRMAT_TINY = 2^-968, ref/mrmat.h): 0, the subnormals, the binades about
+ * 2^-1022 + 53 and 2^-968 + 53 where phi |x| meets the term, powers of two, random doubles
+ * of every exponent, and the largest below the overflow threshold */
 static void check_up(void)
 {
     int bad = 0;
@@ -375,7 +394,7 @@ static void check_up(void)
             x = ldexp(test_rand_uniform(1, 2), (int)test_rand_int(2046) - 1022);
             break;
         case 2:
-            x = ldexp(test_rand_uniform(1, 2), (int)test_rand_int(80) - 1022 + 20);
+            x = ldexp(test_rand_uniform(1, 2), (int)test_rand_int(80) - (test_rand_int(2) ? 1022 : 968) + 20);
             break;
         case 3:
             x = ldexp((double)test_rand_int(1 << 30), -1074);
@@ -386,10 +405,12 @@ static void check_up(void)
         }
         if (test_rand_int(2)) x = -x;
         double u = slpi_ref_mrmat_up(x), s1 = nextafter(x, INFINITY), s2 = nextafter(s1, INFINITY);
-        if (!(u >= s1 && u <= s2) && bad++ < 3) TEST_CHECKF(0, "up(%a) = %a, not one or two doubles above", x, u);
+        double most = fabs(x) >= 0x1p-900 ? s2 : s2 + 0x1p-966; /* exact: both at most 2^-899 */
+        if (!(u >= s1 && u <= most) && bad++ < 3)
+            TEST_CHECKF(0, "up(%a) = %a, not above it by one or two doubles (or 2^-966 more below 2^-900)", x, u);
     }
     double big = nextafter(DBL_MAX, 0);
-    TEST_CHECKF(slpi_ref_mrmat_up(0) == 0x1p-1074 && slpi_ref_mrmat_up(big) >= DBL_MAX, "up(0), up(big)");
+    TEST_CHECKF(slpi_ref_mrmat_up(0) == SLPI_REF_MRMAT_TINY && slpi_ref_mrmat_up(big) >= DBL_MAX, "up(0), up(big)");
 }
 
 int main(void)
@@ -428,11 +449,17 @@ int main(void)
                     check_centred(8, 64, 8, cplx, side, im);
                     check_centred(3, 5, 2, cplx, side, im);
                 }
+    for (long it = 0; it < test_iters(2); it++)
+        for (int cplx = 0; cplx < 2; cplx++)
+            for (int side = 0; side < 2; side++) {
+                check_point(8, 64, 8, cplx, side);
+                check_point(3, 5, 2, cplx, side);
+            }
     for (int cplx = 0; cplx < 2; cplx++)
         for (int first = 0; first < 2; first++) check_sparse(5, 7, 3, cplx, first);
     for (long it = 0; it < test_iters(2); it++)
         for (int t_left = 0; t_left < 2; t_left++)
-            for (int kind = -1; kind < K_LOWBITS; kind++) { /* -1: the corner */
+            for (int kind = -2; kind < K_LOWBITS; kind++) { /* -1: the corner, -2: the same centred */
                 check_table(t_left ? 64 : 2, 64, t_left ? 2 : 64, t_left, kind);
                 check_table(t_left ? 7 : 1, 5, t_left ? 1 : 7, t_left, kind);
             }
