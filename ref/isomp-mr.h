@@ -21,13 +21,18 @@ typedef struct {
 int slpi_ref_isomp_sum_mr(slpi_ref_mr *S, const slpi_ref_mr *xn, const slpi_ref_isomp_sum *t);
 
 /* The map of one step: the system (packed as su(N), with m_gen_sum_mr), its increments,
- * X_n as doubles, and the matrices of an evaluation, allocated once a step. */
+ * X_n as doubles, and the matrices of an evaluation, allocated once a step. Kept from
+ * one evaluation to the next for G' (docs/design.md#mean-value-forms), for the step's
+ * delta and xn: Up = Psi(p) p and Pp = Psi(p), enclosed at the point p (pt, n doubles)
+ * of the last enclosed G at a point (pt_ok). */
 typedef struct {
     const slpi_ref_system *s;
     const double *delta;
     const slpi_ref_mr *xn;
     slong prec;
-    slpi_ref_mr Y, W, Psi, dPsi, M;
+    slpi_ref_mr Y, W, Psi, dPsi, M, Up, Pp;
+    double *pt;
+    int pt_ok;
 } slpi_ref_isomp_mr;
 /* 1 and w ready, or 0 (w cleared) where the system has no m_gen_sum_mr, X_n is not complex,
  * or out of memory. */
@@ -38,7 +43,12 @@ void slpi_ref_isomp_mr_clear(slpi_ref_isomp_mr *w);
  * 0 where the route cannot. orad NULL: om alone, the same midpoints bit for bit, the
  * products' radii not formed (the iteration's points, ref/krawczyk-mr.c). */
 int slpi_ref_isomp_G_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const double *ym, const double *yr);
-/* <om, orad> encloses G'(y)[z] for every y in <ym, yr>, z in <zm, zr>; 0 where it cannot. */
+/* <om, orad> encloses G'(y)[z] for every y in <ym, yr>, z in <zm, zr>; 0 where it cannot.
+ * Where ym is the point of the kept Up and <zm, zr> holds 0 +/- yr (the Krawczyk test's
+ * box, centred on the last enclosed image's point), Psi and U = Psi Y over the box are
+ * formed from the kept Pp and Up and the derivative's parts (the mean-value forms of
+ * docs/design.md#mean-value-forms): no generator sum beyond the derivative's, and
+ * products of a centred factor alone. */
 int slpi_ref_isomp_dG_mr(slpi_ref_isomp_mr *w, double *om, double *orad, const double *ym, const double *yr,
                          const double *zm, const double *zr);
 

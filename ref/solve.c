@@ -177,10 +177,11 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, void (*J)(void *ctx, arb
                    char *why, size_t why_len)
 {
     if (accurate) return limit_only(y, g, guess, prec, why, why_len);
-    int n = g->n, ok;
+    int n = g->n, ok, small = n <= SLPI_REF_DENSE_MAX; /* beyond it, no dense test: yf alone */
     solve_ctx sc = { g, J, Japprox };
     slpi_ref_fn f = { n, &sc, solve_F, solve_J, Japprox != NULL ? solve_Japprox : NULL };
-    arb_ptr yf = _arb_vec_init(n), t = _arb_vec_init(n), u = _arb_vec_init(n), lim = _arb_vec_init(n);
+    arb_ptr yf = _arb_vec_init(n), t = small ? _arb_vec_init(n) : NULL, u = small ? _arb_vec_init(n) : NULL;
+    arb_ptr lim = small ? _arb_vec_init(n) : NULL;
     mag_t rf, rg;
     mag_init(rf);
     mag_init(rg);
@@ -192,11 +193,11 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, void (*J)(void *ctx, arb
         ok = 0;
         goto done;
     }
-    if (ok && n > SLPI_REF_DENSE_MAX) {
-        _arb_vec_set(y, yf, n); /* no dense test at this size */
+    if (ok && !small) {
+        _arb_vec_swap(y, yf, n); /* no dense test at this size */
         goto done;
     }
-    if (!ok && n > SLPI_REF_DENSE_MAX) goto done;
+    if (!ok && !small) goto done;
     if (ok) {
         /* tight enough: within 5/4 of the radius of G at the midpoint (parameter balls
          * and rounding), i.e. the inflation 1/(1 - |G'|) stayed small; a larger factor
@@ -221,9 +222,11 @@ int slpi_ref_solve(arb_ptr y, const slpi_ref_fixmap *g, void (*J)(void *ctx, arb
         _arb_vec_set(y, yf, n); /* the wider certified enclosure */
 done:
     _arb_vec_clear(yf, n);
-    _arb_vec_clear(t, n);
-    _arb_vec_clear(u, n);
-    _arb_vec_clear(lim, n);
+    if (small) {
+        _arb_vec_clear(t, n);
+        _arb_vec_clear(u, n);
+        _arb_vec_clear(lim, n);
+    }
     mag_clear(rf);
     mag_clear(rg);
     return ok;

@@ -11,6 +11,14 @@
  *     included;
  *   - the noise weights, made once for a step's increments and kept: a system that summed
  *     with other increments first gives the bits of a fresh system's sum;
+ *   - G' in the mean-value forms (docs/design.md#mean-value-forms): after G enclosed at the
+ *     point y, G' over y +/- r along 0 +/- r takes them (its Psi has the bits of the kept
+ *     Psi(y) plus the derivative's sum, its M those of 1/2 Y + 1/4 U^* with U the kept
+ *     Psi(y) y + dPsi Y + Psi W, formed here by the same operations), every entry intersects the direct form's over the
+ *     same box and the enclosure of G'(y0)[z0] at points of the boxes (corners and random
+ *     points), and its radius is at most 4 times the direct form's (plus 2^-900); along
+ *     a direction box narrower than 0 +/- r (or after G at another point) the direct form
+ *     runs, its bits;
  * on su(N), N = 2, 5, 16, 33 (64 under SLPI_TEST_MULTIPLIER >= 4), states of three kinds
  * (plain, entries over 60 binades, a tenth of them subnormal), with noise (Q) and without,
  * the drift's increment h = 0.01 and 0. Internal interfaces ref/isomp-mr.h, ref/system.h. */
@@ -88,6 +96,101 @@ static void check_packed(const char *tag, const char *map, const double *om, con
                 "%s: %s's packed sum differs from the whole sum's", tag, map);
 }
 
+/* 1 if every entry of <am, ar> intersects <bm, br> (n entries) */
+static int intersect(const double *am, const double *ar, const double *bm, const double *br, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!(fabs(am[i] - bm[i]) <= slpi_ref_mrmat_up(ar[i] + br[i]) * (1 + 0x1p-50))) return 0;
+    return 1;
+}
+
+/* 1 if w's M has the bits of 1/2 Y + 1/4 U^*, U = Up + dPsi Y + Psi W (each sum and the
+ * midpoint-radius operations of ref/isomp-mr.c's G') */
+static int mean_value_M(const slpi_ref_isomp_mr *w)
+{
+    char why[160];
+    int N = w->s->N, ok;
+    slpi_ref_mr U = { 0 }, D = { 0 }, T = { 0 };
+    size_t bytes = sizeof(double) * 2 * (size_t)N * N;
+    ok = slpi_ref_mrmat_mul_mr(&D, &w->dPsi, &w->Y, why, sizeof why) &&
+        slpi_ref_mrmat_mul_mr(&T, &w->Psi, &w->W, why, sizeof why) && slpi_ref_mrmat_init(&U, N, N, 2);
+    if (ok) memcpy(U.mid, w->Up.mid, bytes), memcpy(U.rad, w->Up.rad, bytes);
+    ok = ok && slpi_ref_mrmat_axpy(&U, 1, &D, 0) && slpi_ref_mrmat_axpy(&U, 1, &T, 0);
+    for (int i = 0; i < N && ok; i++)
+        for (int j = 0; j < N && ok; j++)
+            for (int p = 0; p < 2 && ok; p++) {
+                size_t e = ((size_t)i * N + j) * 2 + p, et = ((size_t)j * N + i) * 2 + p;
+                double m = p ? -U.mid[et] : U.mid[et], r = U.rad[et];
+                r = slpi_ref_mrmat_up(slpi_ref_mrmat_up(0.5 * r) + SLPI_REF_MRMAT_TINY);
+                slpi_ref_mrmat_scalar_add(&m, &r, 0.5 * m, r, w->Y.mid[e], w->Y.rad[e]);
+                r = slpi_ref_mrmat_up(slpi_ref_mrmat_up(0.5 * r) + SLPI_REF_MRMAT_TINY);
+                ok = memcmp(&w->M.mid[e], &(double){ 0.5 * m }, sizeof m) == 0 && w->M.rad[e] == r;
+            }
+    slpi_ref_mrmat_clear(&U);
+    slpi_ref_mrmat_clear(&D);
+    slpi_ref_mrmat_clear(&T);
+    return ok;
+}
+
+/* G' in the mean-value forms against the direct form (the header's list): s's map for
+ * delta and xn, at the point y with box radii r (buf: 6n doubles) */
+static void check_mean_value(const char *tag, const slpi_ref_system *s, const double *delta, const slpi_ref_mr *xn,
+                             const double *y, const double *r, double *buf, int n)
+{
+    slpi_ref_isomp_mr w, d;
+    double *om = buf, *orad = om + n, *dm = orad + n, *dr = dm + n, *y0 = dr + n, *z0 = y0 + n;
+    double *zero = z0, *half = y0; /* for the first and last checks */
+    int N = s->N;
+    if (!slpi_ref_isomp_mr_init(&w, s, delta, xn, PREC) || !slpi_ref_isomp_mr_init(&d, s, delta, xn, PREC)) {
+        TEST_CHECKF(0, "%s: the mean-value checks' workspaces", tag);
+        return;
+    }
+    memset(zero, 0, sizeof(double) * (size_t)n);
+    int ok = slpi_ref_isomp_G_mr(&w, dm, dr, y, NULL) && slpi_ref_isomp_dG_mr(&w, om, orad, y, r, zero, r) &&
+        slpi_ref_isomp_dG_mr(&d, dm, dr, y, r, zero, r);
+    TEST_CHECKF(ok, "%s: G' refused", tag);
+    if (!ok) goto done;
+    slpi_ref_mr P = { 0 };
+    ok = slpi_ref_mrmat_init(&P, N, N, 2);
+    if (ok) {
+        size_t bytes = sizeof(double) * 2 * (size_t)N * N;
+        memcpy(P.mid, w.Pp.mid, bytes), memcpy(P.rad, w.Pp.rad, bytes);
+        ok = slpi_ref_mrmat_axpy(&P, 1, &w.dPsi, 0) && same_bits(P.mid, w.Psi.mid, 2 * N * N) &&
+            same_bits(P.rad, w.Psi.rad, 2 * N * N);
+    }
+    slpi_ref_mrmat_clear(&P);
+    TEST_CHECKF(ok, "%s: G' after G at its point did not take the mean-value forms (Psi is not Pp + dPsi)", tag);
+    TEST_CHECKF(mean_value_M(&w), "%s: G''s M in the mean-value forms is not 1/2 Y + 1/4 (Up + dPsi Y + Psi W)^*", tag);
+    TEST_CHECKF(intersect(om, orad, dm, dr, n), "%s: G' in the mean-value forms misses the direct form's", tag);
+    int tight = 1;
+    for (int i = 0; i < n && tight; i++) tight = orad[i] <= 4 * dr[i] + 0x1p-900;
+    TEST_CHECKF(tight, "%s: G' in the mean-value forms wider than 4x the direct form's", tag);
+    for (int k = 0; k < 6; k++) { /* points of the boxes: corners (k < 2), then random */
+        for (int i = 0; i < n; i++) {
+            double a = k < 2 ? (k ? 1 : -1) * (i % 2 ? 1 : -1) : test_rand_uniform(-1, 1);
+            double b = k < 2 ? (k ? -1 : 1) : test_rand_uniform(-1, 1);
+            y0[i] = y[i] + 0.5 * a * r[i], z0[i] = 0.5 * b * r[i]; /* half: inside despite rounding */
+        }
+        int okp = slpi_ref_isomp_dG_mr(&d, dm, dr, y0, NULL, z0, NULL);
+        TEST_CHECKF(okp && intersect(om, orad, dm, dr, n),
+                    "%s: G' in the mean-value forms misses G'(y0)[z0] at a point of its boxes (%d)", tag, k);
+    }
+    /* along 0 +/- r/2: not the forms, the direct form's bits; likewise after G elsewhere */
+    for (int i = 0; i < n; i++) half[i] = 0.5 * r[i];
+    memset(zero, 0, sizeof(double) * (size_t)n);
+    ok = slpi_ref_isomp_G_mr(&w, dm, dr, y, NULL) && slpi_ref_isomp_dG_mr(&w, om, orad, y, r, zero, half) &&
+        slpi_ref_isomp_dG_mr(&d, dm, dr, y, r, zero, half);
+    TEST_CHECKF(ok && same_bits(om, dm, n) && same_bits(orad, dr, n),
+                "%s: G' along a narrower direction box differs from the direct form", tag);
+    ok = slpi_ref_isomp_G_mr(&w, dm, dr, half, NULL) && slpi_ref_isomp_dG_mr(&w, om, orad, y, r, zero, r) &&
+        slpi_ref_isomp_dG_mr(&d, dm, dr, y, r, zero, r);
+    TEST_CHECKF(ok && same_bits(om, dm, n) && same_bits(orad, dr, n),
+                "%s: G' after G at another point differs from the direct form", tag);
+done:
+    slpi_ref_isomp_mr_clear(&w);
+    slpi_ref_isomp_mr_clear(&d);
+}
+
 /* One su(N) system, a state X_n, a point y and a direction z of the given kind */
 static void check_case(int N, slpi_ez_noise noise, double h, int kind)
 {
@@ -96,6 +199,7 @@ static void check_case(int N, slpi_ez_noise noise, double h, int kind)
     if (!make_system(&p, &s, N, noise) || !make_system(&p2, &s2, N, noise)) return;
     int n = s.state_dim, M = s.M;
     double *buf = calloc(10 * (size_t)n + 2 * ((size_t)M + 1), sizeof(double));
+    double *mv = calloc(6 * (size_t)n, sizeof(double)); /* the mean-value checks' vectors */
     double *x = buf, *zero = x + n, *y = zero + n, *zm = y + n, *zr = zm + n, *om = zr + n, *orad = om + n;
     double *om2 = orad + n, *pm = om2 + n, *pr = pm + n, *delta = pr + n, *other = delta + M + 1;
     for (int i = 0; i < n; i++) {
@@ -136,6 +240,8 @@ static void check_case(int N, slpi_ez_noise noise, double h, int kind)
                     "%s: the generator sum%s without radii differs from its midpoints", tag, d ? "'s derivative" : "");
     }
     Bm.rad = keep;
+
+    check_mean_value(tag, &s, delta, &xn, y, zr, mv, n);
 
     /* G' and the update, packed two ways (the update's as balls: its radii rounded up
      * to mags the same way) */
@@ -179,6 +285,7 @@ static void check_case(int N, slpi_ez_noise noise, double h, int kind)
 done:
     slpi_ref_mrmat_clear(&xn);
     free(buf);
+    free(mv);
     slpi_ref_system_clear(&s);
     slpi_ref_system_clear(&s2);
 }
