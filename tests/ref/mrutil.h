@@ -174,10 +174,12 @@ static inline void centre_inputs(acb_mat_t X, acb_mat_t V, int cplx, int im)
 }
 
 /* X made a point (its radii 0) and its corners V its midpoints */
-static inline void point_inputs(acb_mat_t X, acb_mat_t V)
+static inline void point_inputs(acb_mat_t X, acb_mat_t V, int keep_last)
 {
-    for (slong i = 0; i < acb_mat_nrows(X); i++)
-        for (slong j = 0; j < acb_mat_ncols(X); j++) {
+    slong r = acb_mat_nrows(X), c = acb_mat_ncols(X);
+    for (slong i = 0; i < r; i++)
+        for (slong j = 0; j < c; j++) {
+            if (keep_last && i == r - 1 && j == c - 1) continue;
             acb_get_mid(acb_mat_entry(X, i, j), acb_mat_entry(X, i, j));
             acb_set(acb_mat_entry(V, i, j), acb_mat_entry(X, i, j));
         }
@@ -186,7 +188,8 @@ static inline void point_inputs(acb_mat_t X, acb_mat_t V)
 /* The corners' check (corner_inputs): the product's ball of A B contains the exact
  * (mA + rA)(mB + rB), for an m x k times k x n product; centred 0 (1): A (B) made
  * centred first (centre_inputs, its corners' imaginary parts of sign im), 2 (3): A (B)
- * made a point (point_inputs), else -1. */
+ * made a point (point_inputs), 4 (5): the same but for its last entry (not a point),
+ * else -1. */
 static inline void check_corners(mr_product mul, int m, int k, int n, int cplx, int r_exp, int a_exp, int centred,
                                  int im)
 {
@@ -199,7 +202,7 @@ static inline void check_corners(mr_product mul, int m, int k, int n, int cplx, 
     acb_mat_init(R, m, n);
     corner_inputs(A, B, Av, Bv, cplx, r_exp, a_exp);
     if (centred >= 2)
-        point_inputs(centred == 3 ? B : A, centred == 3 ? Bv : Av);
+        point_inputs(centred % 2 ? B : A, centred % 2 ? Bv : Av, centred >= 4);
     else if (centred >= 0)
         centre_inputs(centred ? B : A, centred ? Bv : Av, cplx, im);
     char why[200] = "";

@@ -18,8 +18,8 @@
  *   - point factors (one factor's radii 0, the iterate at which the map is enclosed): the
  *     corner product inside, for A or B a point, real and complex (the point form's
  *     radius (gamma |mA| + rA) |mB| or |mA| (gamma |mB| + rB) must keep the other
- *     factor's radius), and the near-cancelling kind, both factors points, bounds the
- *     rounding alone;
+ *     factor's radius; a factor with one radius, at its last entry, is no point), and
+ *     the near-cancelling kind, both factors points, bounds the rounding alone;
  *   - the table form (slpi_ref_mrmat_gemm_table, one radius and a norm bound for the
  *     table, the radius from Cauchy–Schwarz): containment of Arb's product on the kinds
  *     above (exact inputs leave only the rounding term), the corner product inside (also
@@ -96,10 +96,12 @@ static void check_centred(int m, int k, int n, int cplx, int side, int im)
 }
 
 /* A point factor (ref/mrmat.c's header): A (side 0) or B (side 1) with radii 0, the
- * other's radii at 2^-20 .. 2^-27: the corner product inside */
+ * other's radii at 2^-20 .. 2^-27: the corner product inside; and with one radius left
+ * at its last entry, which is no point (the general form must bound it) */
 static void check_point(int m, int k, int n, int cplx, int side)
 {
     check_corners(slpi_ref_mrmat_mul, m, k, n, cplx, -20, 0, 2 + side, 0);
+    check_corners(slpi_ref_mrmat_mul, m, k, n, cplx, -20, 0, 4 + side, 0);
 }
 
 /* A product that is not centred however few its nonzero midpoints: A exact and zero but
