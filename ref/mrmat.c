@@ -299,6 +299,18 @@ static int all_zero(const double *v, size_t n)
     return 1;
 }
 
+/* 1 when every entry of v (n of them) is finite: x 0 is +-0 for a finite x and NaN
+ * otherwise, summed in four chains (a loop the compiler vectorises; no early exit) */
+static int all_finite(const double *v, size_t n)
+{
+    double acc[4] = { 0, 0, 0, 0 };
+    size_t e = 0;
+    for (; e + 4 <= n; e += 4)
+        for (int j = 0; j < 4; j++) acc[j] += v[e + j] * 0.0;
+    for (; e < n; e++) acc[0] += v[e] * 0.0;
+    return isfinite(acc[0] + acc[1] + acc[2] + acc[3]);
+}
+
 /* the radius product's form (ref/mrmat.c's header): both factors balls (inner dimension
  * 2k); one factor's midpoint 0 (centred); B's or A's radius 0 (a point factor) */
 enum { FORM_FULL, FORM_CENTRED, FORM_POINT_B, FORM_POINT_A };
@@ -306,7 +318,7 @@ enum { FORM_FULL, FORM_CENTRED, FORM_POINT_B, FORM_POINT_A };
 /* x, or 2^-511 for 0 < x < 2^-511 (ref/mrmat.c's header: no subnormal factor) */
 static inline double lift(double x)
 {
-    return x > 0 && x < 0x1p-511 ? 0x1p-511 : x;
+    return (x > 0) & (x < 0x1p-511) ? 0x1p-511 : x;
 }
 
 /* entry at of the Sigma factor (and, complex, of the Delta factor) from the lifted parts
@@ -322,11 +334,13 @@ static inline void put(double *sig, double *del, size_t at, const double *x, int
  * Ls, Rs alone; complex: Ls, Rs of Sigma and Ld, Rd of Delta. The one-sum forms (inner
  * dimension k): centred, L = up(|mA| + rA) and R = Q; B a point (rB = 0, so P = g |mB|
  * and |mA| P + rA Q = (g |mA| + rA) Q), L = up(g |mA| + rA) and R = Q; A a point (rA =
- * 0), L = |mA| and R = P. */
-static void rad_factors(double *Ls, double *Rs, double *Ld, double *Rd, const slpi_ref_mr *A, const slpi_ref_mr *B,
-                        double g, int form)
+ * 0), L = |mA| and R = P. Inlined with form and c constants (rad_factors), so that each
+ * of the eight variants is straight-line code the compiler vectorises. */
+static inline __attribute__((always_inline)) void factors_of(double *Ls, double *Rs, double *Ld, double *Rd,
+                                                             const slpi_ref_mr *A, const slpi_ref_mr *B, double g,
+                                                             const int form, const int c)
 {
-    int m = A->rows, k = A->cols, n = B->cols, c = A->c, full = form == FORM_FULL, lk = full ? 2 * k : k;
+    int m = A->rows, k = A->cols, n = B->cols, full = form == FORM_FULL, lk = full ? 2 * k : k;
     int off = full ? k : 0;
     for (int i = 0; i < m; i++)
         for (int l = 0; l < k; l++) {
@@ -354,6 +368,25 @@ static void rad_factors(double *Ls, double *Rs, double *Ld, double *Rd, const sl
             if (full) put(Rs, Rd, (size_t)l * n + j, P, c);
             put(Rs, Rd, (size_t)(off + l) * n + j, form == FORM_POINT_A ? P : Q, c);
         }
+}
+
+static void rad_factors(double *Ls, double *Rs, double *Ld, double *Rd, const slpi_ref_mr *A, const slpi_ref_mr *B,
+                        double g, int form)
+{
+#define FACTORS_OF(F)                                                                                                  \
+    case F:                                                                                                            \
+        if (A->c == 1)                                                                                                 \
+            factors_of(Ls, Rs, Ld, Rd, A, B, g, F, 1);                                                                 \
+        else                                                                                                           \
+            factors_of(Ls, Rs, Ld, Rd, A, B, g, F, 2);                                                                 \
+        break
+    switch (form) {
+        FACTORS_OF(FORM_FULL);
+        FACTORS_OF(FORM_CENTRED);
+        FACTORS_OF(FORM_POINT_B);
+        FACTORS_OF(FORM_POINT_A);
+    }
+#undef FACTORS_OF
 }
 
 /* rC, the radius bound of ref/mrmat.c's header for the product of A and B in the form
@@ -413,9 +446,9 @@ static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_m
         : all_zero(a->rad, na) ? FORM_POINT_A
                                : FORM_FULL;
     if (rC != NULL && !rad_gemm(rC, a, b, form)) return refuse(why, why_len, "out of memory");
-    for (size_t e = 0; e < (size_t)a->rows * b->cols * a->c; e++)
-        if ((rC != NULL && !isfinite(rC[e])) || !isfinite(mC[e]))
-            return refuse(why, why_len, "a product beyond the double range");
+    size_t nc = (size_t)a->rows * b->cols * a->c;
+    if ((rC != NULL && !all_finite(rC, nc)) || !all_finite(mC, nc))
+        return refuse(why, why_len, "a product beyond the double range");
     sec_gemm += wall() - t0;
     return 1;
 }
@@ -457,7 +490,7 @@ static double table_rad(const double *mx, const double *rx, int k, size_t stride
 }
 
 int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const double *mX, const double *rX,
-                              const double *mT, double sT, double nT, int t_left, char *why, size_t why_len)
+                              const double *mT, int ldt, double sT, double nT, int t_left, char *why, size_t why_len)
 {
     if (!slpi_ref_mrmat_probe(why, why_len)) return 0;
     if (2.0 * (double)k * 0x1p-53 >= 0.5)
@@ -472,9 +505,10 @@ int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const
         if (zero)
             for (int o = 0; o < (t_left ? m : n); o++) mC[t_left ? (size_t)o * n + v : (size_t)v * n + o] = 0;
         else if (t_left)
-            cblas_dgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0, mT, k, mX + v, n, 0.0, mC + v, n);
+            cblas_dgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0, mT, ldt, mX + v, n, 0.0, mC + v, n);
         else
-            cblas_dgemv(CblasRowMajor, CblasTrans, k, n, 1.0, mT, n, mX + (size_t)v * k, 1, 0.0, mC + (size_t)v * n, 1);
+            cblas_dgemv(CblasRowMajor, CblasTrans, k, n, 1.0, mT, ldt, mX + (size_t)v * k, 1, 0.0, mC + (size_t)v * n,
+                        1);
     }
     int vecs = t_left ? n : m; /* X's columns (T X) or rows (X T) */
     for (int v = 0; v < vecs && rC != NULL; v++) {
@@ -483,8 +517,7 @@ int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const
         if (!isfinite(r)) return refuse(why, why_len, "a product beyond the double range");
         for (int o = 0; o < (t_left ? m : n); o++) rC[t_left ? (size_t)o * n + v : (size_t)v * n + o] = r;
     }
-    for (size_t e = 0; e < (size_t)m * n; e++)
-        if (!isfinite(mC[e])) return refuse(why, why_len, "a product beyond the double range");
+    if (!all_finite(mC, (size_t)m * n)) return refuse(why, why_len, "a product beyond the double range");
     sec_gemm += wall() - t0;
     return 1;
 }
@@ -503,9 +536,31 @@ int slpi_ref_mrmat_mul_mr_mid(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_r
     return mr_mul(C->mid, NULL, A, B, why, why_len);
 }
 
+/* y += a x over n parts, the operations of slpi_ref_mrmat_axpy_at (skew 0) on each (yr
+ * NULL: the midpoints alone), in a loop the compiler vectorises (inlined with a = 1
+ * apart); 1 when every result is finite */
+static inline __attribute__((always_inline)) int axpy_flat(double *restrict ym, double *restrict yr, double a,
+                                                           const double *restrict xm, const double *restrict xr,
+                                                           size_t n)
+{
+    if (yr == NULL) {
+        for (size_t e = 0; e < n; e++) ym[e] -= -(a != 1 ? a * xm[e] : xm[e]);
+        return all_finite(ym, n);
+    }
+    for (size_t e = 0; e < n; e++) {
+        double m = xm[e], r = xr[e];
+        if (a != 1) slpi_ref_mrmat_scalar_pow2(&m, &r, a, m, r);
+        slpi_ref_mrmat_scalar_add(ym + e, yr + e, ym[e], yr[e], m, r);
+    }
+    return all_finite(ym, n) && all_finite(yr, n);
+}
+
 int slpi_ref_mrmat_axpy(slpi_ref_mr *Y, double a, const slpi_ref_mr *X, int skew)
 {
     int n = Y->rows, c = Y->c, ok = 1;
+    if (!skew) /* entry by entry in memory order, each as slpi_ref_mrmat_axpy_at's */
+        return a == 1 ? axpy_flat(Y->mid, Y->rad, 1, X->mid, X->rad, (size_t)n * Y->cols * c)
+                      : axpy_flat(Y->mid, Y->rad, a, X->mid, X->rad, (size_t)n * Y->cols * c);
     for (int i = 0; i < n; i++)
         for (int j = 0; j < Y->cols; j++)
             for (int p = 0; p < c; p++) {

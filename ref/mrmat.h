@@ -164,14 +164,15 @@ static inline void slpi_ref_mrmat_axpy_at(double *ym, double *yr, double a, cons
 int slpi_ref_mrmat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *why, size_t why_len);
 
 /* Real products with a table (docs/design.md#blas-route): C = X T (t_left = 0; X m x k, T
- * k x n) or C = T X (t_left = 1; T m x k, X k x n), row-major doubles, enclosed for every
+ * k x n) or C = T X (t_left = 1; T m x k, X k x n), row-major doubles (T's rows ldt
+ * apart: a block of a wider table), enclosed for every
  * X in <mX, rX> (componentwise radii) and T in <mT, sT> (one radius sT for every entry),
  * given nT >= the 2-norm of every row and column of mT (slpi_ref_mrmat_norm_bound): the
  * midpoints by one dgemm, the radius from norms of X's rows (columns) alone, O(k) each
  * (ref/mrmat.c's header, table form); rC NULL: the midpoints alone (rX not read).
  * Returns 1, or 0 with the reason in why. */
 int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const double *mX, const double *rX,
-                              const double *mT, double sT, double nT, int t_left, char *why, size_t why_len);
+                              const double *mT, int ldt, double sT, double nT, int t_left, char *why, size_t why_len);
 /* An upper bound of the 2-norm of every row and every column of the row-major M */
 double slpi_ref_mrmat_norm_bound(const double *M, int rows, int cols);
 

@@ -20,10 +20,14 @@
  * balls of rows 0 and n-1 at set-up. The rows a < ceil(n/2) of each parity hold every
  * entry (N^3/6 doubles: 1.4 GB at N = 1024, where the balls would take about 32 GB), and
  * each transform folds its data first, x_a +- x_{n-1-a} (the analysis), or unfolds its
- * result (the synthesis), so it reads half the table. The Poisson solve of the
- * generator, the per-diagonal Thomas solves
- * of ref/zeitlin-basis.c, runs in midpoint–radius doubles (the scalar arithmetic of
- * ref/mrmat.h) on the Thomas factors as doubles (z->twd, made with the factors).
+ * result (the synthesis), so it reads half the table. The noise transforms read only
+ * the table's columns of coefficients at or above alpha0 (first_column: on each diagonal
+ * the leading columns are the degrees l below the noise's; with the noise on l >= N/2,
+ * 31 % of the table's reads are skipped). The Poisson solve of the generator, the
+ * per-diagonal Thomas solves of ref/zeitlin-basis.c, runs in midpoint–radius doubles
+ * (the scalar arithmetic of ref/mrmat.h) on the Thomas factors as doubles (z->twd, made
+ * with the factors), four diagonals side by side (thomas_mr: each solve's operations and
+ * their order its own, so the same bits as one at a time).
  * The multiplier's solve sum_alpha omega_alpha(X) / lambda(l) Y_alpha, linear with
  * M_m = V_m diag(1/lambda) V_m^T on each diagonal, is taken in centred form (on the route
  * and in Arb): the map of X's midpoint, widened by the norms of M_m (made once by one
@@ -49,116 +53,128 @@ static int coeff_index(int l, int m, int part, int alpha0)
     return alpha < alpha0 ? -1 : alpha - alpha0;
 }
 
-/* om[alpha - alpha0] (radii orad) = the row [Re d; Im d]^T V_m of each diagonal, without
+/* The first column j (of the cols of diagonal m's half of parity odd) whose coefficient
+ * (l = m + 2 j + odd) has a part at or above alpha0: the columns before it are neither
+ * analysed nor synthesised (alpha grows with l, so they are the leading ones) */
+static int first_column(int m, int odd, int cols, int alpha0)
+{
+    int j = 0;
+    while (j < cols && coeff_index(m + 2 * j + odd, m, 0, alpha0) < 0 && coeff_index(m + 2 * j + odd, m, 1, alpha0) < 0)
+        j++;
+    return j;
+}
+
+/* om[alpha - alpha0] (radii orad) = the row [Re d; Im d]^T V_m of diagonal m, without
  * the factor s_m: the analysis up to s_m, through the halves: the even columns from the
  * folded d_a + d_{n-1-a}, the odd ones from d_a - d_{n-1-a} (a < n/2; the middle entry
  * of an odd n once, in the even fold, and 0 in the odd one). orad NULL: om alone, the
- * same bits, X's radii not read. */
-static int analysis_d(double *om, double *orad, const slpi_ref_mr *X, int alpha0, const slpi_ref_zeitlin_mr *t)
+ * same bits, X's radii not read. d: 12 N doubles of scratch. */
+static int analysis_diag(double *om, double *orad, const slpi_ref_mr *X, int m, int alpha0,
+                         const slpi_ref_zeitlin_mr *t, double *d)
 {
-    int N = t->N, ok = 1;
+    int N = t->N, ok = 1, n = N - m, h = (n + 1) / 2;
     char why[160];
-    double *d = malloc(sizeof(double) * 12 * (size_t)N); /* mid, rad of [Re; Im], its folds, the results */
-    if (d == NULL) return 0;
     double *dm = d, *dr = d + 2 * N, *fm = d + 4 * N, *fr = d + 6 * N, *pm = d + 8 * N, *pr = d + 10 * N;
-    for (int m = 0; m < N && ok; m++) {
-        int n = N - m, h = (n + 1) / 2;
-        for (int a = 0; a < n; a++) {
-            size_t e = ((size_t)(a + m) * N + a) * 2;
-            dm[a] = X->mid[e], dm[n + a] = X->mid[e + 1];
-            if (orad != NULL) dr[a] = X->rad[e], dr[n + a] = X->rad[e + 1];
-        }
-        for (int odd = 0; odd < 2 && ok; odd++) {
-            int cols = odd ? n / 2 : h;
-            if (cols == 0) continue;
-            for (int part = 0; part < 2; part++) /* fold row part of d: (2 x h) */
-                for (int a = 0; a < h; a++) {
-                    const double *xm = dm + part * n, *xr = dr + part * n;
-                    double *ym = fm + part * h + a, *yr = fr + part * h + a;
-                    if (a == n - 1 - a)
-                        *ym = odd ? 0 : xm[a], *yr = odd || orad == NULL ? 0 : xr[a];
-                    else if (orad == NULL) /* the scalar sums' midpoints */
-                        *ym = odd ? xm[a] - xm[n - 1 - a] : xm[a] - -xm[n - 1 - a];
-                    else if (odd)
-                        slpi_ref_mrmat_scalar_sub(ym, yr, xm[a], xr[a], xm[n - 1 - a], xr[n - 1 - a]);
-                    else
-                        slpi_ref_mrmat_scalar_add(ym, yr, xm[a], xr[a], xm[n - 1 - a], xr[n - 1 - a]);
-                }
-            ok = slpi_ref_mrmat_gemm_table(pm, orad != NULL ? pr : NULL, 2, h, cols, fm, fr,
-                                           slpi_ref_zeitlin_mr_half(t, m, odd), t->rad[m], t->nrm[2 * m + odd], 0, why,
-                                           sizeof why);
-            for (int j = 0; j < cols && ok; j++)
-                for (int part = 0; part < 2; part++) {
-                    int i = coeff_index(m + 2 * j + odd, m, part, alpha0);
-                    if (i >= 0) {
-                        om[i] = pm[part * cols + j];
-                        if (orad != NULL) orad[i] = pr[part * cols + j];
-                    }
-                }
-        }
+    for (int a = 0; a < n; a++) {
+        size_t e = ((size_t)(a + m) * N + a) * 2;
+        dm[a] = X->mid[e], dm[n + a] = X->mid[e + 1];
+        if (orad != NULL) dr[a] = X->rad[e], dr[n + a] = X->rad[e + 1];
     }
-    free(d);
+    for (int odd = 0; odd < 2 && ok; odd++) {
+        int cols = odd ? n / 2 : h, j0 = first_column(m, odd, cols, alpha0);
+        if (j0 == cols) continue;
+        for (int part = 0; part < 2; part++) /* fold row part of d: (2 x h) */
+            for (int a = 0; a < h; a++) {
+                const double *xm = dm + part * n, *xr = dr + part * n;
+                double *ym = fm + part * h + a, *yr = fr + part * h + a;
+                if (a == n - 1 - a)
+                    *ym = odd ? 0 : xm[a], *yr = odd || orad == NULL ? 0 : xr[a];
+                else if (orad == NULL) /* the scalar sums' midpoints */
+                    *ym = odd ? xm[a] - xm[n - 1 - a] : xm[a] - -xm[n - 1 - a];
+                else if (odd)
+                    slpi_ref_mrmat_scalar_sub(ym, yr, xm[a], xr[a], xm[n - 1 - a], xr[n - 1 - a]);
+                else
+                    slpi_ref_mrmat_scalar_add(ym, yr, xm[a], xr[a], xm[n - 1 - a], xr[n - 1 - a]);
+            }
+        ok = slpi_ref_mrmat_gemm_table(pm, orad != NULL ? pr : NULL, 2, h, cols - j0, fm, fr,
+                                       slpi_ref_zeitlin_mr_half(t, m, odd) + j0, cols, t->rad[m], t->nrm[2 * m + odd],
+                                       0, why, sizeof why);
+        for (int j = j0; j < cols && ok; j++)
+            for (int part = 0; part < 2; part++) {
+                int i = coeff_index(m + 2 * j + odd, m, part, alpha0);
+                if (i >= 0) {
+                    om[i] = pm[part * (cols - j0) + j - j0];
+                    if (orad != NULL) orad[i] = pr[part * (cols - j0) + j - j0];
+                }
+            }
+    }
     return ok;
 }
 
 /* X = sum_alpha v_alpha (the synthesis's coefficients after the factor 1/s_m) through the
  * tables: [p_cos, p_sin] = V_m [v_cos, v_sin] on each diagonal, from the halves: with E
  * and O the even and odd columns' products (h x 2), p_a = E_a + O_a and p_{n-1-a} = E_a -
- * O_a (a < n/2; the middle entry of an odd n is E + O, O's row there being 0). X->rad
- * NULL: X's midpoints alone, the same bits, vr not read. */
+ * O_a (a < n/2; the middle entry of an odd n is E + O, O's row there being 0): diagonal
+ * m of X (X zero before). X->rad NULL: X's midpoints alone, the same bits, vr not read.
+ * d: 12 N doubles of scratch. */
+static int synthesis_diag(slpi_ref_mr *X, const double *vm, const double *vr, int m, int alpha0,
+                          const slpi_ref_zeitlin_mr *t, double *d)
+{
+    int N = t->N, ok = 1, n = N - m, h = (n + 1) / 2, any = 0, rad = X->rad != NULL;
+    char why[160];
+    double *wm = d, *wr = d + 2 * N, *em = d + 4 * N, *er = d + 6 * N, *qm = d + 8 * N, *qr = d + 10 * N;
+    for (int odd = 0; odd < 2 && ok; odd++) {
+        int cols = odd ? n / 2 : h, anyp = 0, j0 = first_column(m, odd, cols, alpha0);
+        double *pm = odd ? qm : em, *pr = odd ? qr : er;
+        for (int j = j0; j < cols; j++)
+            for (int part = 0; part < 2; part++) {
+                int i = coeff_index(m + 2 * j + odd, m, part, alpha0);
+                wm[2 * j + part] = i < 0 ? 0 : vm[i];
+                if (rad) wr[2 * j + part] = i < 0 ? 0 : vr[i];
+                /* without radii as with the noise's, never 0 (their products add eta) */
+                anyp |= i >= 0 && (vm[i] != 0 || !rad || vr[i] != 0);
+            }
+        if (anyp)
+            ok = slpi_ref_mrmat_gemm_table(pm, rad ? pr : NULL, h, cols - j0, 2, wm + 2 * j0, wr + 2 * j0,
+                                           slpi_ref_zeitlin_mr_half(t, m, odd) + j0, cols, t->rad[m],
+                                           t->nrm[2 * m + odd], 1, why, sizeof why);
+        else
+            memset(pm, 0, sizeof(double) * 2 * (size_t)h), memset(pr, 0, sizeof(double) * 2 * (size_t)h);
+        any |= anyp;
+    }
+    if (!any) return ok;
+    for (int a = 0; a < h && ok; a++)
+        for (int side = 0; side < 2 && (side == 0 || a != n - 1 - a); side++) {
+            int b = side ? n - 1 - a : a;
+            size_t lo = ((size_t)(b + m) * N + b) * 2, up = ((size_t)b * N + b + m) * 2;
+            double p[2], r[2];
+            for (int part = 0; part < 2; part++)
+                if (!rad) /* the scalar sums' midpoints */
+                    p[part] = side ? em[2 * a + part] - qm[2 * a + part] : em[2 * a + part] - -qm[2 * a + part];
+                else if (side)
+                    slpi_ref_mrmat_scalar_sub(p + part, r + part, em[2 * a + part], er[2 * a + part], qm[2 * a + part],
+                                              qr[2 * a + part]);
+                else
+                    slpi_ref_mrmat_scalar_add(p + part, r + part, em[2 * a + part], er[2 * a + part], qm[2 * a + part],
+                                              qr[2 * a + part]);
+            X->mid[lo + 1] = X->mid[up + 1] = p[1];
+            if (rad) X->rad[lo + 1] = X->rad[up + 1] = r[1];
+            if (m == 0) continue;
+            X->mid[lo] = p[0], X->mid[up] = -p[0];
+            if (rad) X->rad[lo] = X->rad[up] = r[0];
+        }
+    return ok;
+}
+
+/* X = sum_alpha v_alpha, diagonal by diagonal (synthesis_diag) */
 static int synthesis_d(slpi_ref_mr *X, const double *vm, const double *vr, int alpha0, const slpi_ref_zeitlin_mr *t)
 {
     int N = t->N, ok = 1;
-    char why[160];
     double *d = malloc(sizeof(double) * 12 * (size_t)N); /* mid, rad of [v_cos v_sin] and of E and O */
     if (d == NULL) return 0;
-    double *wm = d, *wr = d + 2 * N, *em = d + 4 * N, *er = d + 6 * N, *qm = d + 8 * N, *qr = d + 10 * N;
-    int rad = X->rad != NULL;
     memset(X->mid, 0, sizeof(double) * 2 * (size_t)N * N);
-    if (rad) memset(X->rad, 0, sizeof(double) * 2 * (size_t)N * N);
-    for (int m = 0; m < N && ok; m++) {
-        int n = N - m, h = (n + 1) / 2, any = 0;
-        for (int odd = 0; odd < 2 && ok; odd++) {
-            int cols = odd ? n / 2 : h, anyp = 0;
-            double *pm = odd ? qm : em, *pr = odd ? qr : er;
-            for (int j = 0; j < cols; j++)
-                for (int part = 0; part < 2; part++) {
-                    int i = coeff_index(m + 2 * j + odd, m, part, alpha0);
-                    wm[2 * j + part] = i < 0 ? 0 : vm[i];
-                    if (rad) wr[2 * j + part] = i < 0 ? 0 : vr[i];
-                    /* without radii as with the noise's, never 0 (their products add eta) */
-                    anyp |= i >= 0 && (vm[i] != 0 || !rad || vr[i] != 0);
-                }
-            if (anyp)
-                ok = slpi_ref_mrmat_gemm_table(pm, rad ? pr : NULL, h, cols, 2, wm, wr,
-                                               slpi_ref_zeitlin_mr_half(t, m, odd), t->rad[m], t->nrm[2 * m + odd], 1,
-                                               why, sizeof why);
-            else
-                memset(pm, 0, sizeof(double) * 2 * (size_t)h), memset(pr, 0, sizeof(double) * 2 * (size_t)h);
-            any |= anyp;
-        }
-        if (!any) continue;
-        for (int a = 0; a < h && ok; a++)
-            for (int side = 0; side < 2 && (side == 0 || a != n - 1 - a); side++) {
-                int b = side ? n - 1 - a : a;
-                size_t lo = ((size_t)(b + m) * N + b) * 2, up = ((size_t)b * N + b + m) * 2;
-                double p[2], r[2];
-                for (int part = 0; part < 2; part++)
-                    if (!rad) /* the scalar sums' midpoints */
-                        p[part] = side ? em[2 * a + part] - qm[2 * a + part] : em[2 * a + part] - -qm[2 * a + part];
-                    else if (side)
-                        slpi_ref_mrmat_scalar_sub(p + part, r + part, em[2 * a + part], er[2 * a + part],
-                                                  qm[2 * a + part], qr[2 * a + part]);
-                    else
-                        slpi_ref_mrmat_scalar_add(p + part, r + part, em[2 * a + part], er[2 * a + part],
-                                                  qm[2 * a + part], qr[2 * a + part]);
-                X->mid[lo + 1] = X->mid[up + 1] = p[1];
-                if (rad) X->rad[lo + 1] = X->rad[up + 1] = r[1];
-                if (m == 0) continue;
-                X->mid[lo] = p[0], X->mid[up] = -p[0];
-                if (rad) X->rad[lo] = X->rad[up] = r[0];
-            }
-    }
+    if (X->rad != NULL) memset(X->rad, 0, sizeof(double) * 2 * (size_t)N * N);
+    for (int m = 0; m < N && ok; m++) ok = synthesis_diag(X, vm, vr, m, alpha0, t, d);
     free(d);
     return ok;
 }
@@ -210,17 +226,28 @@ int slpi_ref_zeitlin_noise_mr(acb_mat_t T, const acb_mat_t X, int alpha0, const 
 int slpi_ref_zeitlin_noise_dd(slpi_ref_mr *T, const slpi_ref_mr *X, int alpha0, const double *wm, const double *wr,
                               const slpi_ref_zeitlin_mr *t)
 {
-    int N = t->N, nal = N * N - 1 - alpha0, ok;
-    double *o = malloc(sizeof(double) * 2 * (size_t)(nal > 0 ? nal : 1));
+    int N = t->N, nal = N * N - 1 - alpha0, ok = 1, rad = T->rad != NULL;
+    size_t no = 2 * (size_t)(nal > 0 ? nal : 1);
+    double *o = malloc(sizeof(double) * (no + 12 * (size_t)N)), *d = o + no; /* the coefficients, the scratch */
     if (o == NULL) return 0;
-    int rad = T->rad != NULL;
-    ok = analysis_d(o, rad ? o + nal : NULL, X, alpha0, t);
-    for (int i = 0; i < nal && ok; i++) /* (w omega) / s_m = w (omega / s_m): s_m cancels */
-        if (rad)
-            slpi_ref_mrmat_scalar_mul(o + i, o + nal + i, wm[i], wr[i], o[i], o[nal + i]);
-        else
-            o[i] = wm[i] * o[i];
-    ok = ok && synthesis_d(T, o, o + nal, alpha0, t);
+    memset(T->mid, 0, sizeof(double) * 2 * (size_t)N * N);
+    if (rad) memset(T->rad, 0, sizeof(double) * 2 * (size_t)N * N);
+    /* diagonal by diagonal: the analysis of diagonal m gives the coefficients of order m,
+     * which are those its synthesis takes, so each half table is read twice while it is
+     * in cache (the same operations as the whole analysis, then the whole synthesis) */
+    for (int m = 0; m < N && ok; m++) {
+        ok = analysis_diag(o, rad ? o + nal : NULL, X, m, alpha0, t, d);
+        for (int l = m; l < N && ok; l++)
+            for (int part = 0; part < 2; part++) {
+                int i = coeff_index(l, m, part, alpha0);
+                if (i < 0) continue;
+                if (rad) /* (w omega) / s_m = w (omega / s_m): s_m cancels */
+                    slpi_ref_mrmat_scalar_mul(o + i, o + nal + i, wm[i], wr[i], o[i], o[nal + i]);
+                else
+                    o[i] = wm[i] * o[i];
+            }
+        ok = ok && synthesis_diag(T, o, o + nal, m, alpha0, t, d);
+    }
     free(o);
     return ok;
 }
@@ -432,28 +459,60 @@ static inline void mul_by(double *zm, double *zr, double ym, double yr, int rad)
         *zm *= ym;
 }
 
-/* p (n complex balls: mid pm, rad pr, re and im interleaved) <- the solution of the
- * tridiagonal with Thomas factors f (mid fm, rad fr: 1/w_i at i, the multipliers at n + i)
- * and off-diagonal e (em, er), as thomas_solve of ref/zeitlin-basis.c; rad 0: pm alone
- * (pr, fr, er not read), the same bits */
-static void thomas_mr(double *pm, double *pr, const double *fm, const double *fr, const double *em, const double *er,
-                      int n, int rad)
+/* One tridiagonal solve: its right-hand side and solution p (n complex balls: mid pm,
+ * rad pr, re and im interleaved), its Thomas factors f (mid fm, rad fr: 1/w_i at i, the
+ * multipliers at n + i) and off-diagonal e (em, er) */
+typedef struct {
+    double *pm, *pr;
+    const double *fm, *fr, *em, *er;
+    int n;
+} thomas_lane;
+
+/* the solve of each of the L lanes, as thomas_solve of ref/zeitlin-basis.c; rad 0: pm
+ * alone (pr, fr, er not read), the same bits. Each lane's chain of dependent operations is
+ * its own and in its own order; the lanes advance side by side, row by row, so that one
+ * lane's radius arithmetic (a chain of roundings up, bound by its latency) overlaps the
+ * others' (docs/experiments.md#thomas-lanes) */
+static void thomas_mr(thomas_lane *s, int L, int rad)
 {
-    for (int i = 1; i < n; i++)
-        for (int c = 0; c < 2; c++) {
-            int a = 2 * i + c, b = 2 * (i - 1) + c;
-            mul_sub(pm + a, rad ? pr + a : NULL, pm[b], rad ? pr[b] : 0, fm[n + i - 1], rad ? fr[n + i - 1] : 0, rad);
+    int most = 0;
+    for (int l = 0; l < L; l++) most = s[l].n > most ? s[l].n : most;
+    for (int i = 1; i < most; i++)
+        for (int l = 0; l < L; l++) {
+            thomas_lane *t = s + l;
+            if (i >= t->n) continue;
+            for (int c = 0; c < 2; c++) {
+                int a = 2 * i + c, b = 2 * (i - 1) + c;
+                mul_sub(t->pm + a, rad ? t->pr + a : NULL, t->pm[b], rad ? t->pr[b] : 0, t->fm[t->n + i - 1],
+                        rad ? t->fr[t->n + i - 1] : 0, rad);
+            }
         }
-    for (int c = 0; c < 2; c++) {
-        int a = 2 * (n - 1) + c;
-        mul_by(pm + a, rad ? pr + a : NULL, fm[n - 1], rad ? fr[n - 1] : 0, rad);
+    for (int l = 0; l < L; l++) {
+        thomas_lane *t = s + l;
+        for (int c = 0; c < 2 && t->n > 0; c++) {
+            int a = 2 * (t->n - 1) + c;
+            mul_by(t->pm + a, rad ? t->pr + a : NULL, t->fm[t->n - 1], rad ? t->fr[t->n - 1] : 0, rad);
+        }
     }
-    for (int i = n - 2; i >= 0; i--)
-        for (int c = 0; c < 2; c++) {
-            int a = 2 * i + c, b = 2 * (i + 1) + c;
-            mul_sub(pm + a, rad ? pr + a : NULL, pm[b], rad ? pr[b] : 0, em[i], rad ? er[i] : 0, rad);
-            mul_by(pm + a, rad ? pr + a : NULL, fm[i], rad ? fr[i] : 0, rad);
+    for (int i = most - 2; i >= 0; i--)
+        for (int l = 0; l < L; l++) {
+            thomas_lane *t = s + l;
+            if (i > t->n - 2) continue;
+            for (int c = 0; c < 2; c++) {
+                int a = 2 * i + c, b = 2 * (i + 1) + c;
+                mul_sub(t->pm + a, rad ? t->pr + a : NULL, t->pm[b], rad ? t->pr[b] : 0, t->em[i], rad ? t->er[i] : 0,
+                        rad);
+                mul_by(t->pm + a, rad ? t->pr + a : NULL, t->fm[i], rad ? t->fr[i] : 0, rad);
+            }
         }
+}
+
+/* the lane of diagonal d's factors t (n = N - d unknowns) on p; off 1: the d = 0 solve
+ * on 1..N-1 (p_0 pinned), n - 1 unknowns */
+static thomas_lane lane_of(double *pm, double *pr, const double *t, int n, int off)
+{
+    thomas_lane s = { pm + 2 * off, pr + 2 * off, t, t + 2 * n, t + 4 * n + off, t + 5 * n + off, n - off };
+    return s;
 }
 
 /* the mean of the n parts x[2 i] (stride 2) subtracted from each, as balls (rad 0: xm alone) */
@@ -488,10 +547,14 @@ int slpi_ref_zeitlin_poisson_mr(acb_mat_t P, const acb_mat_t X, const slpi_ref_z
     return ok;
 }
 
+/* diagonals solved side by side (thomas_mr) */
+#define POISSON_LANES 4
+
 int slpi_ref_zeitlin_poisson_dd(slpi_ref_mr *P, const slpi_ref_mr *X, const slpi_ref_zeitlin *z)
 {
     int N = z->N, ok = z->twd != NULL, rad = P->rad != NULL;
-    double *pm = malloc(sizeof(double) * 4 * (size_t)N), *pr = pm + 2 * N;
+    double *pm = malloc(sizeof(double) * 4 * POISSON_LANES * (size_t)N), *pr = pm + 2 * POISSON_LANES * N;
+    thomas_lane s[POISSON_LANES];
     ok = ok && pm != NULL;
     /* d = 0: x_a = Im X_aa - Tr/N (real), shift 0: p_0 pinned, solve on 1..N-1; the mean subtracted */
     for (int a = 0; a < N && ok; a++) {
@@ -499,14 +562,11 @@ int slpi_ref_zeitlin_poisson_dd(slpi_ref_mr *P, const slpi_ref_mr *X, const slpi
         if (rad) pr[2 * a] = X->rad[((size_t)a * N + a) * 2 + 1], pr[2 * a + 1] = 0;
     }
     if (ok) {
-        const double *t = z->twd[0];
+        int pinned = arb_is_zero(z->shift);
         mean_sub_mr(pm, pr, N, rad);
-        if (arb_is_zero(z->shift)) {
-            pm[0] = pr[0] = 0;
-            thomas_mr(pm + 2, pr + 2, t, t + 2 * N, t + 4 * N + 1, t + 5 * N + 1, N - 1, rad);
-        } else {
-            thomas_mr(pm, pr, t, t + 2 * N, t + 4 * N, t + 5 * N, N, rad);
-        }
+        if (pinned) pm[0] = pr[0] = 0;
+        s[0] = lane_of(pm, pr, z->twd[0], N, pinned);
+        thomas_mr(s, 1, rad);
         mean_sub_mr(pm, pr, N, rad);
         memset(P->mid, 0, sizeof(double) * 2 * (size_t)N * N);
         if (rad) memset(P->rad, 0, sizeof(double) * 2 * (size_t)N * N);
@@ -515,23 +575,32 @@ int slpi_ref_zeitlin_poisson_dd(slpi_ref_mr *P, const slpi_ref_mr *X, const slpi
             if (rad) P->rad[((size_t)a * N + a) * 2 + 1] = pr[2 * a];
         }
     }
-    /* d >= 1: L_d p = x_d on the superdiagonal; mirror to the subdiagonal */
-    for (int d = 1; d < N && ok; d++) {
-        int n = N - d;
-        const double *t = z->twd[d];
-        for (int a = 0; a < n; a++) {
-            size_t e = ((size_t)a * N + a + d) * 2;
-            pm[2 * a] = X->mid[e], pm[2 * a + 1] = X->mid[e + 1];
-            if (rad) pr[2 * a] = X->rad[e], pr[2 * a + 1] = X->rad[e + 1];
+    /* d >= 1: L_d p = x_d on the superdiagonal, POISSON_LANES diagonals at a time; mirror
+     * to the subdiagonal */
+    for (int d0 = 1; d0 < N && ok; d0 += POISSON_LANES) {
+        int L = N - d0 < POISSON_LANES ? N - d0 : POISSON_LANES;
+        for (int l = 0; l < L; l++) {
+            int d = d0 + l, n = N - d;
+            double *qm = pm + 2 * l * N, *qr = pr + 2 * l * N;
+            for (int a = 0; a < n; a++) {
+                size_t e = ((size_t)a * N + a + d) * 2;
+                qm[2 * a] = X->mid[e], qm[2 * a + 1] = X->mid[e + 1];
+                if (rad) qr[2 * a] = X->rad[e], qr[2 * a + 1] = X->rad[e + 1];
+            }
+            s[l] = lane_of(qm, qr, z->twd[d], n, 0);
         }
-        thomas_mr(pm, pr, t, t + 2 * n, t + 4 * n, t + 5 * n, n, rad);
-        for (int a = 0; a < n; a++) {
-            size_t up = ((size_t)a * N + a + d) * 2, lo = ((size_t)(a + d) * N + a) * 2;
-            P->mid[up] = pm[2 * a], P->mid[lo] = -pm[2 * a];
-            P->mid[up + 1] = P->mid[lo + 1] = pm[2 * a + 1];
-            if (!rad) continue;
-            P->rad[up] = P->rad[lo] = pr[2 * a];
-            P->rad[up + 1] = P->rad[lo + 1] = pr[2 * a + 1];
+        thomas_mr(s, L, rad);
+        for (int l = 0; l < L; l++) {
+            int d = d0 + l, n = N - d;
+            const double *qm = pm + 2 * l * N, *qr = pr + 2 * l * N;
+            for (int a = 0; a < n; a++) {
+                size_t up = ((size_t)a * N + a + d) * 2, lo = ((size_t)(a + d) * N + a) * 2;
+                P->mid[up] = qm[2 * a], P->mid[lo] = -qm[2 * a];
+                P->mid[up + 1] = P->mid[lo + 1] = qm[2 * a + 1];
+                if (!rad) continue;
+                P->rad[up] = P->rad[lo] = qr[2 * a];
+                P->rad[up + 1] = P->rad[lo + 1] = qr[2 * a + 1];
+            }
         }
     }
     free(pm);

@@ -32,7 +32,10 @@
  *     exponent, subnormals and zero included;
  *   - the probe passes on this machine's BLAS and refuses (in a child process: the probe
  *     runs once per process) a thread rounding upward and, on x86, flush-to-zero; a
- *     product beyond the double range is refused with a reason.
+ *     product beyond the double range is refused with a reason, and a product and a sum
+ *     whose result leaves it at any one entry (check_overflow_at);
+ *   - factors far below 2^-511 times factors far above: the product holds the exact
+ *     product of the balls' corners (check_tiny: such parts are lifted, not dropped).
  * The verified solve (ref/mrsolve.c) has its own program, t-ref-mrsolve.c; the inputs'
  * generators are tests/ref/mrutil.h. Internal interface ref/mrmat.h. */
 #include "mrutil.h"
@@ -250,7 +253,13 @@ static void check_table(int m, int k, int n, int t_left, int kind)
     double nT = slpi_ref_mrmat_norm_bound(mT, tr, tc);
     for (int e = 0; e < m * n; e++) mC[e] = NAN; /* every entry must be written */
     char why[200] = "";
-    int ok = slpi_ref_mrmat_gemm_table(mC, rC, m, k, n, mX, rX, mT, sT, nT, t_left, why, sizeof why);
+    /* the table as a block of a wider one (row stride ldt), its padding NaN: never read */
+    int ldt = tc + (int)test_rand_int(4);
+    double *mTw = malloc(sizeof(double) * (size_t)tr * ldt);
+    for (int i = 0; i < tr; i++)
+        for (int j = 0; j < ldt; j++) mTw[(size_t)i * ldt + j] = j < tc ? mT[(size_t)i * tc + j] : NAN;
+    int ok = slpi_ref_mrmat_gemm_table(mC, rC, m, k, n, mX, rX, mTw, ldt, sT, nT, t_left, why, sizeof why);
+    free(mTw);
     TEST_CHECKF(ok, "table %dx%dx%d t_left=%d kind %d: refused: %s", m, k, n, t_left, kind, why);
     if (t_left)
         acb_mat_mul(R, T, X, PREC);
@@ -292,6 +301,103 @@ static void check_refusal(void)
     TEST_CHECKF(strstr(why, "double range") != NULL, "the refusal names its reason: %s", why);
     acb_mat_clear(A);
     acb_mat_clear(C);
+}
+
+/* Factors far below 2^-511 (A: midpoints about 2^-600, radii about 2^-620) times factors
+ * far above (B: about 2^590, radii 2^570 or 0), real and complex: the radius product
+ * lifts such parts to 2^-511 instead of dropping them (ref/mrmat.c's header: no
+ * subnormal factor), so C = A B holds the exact product of the corners mA + rA, mB + rB,
+ * which lies about 2^-30 (relative) from the midpoints' */
+/* z = m + r exactly */
+static void corner(arb_t z, double m, double r)
+{
+    arb_t t;
+    arb_init(t);
+    arb_set_d(z, m);
+    arb_set_d(t, r);
+    arb_add(z, z, t, ARF_PREC_EXACT);
+    arb_clear(t);
+}
+
+static void check_tiny(int m, int k, int n, int c)
+{
+    slpi_ref_mr A = { 0 }, B = { 0 }, C = { 0 };
+    char why[200] = "";
+    int ok = slpi_ref_mrmat_init(&A, m, k, c) && slpi_ref_mrmat_init(&B, k, n, c);
+    int rb = (int)test_rand_int(2);
+    for (int e = 0; ok && e < m * k * c; e++)
+        A.mid[e] = ldexp(test_rand_uniform(0.5, 1), -600), A.rad[e] = ldexp(test_rand_uniform(0.5, 1), -620);
+    for (int e = 0; ok && e < k * n * c; e++)
+        B.mid[e] = ldexp(test_rand_uniform(0.5, 1), 590), B.rad[e] = rb ? ldexp(test_rand_uniform(0.5, 1), 570) : 0;
+    ok = ok && slpi_ref_mrmat_mul_mr(&C, &A, &B, why, sizeof why);
+    TEST_CHECKF(ok, "tiny %dx%dx%d c=%d: refused: %s", m, k, n, c, why);
+    acb_t s, x, y;
+    arb_t ball;
+    acb_init(s), acb_init(x), acb_init(y), arb_init(ball);
+    int in = 1;
+    for (int i = 0; ok && in && i < m; i++)
+        for (int j = 0; in && j < n; j++) {
+            acb_zero(s);
+            for (int l = 0; l < k; l++) {
+                size_t a = ((size_t)i * k + l) * c, b = ((size_t)l * n + j) * c;
+                acb_zero(x), acb_zero(y);
+                for (int p = 0; p < c; p++) {
+                    corner(p ? acb_imagref(x) : acb_realref(x), A.mid[a + p], A.rad[a + p]);
+                    corner(p ? acb_imagref(y) : acb_realref(y), B.mid[b + p], B.rad[b + p]);
+                }
+                acb_addmul(s, x, y, ARF_PREC_EXACT);
+            }
+            for (int p = 0; p < c; p++) {
+                size_t e = ((size_t)i * n + j) * c + p;
+                arb_set_d(ball, C.mid[e]);
+                mag_set_d(arb_radref(ball), C.rad[e]);
+                in = arb_contains(ball, p ? acb_imagref(s) : acb_realref(s));
+                TEST_CHECKF(in,
+                            "tiny %dx%dx%d c=%d rB=%d: entry (%d,%d) part %d %.17g +- %g misses the corners' product",
+                            m, k, n, c, rb, i, j, p, C.mid[e], C.rad[e]);
+            }
+        }
+    acb_clear(s), acb_clear(x), acb_clear(y), arb_clear(ball);
+    slpi_ref_mrmat_clear(&A);
+    slpi_ref_mrmat_clear(&B);
+    slpi_ref_mrmat_clear(&C);
+}
+
+/* A result beyond the double range at every position e is refused (the finiteness
+ * checks read every entry, the tail after the last whole block of four included): an
+ * n x n product (real or complex) whose entry e overflows, with radii and midpoints
+ * alone, and Y + X whose midpoint or whose radius alone overflows at e */
+static void check_overflow_at(int n, int c)
+{
+    size_t all = (size_t)n * n * c;
+    for (size_t e = 0; e < all; e++) {
+        slpi_ref_mr A = { 0 }, B = { 0 }, C = { 0 };
+        char why[200] = "";
+        int ok = slpi_ref_mrmat_init(&A, n, n, c) && slpi_ref_mrmat_init(&B, n, n, c);
+        for (size_t f = 0; ok && f < all; f++) {
+            A.mid[f] = f % ((size_t)(n + 1) * c) == 0 ? 2 : 0, A.rad[f] = 0; /* 2 I */
+            B.mid[f] = f == e ? 0.75 * DBL_MAX : 0.5, B.rad[f] = 0x1p-60;
+        }
+        TEST_CHECK(ok);
+        for (int with_rad = 0; ok && with_rad < 2; with_rad++) {
+            int got = with_rad ? slpi_ref_mrmat_mul_mr(&C, &A, &B, why, sizeof why)
+                               : slpi_ref_mrmat_mul_mr_mid(&C, &A, &B, why, sizeof why);
+            TEST_CHECKF(!got && strstr(why, "double range") != NULL,
+                        "product %dx%d c=%d overflowing at %zu (radii %d): refused: %s", n, n, c, e, with_rad, why);
+            slpi_ref_mrmat_clear(&C);
+        }
+        for (int part = 0; ok && part < 2; part++) { /* 0: the midpoint overflows, 1: the radius alone */
+            for (size_t f = 0; f < all; f++) A.mid[f] = B.mid[f] = 0.5, A.rad[f] = B.rad[f] = 0x1p-60;
+            if (part)
+                A.rad[e] = B.rad[e] = 0.75 * DBL_MAX;
+            else
+                A.mid[e] = B.mid[e] = 0.75 * DBL_MAX;
+            TEST_CHECKF(!slpi_ref_mrmat_axpy(&A, 1, &B, 0), "axpy %dx%d c=%d overflowing at %zu (%s): refused", n, n, c,
+                        e, part ? "radius" : "midpoint");
+        }
+        slpi_ref_mrmat_clear(&A);
+        slpi_ref_mrmat_clear(&B);
+    }
 }
 
 /* The probe in a child: mode 0 rounds upward, mode 1 flushes subnormals to zero; `later`:
@@ -469,5 +575,12 @@ int main(void)
         for (int kind = 0; kind < K_COUNT; kind++)
             for (int v = 0; v < 4; v++) check_axpy(v & 1 ? 9 : 1, kind, v >> 1, (int)test_rand_int(2));
     check_refusal();
+    for (int n = 1; n <= 3; n++)
+        for (int c = 1; c <= 2; c++) check_overflow_at(n, c);
+    for (long it = 0; it < test_iters(2); it++)
+        for (int c = 1; c <= 2; c++) {
+            check_tiny(3, 5, 2, c);
+            check_tiny(8, 16, 8, c);
+        }
     TEST_END();
 }
