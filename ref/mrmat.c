@@ -299,18 +299,6 @@ static int all_zero(const double *v, size_t n)
     return 1;
 }
 
-/* 1 when every entry of v (n of them) is finite: x 0 is +-0 for a finite x and NaN
- * otherwise, summed in four chains (a loop the compiler vectorises; no early exit) */
-static int all_finite(const double *v, size_t n)
-{
-    double acc[4] = { 0, 0, 0, 0 };
-    size_t e = 0;
-    for (; e + 4 <= n; e += 4)
-        for (int j = 0; j < 4; j++) acc[j] += v[e + j] * 0.0;
-    for (; e < n; e++) acc[0] += v[e] * 0.0;
-    return isfinite(acc[0] + acc[1] + acc[2] + acc[3]);
-}
-
 /* the radius product's form (ref/mrmat.c's header): both factors balls (inner dimension
  * 2k); one factor's midpoint 0 (centred); B's or A's radius 0 (a point factor) */
 enum { FORM_FULL, FORM_CENTRED, FORM_POINT_B, FORM_POINT_A };
@@ -318,7 +306,7 @@ enum { FORM_FULL, FORM_CENTRED, FORM_POINT_B, FORM_POINT_A };
 /* x, or 2^-511 for 0 < x < 2^-511 (ref/mrmat.c's header: no subnormal factor) */
 static inline double lift(double x)
 {
-    return (x > 0) & (x < 0x1p-511) ? 0x1p-511 : x;
+    return ((x > 0) & (x < 0x1p-511)) ? 0x1p-511 : x;
 }
 
 /* entry at of the Sigma factor (and, complex, of the Delta factor) from the lifted parts
@@ -447,7 +435,7 @@ static int mr_mul(double *mC, double *rC, const slpi_ref_mr *a, const slpi_ref_m
                                : FORM_FULL;
     if (rC != NULL && !rad_gemm(rC, a, b, form)) return refuse(why, why_len, "out of memory");
     size_t nc = (size_t)a->rows * b->cols * a->c;
-    if ((rC != NULL && !all_finite(rC, nc)) || !all_finite(mC, nc))
+    if ((rC != NULL && !slpi_ref_mrmat_all_finite(rC, nc)) || !slpi_ref_mrmat_all_finite(mC, nc))
         return refuse(why, why_len, "a product beyond the double range");
     sec_gemm += wall() - t0;
     return 1;
@@ -517,7 +505,7 @@ int slpi_ref_mrmat_gemm_table(double *mC, double *rC, int m, int k, int n, const
         if (!isfinite(r)) return refuse(why, why_len, "a product beyond the double range");
         for (int o = 0; o < (t_left ? m : n); o++) rC[t_left ? (size_t)o * n + v : (size_t)v * n + o] = r;
     }
-    if (!all_finite(mC, (size_t)m * n)) return refuse(why, why_len, "a product beyond the double range");
+    if (!slpi_ref_mrmat_all_finite(mC, (size_t)m * n)) return refuse(why, why_len, "a product beyond the double range");
     sec_gemm += wall() - t0;
     return 1;
 }
@@ -534,41 +522,6 @@ int slpi_ref_mrmat_mul_mr_mid(slpi_ref_mr *C, const slpi_ref_mr *A, const slpi_r
     *C = (slpi_ref_mr){ A->rows, B->cols, A->c, malloc((n ? n : 1) * sizeof(double)), NULL };
     if (C->mid == NULL) return refuse(why, why_len, "out of memory");
     return mr_mul(C->mid, NULL, A, B, why, why_len);
-}
-
-/* y += a x over n parts, the operations of slpi_ref_mrmat_axpy_at (skew 0) on each (yr
- * NULL: the midpoints alone), in a loop the compiler vectorises (inlined with a = 1
- * apart); 1 when every result is finite */
-static inline __attribute__((always_inline)) int axpy_flat(double *restrict ym, double *restrict yr, double a,
-                                                           const double *restrict xm, const double *restrict xr,
-                                                           size_t n)
-{
-    if (yr == NULL) {
-        for (size_t e = 0; e < n; e++) ym[e] -= -(a != 1 ? a * xm[e] : xm[e]);
-        return all_finite(ym, n);
-    }
-    for (size_t e = 0; e < n; e++) {
-        double m = xm[e], r = xr[e];
-        if (a != 1) slpi_ref_mrmat_scalar_pow2(&m, &r, a, m, r);
-        slpi_ref_mrmat_scalar_add(ym + e, yr + e, ym[e], yr[e], m, r);
-    }
-    return all_finite(ym, n) && all_finite(yr, n);
-}
-
-int slpi_ref_mrmat_axpy(slpi_ref_mr *Y, double a, const slpi_ref_mr *X, int skew)
-{
-    int n = Y->rows, c = Y->c, ok = 1;
-    if (!skew) /* entry by entry in memory order, each as slpi_ref_mrmat_axpy_at's */
-        return a == 1 ? axpy_flat(Y->mid, Y->rad, 1, X->mid, X->rad, (size_t)n * Y->cols * c)
-                      : axpy_flat(Y->mid, Y->rad, a, X->mid, X->rad, (size_t)n * Y->cols * c);
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < Y->cols; j++)
-            for (int p = 0; p < c; p++) {
-                size_t e = ((size_t)i * Y->cols + j) * c + p, et = ((size_t)j * Y->cols + i) * c + p;
-                slpi_ref_mrmat_axpy_at(Y->mid + e, Y->rad != NULL ? Y->rad + e : NULL, a, X, e, et, p, skew);
-                ok &= isfinite(Y->mid[e]) && (Y->rad == NULL || isfinite(Y->rad[e]));
-            }
-    return ok;
 }
 
 int slpi_ref_mrmat_mul(acb_mat_t C, const acb_mat_t A, const acb_mat_t B, char *why, size_t why_len)
