@@ -64,17 +64,17 @@ ENS_INLINE int ens_any(const ens_vl *m)
 #endif
 }
 
-/* Lock-step twin of slpi_fast_iter_check: iteration `it` (>= 1) of the active lanes act
- * with increments d and norms m. Returns 0 when no active lane can stop at this iteration
- * (most sweeps: every stopping rule needs d <= 100 tol scale, d > 10^6 first, a NaN, the
- * iteration cap or fixed iterations), else 1 with the lanes' statuses in *out (-1:
- * continue). */
+/* Lock-step twin of slpi_fast_iter_check: iteration `it` (>= 1) of the lanes with
+ * increments d and norms m; their statuses in *out (-1: continue). Every sweep takes the
+ * whole test: an early exit where no active lane could stop (most sweeps) is a branch
+ * that the lanes' stopping iterations make unpredictable, and it cost more than the test
+ * it skipped (docs/experiments.md#branchless-check). */
 typedef struct {
     ens_vd first, prev, last;
 } ens_iter;
 
-ENS_INLINE int ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const ens_vd *dp, const ens_vd *mp,
-                         const ens_vl *act, ens_vl *out)
+ENS_INLINE void ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const ens_vd *dp, const ens_vd *mp,
+                          ens_vl *out)
 {
     const ens_vd d = *dp, m = *mp;
     if (it == 1) s->first = d;
@@ -83,11 +83,6 @@ ENS_INLINE int ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const
     const ens_vl zero = (ens_vl){ 0 }, none = zero - 1;
     const ens_vd scale = pol->tol_h > 0 ? pol->tol_h * m : ENS_SEL(m > 1, m, (ens_vd){ 0 } + 1);
     const double tol100 = 100 * pol->tol;
-    if (pol->fixed_iters <= 0 && it < pol->maxit) {
-        const ens_vl may = ~ENS_FINITE(d + m) | (d <= tol100 * scale) | (d > 1e6 * s->first);
-        const ens_vl stop = may & *act;
-        if (!ens_any(&stop)) return 0;
-    }
     const ens_vl nan = ~(ENS_FINITE(d) & ENS_FINITE(m));
     ens_vl st;
     if (pol->fixed_iters > 0) {
@@ -102,7 +97,6 @@ ENS_INLINE int ens_check(const slpi_fast_policy *pol, int it, ens_iter *s, const
         st = ENS_SELI(d <= pol->tol * scale, zero + SLPI_STEP_CONVERGED, st);
     }
     *out = ENS_SELI(nan, zero + SLPI_STEP_DIVERGED, st);
-    return 1;
 }
 
 /* Lanes l < n of a group from SoA arrays; lanes n..ENS_W-1 repeat lane 0 (never stored). */
@@ -177,11 +171,10 @@ ENS_INLINE void ens_check_all(const slpi_fast_policy *pol, int it, const int K, 
     _Pragma("GCC unroll 2") for (int k = 0; k < K; k++)
     {
         ens_vl sn;
-        if (ens_check(pol, it, &s[k], &d[k], &m[k], &act[k], &sn)) {
-            st[k] = ENS_SELI(act[k], sn, st[k]);
-            its[k] = ENS_SELI(act[k], (ens_vl){ 0 } + it, its[k]);
-            act[k] &= sn < 0;
-        }
+        ens_check(pol, it, &s[k], &d[k], &m[k], &sn);
+        st[k] = ENS_SELI(act[k], sn, st[k]);
+        its[k] = ENS_SELI(act[k], (ens_vl){ 0 } + it, its[k]);
+        act[k] &= sn < 0;
     }
 }
 

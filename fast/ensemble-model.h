@@ -297,12 +297,7 @@ ENS_INLINE long ens_model_block(slpi_fast_model_soa *c, const int nb, int n, lon
             const int v = vl[k];
             ens_vd d, m;
             ens_model_sweep(c, nb, S, v, act, &d, &m);
-            ens_vl sn;
-            if (ens_check(&c->pol, n_it, &it[v], &d, &m, &act[v], &sn)) {
-                st[v] = ENS_SELI(act[v], sn, st[v]);
-                its[v] = ENS_SELI(act[v], (ens_vl){ 0 } + n_it, its[v]);
-                act[v] &= sn < 0;
-            }
+            ens_check_all(&c->pol, n_it, 1, &it[v], &d, &m, &act[v], &st[v], &its[v]);
             vl[keep] = v; /* kept where a lane is active: no branch to mispredict */
             keep += ens_any(&act[v]);
         }
