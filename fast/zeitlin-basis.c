@@ -326,6 +326,11 @@ typedef struct {
     double complex *out;
 } zeitlin_pass_job;
 
+/* Column blocks of the synthesis's products: a multiple of the BLAS kernels' column
+ * groups (4 in OpenBLAS's dgemv_n), so that a product cut at a block's end forms the sums
+ * of the whole one; without it the bits move (check_degrees, t-fast-zeitlin-basis). */
+#define ZEITLIN_SYNTH_GROUP 16
+
 static void zeitlin_pass_diagonal(void *arg, int m)
 {
     const zeitlin_pass_job *b = arg;
@@ -354,8 +359,21 @@ static void zeitlin_pass_diagonal(void *arg, int m)
             if (b->w) c[part * kk + k] *= b->w[alpha - base];
         }
     if (!b->out) return;
-    for (int part = 0; part < parts; part++)
-        cblas_dgemv(CblasColMajor, CblasNoTrans, n, kk, 1.0, V, n, c + part * kk, 1, 0.0, x + part * n, 1);
+    for (int part = 0; part < parts; part++) {
+        /* The columns after the last nonzero coefficient add nothing: the product stops
+         * at it, rounded up to a whole block, and forms the whole product's bits. So a
+         * basis of degrees <= lmax is never read above them: its zero columns, about
+         * 96 MB at N = 1024, stay unfaulted (docs/experiments.md#setup-faults). */
+        const double *cp = c + part * kk;
+        int kt = kk;
+        while (kt > 0 && cp[kt - 1] == 0.0) kt--;
+        kt = (kt + ZEITLIN_SYNTH_GROUP - 1) / ZEITLIN_SYNTH_GROUP * ZEITLIN_SYNTH_GROUP;
+        if (kt > kk) kt = kk;
+        if (kt == 0)
+            memset(x + part * n, 0, (size_t)n * sizeof *x);
+        else
+            cblas_dgemv(CblasColMajor, CblasNoTrans, n, kt, 1.0, V, n, cp, 1, 0.0, x + part * n, 1);
+    }
     zeitlin_scatter(N, m, x, m ? x + n : NULL, b->out);
 }
 

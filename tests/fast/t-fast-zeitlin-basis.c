@@ -5,6 +5,7 @@
  * same bits as the whole's), the tables a process keeps for its next build
  * (fast/zeitlin-degrees.c), and the refusal of N = 1. Errors are
  * scale-free ratios |err| / (n u scale), u = 2^-53. */
+#include <cblas.h>
 #include <complex.h>
 #include <float.h>
 #include <math.h>
@@ -251,6 +252,36 @@ static void check_modal_parity(int N)
     slpi_fast_zeitlin_clear(&zp);
 }
 
+/* The synthesis the second way: every diagonal's whole product, V_m times all of its
+ * coefficients (the zero ones too), by one dgemv, then scattered onto the real-basis
+ * pattern (docs/systems.md#euler-zeitlin). slpi_fast_zeitlin_synthesis stops each product
+ * at its last nonzero coefficient: the bits must be these. */
+static void synthesis_whole(cplx *X, const double *om, const slpi_fast_zeitlin *z)
+{
+    int N = z->N;
+    size_t st = (size_t)N + 1;
+    memset(X, 0, (size_t)N * N * sizeof *X);
+    for (int m = 0; m < N && m <= z->lmax; m++) {
+        int n = N - m, k0 = m >= 1 ? 0 : 1, kk = n - k0;
+        const double *V = z->vec + z->voff[m] + (size_t)k0 * n;
+        double c[2][N], x[2][N];
+        for (int part = 0; part < (m ? 2 : 1); part++) {
+            for (int k = 0; k < kk; k++)
+                c[part][k] = om[slpi_fast_zeitlin_alpha(m + k0 + k, m == 0 ? 0 : 2 * m - 1 + part)];
+            cblas_dgemv(CblasColMajor, CblasNoTrans, n, kk, 1.0, V, n, c[part], 1, 0.0, x[part], 1);
+        }
+        for (int a = 0; a < n; a++) {
+            if (m == 0) {
+                X[a * st] += I * x[0][a];
+                continue;
+            }
+            const double r = 0.70710678118654752440;
+            X[m + a * st] += CMPLX(x[0][a] * r, x[1][a] * r);
+            X[(size_t)m * N + a * st] += CMPLX(-x[0][a] * r, x[1][a] * r);
+        }
+    }
+}
+
 /* The basis of degrees l <= L (slpi_fast_zeitlin_init_degrees, what a run without the
  * readings Q, L or fields builds): its harmonics are the whole basis's bit for bit and its
  * columns above L zero; a synthesis of coefficients of degrees <= L writes the whole
@@ -281,6 +312,9 @@ static void check_degrees(int N, int L)
     slpi_fast_zeitlin_synthesis(B, om, &zp);
     TEST_CHECKF(memcmp(A, B, NN * sizeof *A) == 0, "degrees N=%d L=%d: the synthesis differs from the whole basis's", N,
                 L);
+    synthesis_whole(B, om, &zf);
+    TEST_CHECKF(memcmp(A, B, NN * sizeof *A) == 0,
+                "degrees N=%d L=%d: the synthesis differs from the whole products' (every column)", N, L);
     rand_skewh(A, N);
     slpi_fast_zeitlin_analysis(oa, A, &zf);
     for (size_t i = 0; i + 1 < NN; i++) ob[i] = 1.0; /* every coefficient written */
