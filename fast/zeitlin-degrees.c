@@ -8,7 +8,9 @@
  * one N many times (`slpi verify` of a many-path file: the fast path's plans of every
  * path, its initial state and its paths' digests) gets the same bits from a copy of the
  * last one built: one table set of at most CACHE_BYTES is kept, under a lock, and copied
- * out, never shared. */
+ * out, never shared. The copy holds the columns built (V_d's first lmax - d + 1, contiguous
+ * in column-major order), not the zero columns above them, whose pages neither the copy
+ * nor the set-up touches. */
 #include "slpi/errors.h"
 #include "fast/zeitlin.h"
 
@@ -21,40 +23,62 @@
 #include <string.h>
 
 /* The largest table set kept for the next build (bytes): su(N)'s whole basis is about
- * N^3/3 doubles, 2.8 MB at N = 64, 22 MB at 128, 45 MB at 256. */
+ * N^3/3 doubles, 2.8 MB at N = 64, 22 MB at 128, 45 MB at 256; the degrees <= lmax of
+ * any N, about (lmax + 1)^2 N / 2 doubles. */
 #define CACHE_BYTES ((size_t)64 << 20)
 
 static struct {
     pthread_mutex_t lock;
     int N, lmax;
-    size_t len;
     double *vec;
-} cache = { PTHREAD_MUTEX_INITIALIZER, 0, -1, 0, NULL };
+} cache = { PTHREAD_MUTEX_INITIALIZER, 0, -1, NULL };
 
-/* vec (len doubles) from the last build of (N, lmax): 1, else 0. */
-static int cache_get(int N, int lmax, double *vec, size_t len)
+/* Doubles of V_d that the basis of degrees <= lmax writes (d <= lmax): its first
+ * lmax - d + 1 columns of N - d. */
+static size_t cache_part(int N, int lmax, int d)
+{
+    return (size_t)(lmax - d + 1) * (size_t)(N - d);
+}
+
+/* Copy the built columns of every V_d between vec (laid out by voff) and the compact
+ * copy c: into vec if in, else out of it. */
+static void cache_copy(int N, int lmax, double *vec, const size_t *voff, double *c, int in)
+{
+    for (int d = 0; d <= lmax; d++) {
+        size_t len = cache_part(N, lmax, d);
+        if (in)
+            memcpy(vec + voff[d], c, len * sizeof *c);
+        else
+            memcpy(c, vec + voff[d], len * sizeof *c);
+        c += len;
+    }
+}
+
+/* vec (laid out by voff, zero on entry) from the last build of (N, lmax): 1, else 0. */
+static int cache_get(int N, int lmax, double *vec, const size_t *voff)
 {
     pthread_mutex_lock(&cache.lock);
-    int hit = cache.vec && cache.N == N && cache.lmax == lmax && cache.len == len;
-    if (hit) memcpy(vec, cache.vec, len * sizeof *vec);
+    int hit = cache.vec && cache.N == N && cache.lmax == lmax;
+    if (hit) cache_copy(N, lmax, vec, voff, cache.vec, 1);
     pthread_mutex_unlock(&cache.lock);
     return hit;
 }
 
 /* Keep a copy of the tables of (N, lmax) (not when larger than CACHE_BYTES, or out of
  * memory: then the next build computes them again). */
-static void cache_put(int N, int lmax, const double *vec, size_t len)
+static void cache_put(int N, int lmax, double *vec, const size_t *voff)
 {
+    size_t len = 0;
+    for (int d = 0; d <= lmax; d++) len += cache_part(N, lmax, d);
     if (len > CACHE_BYTES / sizeof *vec) return;
     double *copy = malloc((len ? len : 1) * sizeof *copy);
     if (!copy) return;
-    memcpy(copy, vec, len * sizeof *copy);
+    cache_copy(N, lmax, vec, voff, copy, 0);
     pthread_mutex_lock(&cache.lock);
     free(cache.vec);
     cache.vec = copy;
     cache.N = N;
     cache.lmax = lmax;
-    cache.len = len;
     pthread_mutex_unlock(&cache.lock);
 }
 
@@ -158,15 +182,16 @@ int slpi_fast_zeitlin_degrees(slpi_fast_zeitlin *z, int lmax, slpi_error *err)
         size_t n = (size_t)(N - d);
         voff[d + 1] = voff[d] + (d <= lmax ? n * n : 0);
     }
-    /* zeroed by calloc: the columns above lmax are never written, and their pages, never
-     * touched by the set-up, cost no page faults until a product reads them */
+    /* zeroed by calloc: the columns above lmax are never written, and their pages cost no
+     * page faults: neither the copy kept nor the synthesis (it stops at the last nonzero
+     * coefficient) reads them */
     double *vec = calloc(voff[N] ? voff[N] : 1, sizeof *vec);
     int rc =
         vec ? SLPI_OK : slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory for the basis at N = %d", N);
-    int hit = rc == SLPI_OK && cache_get(N, lmax, vec, voff[N]);
+    int hit = rc == SLPI_OK && cache_get(N, lmax, vec, voff);
     for (int d = 0; d <= lmax && rc == SLPI_OK && !hit; d++)
         rc = zeitlin_eigvec(z, d, lmax - d + 1, vec + voff[d], err);
-    if (rc == SLPI_OK && !hit) cache_put(N, lmax, vec, voff[N]);
+    if (rc == SLPI_OK && !hit) cache_put(N, lmax, vec, voff);
     if (rc != SLPI_OK) {
         free(voff);
         free(vec);
