@@ -100,6 +100,10 @@ int main(void)
     check_large(16 * SLPI_MEM_LARGE + 24);
     check_zero(3 * SLPI_MEM_LARGE + 40);
     check_zero(9 * SLPI_MEM_LARGE);
+    /* n * size wraps to 4 bytes, and to nearly SIZE_MAX */
+    const size_t wrap = SIZE_MAX / 4 + 2;
+    TEST_CHECKF(slpi_mem_alloc(wrap, 4) == NULL, "an overflowing size: not refused");
+    TEST_CHECKF(slpi_mem_zalloc(wrap, 4) == NULL, "an overflowing zero size: not refused");
     TEST_CHECKF(slpi_mem_alloc(SIZE_MAX / 2, 4) == NULL, "an overflowing size: not refused");
     TEST_CHECKF(slpi_mem_zalloc(SIZE_MAX / 2, 4) == NULL, "an overflowing zero size: not refused");
     TEST_END();
