@@ -6,6 +6,13 @@
 #include <math.h>
 #include <stddef.h>
 
+/* 1 when every midpoint of Y, and every radius it has, is finite */
+static int axpy_finite(const slpi_ref_mr *Y)
+{
+    size_t n = (size_t)Y->rows * Y->cols * Y->c;
+    return slpi_ref_mrmat_all_finite(Y->mid, n) && (Y->rad == NULL || slpi_ref_mrmat_all_finite(Y->rad, n));
+}
+
 /* Y += a X entry by entry in memory order (skew 0), each by slpi_ref_mrmat_axpy_at, in a
  * loop the compiler vectorises (inlined with a = 1 apart); 1 when every result is finite */
 static inline __attribute__((always_inline)) int axpy_flat(slpi_ref_mr *Y, double a, const slpi_ref_mr *X)
@@ -16,7 +23,7 @@ static inline __attribute__((always_inline)) int axpy_flat(slpi_ref_mr *Y, doubl
         for (size_t e = 0; e < n; e++) slpi_ref_mrmat_axpy_at(ym + e, NULL, a, X, e, e, 0, 0);
     else
         for (size_t e = 0; e < n; e++) slpi_ref_mrmat_axpy_at(ym + e, yr + e, a, X, e, e, 0, 0);
-    return slpi_ref_mrmat_all_finite(ym, n) && (yr == NULL || slpi_ref_mrmat_all_finite(yr, n));
+    return axpy_finite(Y);
 }
 
 int slpi_ref_mrmat_axpy(slpi_ref_mr *Y, double a, const slpi_ref_mr *X, int skew)
@@ -29,6 +36,5 @@ int slpi_ref_mrmat_axpy(slpi_ref_mr *Y, double a, const slpi_ref_mr *X, int skew
                 size_t e = ((size_t)i * Y->cols + j) * c + p, et = ((size_t)j * Y->cols + i) * c + p;
                 slpi_ref_mrmat_axpy_at(Y->mid + e, Y->rad != NULL ? Y->rad + e : NULL, a, X, e, et, p, skew);
             }
-    size_t all = (size_t)n * Y->cols * c;
-    return slpi_ref_mrmat_all_finite(Y->mid, all) && (Y->rad == NULL || slpi_ref_mrmat_all_finite(Y->rad, all));
+    return axpy_finite(Y);
 }
