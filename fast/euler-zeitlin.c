@@ -21,7 +21,6 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#include "core/mem.h"
 #include "slpi/errors.h"
 #include "slpi/diag.h"
 #include "slpi/problem-shape.h"
@@ -315,8 +314,8 @@ static int ez_family(ez_ctx *c, const slpi_problem *p, slpi_error *err)
         free(md);
         return SLPI_OK;
     }
-    c->F = slpi_mem_zalloc(NN, sizeof *c->F);
-    c->G = slpi_mem_alloc(NN, sizeof *c->G);
+    c->F = calloc(NN, sizeof *c->F);
+    c->G = malloc(NN * sizeof *c->G);
     if (!c->F || !c->G) {
         free(md);
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);
@@ -380,10 +379,10 @@ int slpi_fast_sys_euler_zeitlin(slpi_fast_system *s, const slpi_problem *p, slpi
     c->w = malloc(((size_t)M + 1) * sizeof *c->w);
     c->weta = malloc(((size_t)M + 1) * sizeof *c->weta);
     c->leta = malloc(((size_t)M + 1) * sizeof *c->leta);
-    c->lfield = slpi_mem_alloc(NN, sizeof *c->lfield);
-    c->X = slpi_mem_alloc(NN, sizeof *c->X);
-    c->P = slpi_mem_alloc(NN, sizeof *c->P);
-    c->X0 = slpi_mem_alloc(NN, sizeof *c->X0);
+    c->lfield = malloc(NN * sizeof *c->lfield);
+    c->X = malloc(NN * sizeof *c->X);
+    c->P = malloc(NN * sizeof *c->P);
+    c->X0 = malloc(NN * sizeof *c->X0);
     if (!c->w || !c->weta || !c->leta || !c->lfield || !c->X || !c->P || !c->X0) {
         ez_clear(s);
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory at N = %d", N);

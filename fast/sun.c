@@ -11,7 +11,6 @@
  * congruences (predictor=cayley, isomp_update=cay, solver=newton) are fast/dense.c's LU
  * solves and zgemm, shared with the Manakov system.
  */
-#include "core/mem.h"
 #include "slpi/errors.h"
 #include "slpi/diag.h"
 #include "fast/sun.h"
@@ -93,7 +92,7 @@ int slpi_fast_sun_init(slpi_fast_sun *u, int N,
     u->m3 = slpi_blas_zproduct_use();
     if (u->m3 < 0) return slpi_error_set(err, SLPI_EINPUT, "su(%d): %s", N, slpi_blas_zproduct_why());
     for (int i = 0; i < 4; i++) {
-        u->w[i] = slpi_mem_alloc((size_t)N * N, sizeof(cplx));
+        u->w[i] = malloc((size_t)N * N * sizeof(cplx));
         if (!u->w[i]) {
             slpi_fast_sun_clear(u);
             return slpi_error_set(err, SLPI_EINPUT, "su(%d): out of memory", N);
@@ -393,7 +392,7 @@ static int sun_spectrum_cached(slpi_fast_sun *u, int slot, const cplx *X)
     const size_t nn = (size_t)u->N * u->N;
     for (int i = 0; i < 2; i++)
         if (u->spec[i].valid && !memcmp(u->spec[i].X, X, nn * sizeof *X)) return i;
-    if (!u->spec[slot].X) u->spec[slot].X = slpi_mem_alloc(nn, sizeof *X);
+    if (!u->spec[slot].X) u->spec[slot].X = malloc(nn * sizeof *X);
     if (!u->spec[slot].lam) u->spec[slot].lam = malloc((size_t)u->N * sizeof(double));
     if (!u->spec[slot].X || !u->spec[slot].lam) return -1;
     memcpy(u->spec[slot].X, X, nn * sizeof *X);

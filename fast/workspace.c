@@ -2,7 +2,6 @@
  * once by the scheme's init (slpi_fast_work_new), released with the object. */
 #include <stdlib.h>
 #include <stddef.h>
-#include "core/mem.h"
 #include "slpi/errors.h"
 #include "slpi/registry.h"
 #include "fast/fast.h"
@@ -11,7 +10,7 @@
 double *slpi_fast_work_new(slpi_fast *f, size_t wsize, size_t ndoubles, slpi_error *err)
 {
     size_t head = (wsize + 15) / 16 * 16;
-    char *w = slpi_mem_zalloc(1, head + ndoubles * sizeof(double));
+    char *w = calloc(1, head + ndoubles * sizeof(double));
     if (!w) {
         slpi_error_set(err, SLPI_EINPUT, "%s: out of memory", slpi_scheme_name(slpi_view_scheme(f->p)->scheme));
         return NULL;

@@ -10,7 +10,6 @@
  * fast/zeitlin-degrees.c). The Poisson solve is O(N^2): Thomas per
  * diagonal, and on d = 0 (kernel: the identity) a pinned solve plus mean removal.
  */
-#include "core/mem.h"
 #include "slpi/errors.h"
 #include "fast/zeitlin.h"
 #include "fast/team.h"
@@ -97,11 +96,11 @@ int slpi_fast_zeitlin_init_degrees(slpi_fast_zeitlin *z, int N, int lmax, slpi_e
     z->lmax = -1;
     size_t tri = (size_t)N * (size_t)(N + 1) / 2;
     z->off = malloc((size_t)(N + 1) * sizeof *z->off);
-    z->ld = slpi_mem_alloc(tri, sizeof *z->ld);
-    z->le = slpi_mem_alloc(tri, sizeof *z->le);
-    z->te = slpi_mem_zalloc((size_t)N * N, sizeof *z->te);
-    z->tc = slpi_mem_zalloc((size_t)N * N, sizeof *z->tc);
-    z->tinv = slpi_mem_zalloc((size_t)N * N, sizeof *z->tinv);
+    z->ld = malloc(tri * sizeof *z->ld);
+    z->le = malloc(tri * sizeof *z->le);
+    z->te = calloc((size_t)N * N, sizeof *z->te);
+    z->tc = calloc((size_t)N * N, sizeof *z->tc);
+    z->tinv = calloc((size_t)N * N, sizeof *z->tinv);
     if (!z->off || !z->ld || !z->le || !z->te || !z->tc || !z->tinv) {
         slpi_fast_zeitlin_clear(z);
         return slpi_error_set(err, SLPI_EINPUT, "euler-zeitlin: out of memory for the basis at N = %d", N);
